@@ -1,0 +1,113 @@
+// Builds every public entry as ESM (.mjs) + CJS (.cjs) + types (.d.mts/.d.cts).
+// Dependencies and Node built-ins stay external; shared code lands in dist/chunks so that
+// `servicepay` and `servicepay/core` share one engine module at run time.
+import { readFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import esbuild from 'rollup-plugin-esbuild';
+import { dts } from 'rollup-plugin-dts';
+
+const pkg = JSON.parse(readFileSync('./package.json', 'utf8'));
+
+/** dist name -> source. Later entries (vanilla, webhook, sandbox) are added here. */
+export const entries = {
+  index: 'src/react/index.ts',
+  core: 'src/core/index.ts',
+};
+
+/** Entries whose output must start with the 'use client' directive (React Server Components). */
+const clientEntries = new Set(['index']);
+
+const external = (id) =>
+  id.startsWith('node:') ||
+  builtinModules.includes(id) ||
+  Object.keys({ ...pkg.peerDependencies, ...pkg.dependencies }).some(
+    (dep) => id === dep || id.startsWith(`${dep}/`),
+  );
+
+/** `import css from './x.css?raw'`: the stylesheet as a minified string (Vite does the same in tests). */
+function rawCss() {
+  return {
+    name: 'raw-css',
+    resolveId(id, importer) {
+      if (!id.endsWith('.css?raw')) return null;
+      return new URL(id.slice(0, -4), `file://${importer}`).pathname + '?raw';
+    },
+    load(id) {
+      if (!id.endsWith('.css?raw')) return null;
+      return `export default ${JSON.stringify(minifyCss(readFileSync(id.slice(0, -4), 'utf8')))};`;
+    },
+  };
+}
+
+export function minifyCss(css) {
+  return css
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/\s+/g, ' ')
+    .replace(/\s*([{};,>])\s*/g, '$1')
+    // Not around every ':' — `.a :focus` (descendant) differs from `.a:focus`.
+    .replace(/:\s+/g, ':')
+    .replace(/;}/g, '}')
+    .trim();
+}
+
+/** The stylesheets also ship as files (spec 4.3 names), for pages that link them. */
+function cssFiles() {
+  return {
+    name: 'css-files',
+    writeBundle() {
+      mkdirSync('dist/css', { recursive: true });
+      for (const [src, out] of [
+        ['src/styles/service.css', 'Service-0.4.css'],
+        ['src/styles/tailwind.css', 'Service-tailwind-0.1.css'],
+      ]) {
+        writeFileSync(`dist/css/${out}`, readFileSync(src, 'utf8'));
+      }
+    },
+  };
+}
+
+const onwarn = (warning, warn) => {
+  // 'use client' is re-added through output.banner below.
+  if (warning.code === 'MODULE_LEVEL_DIRECTIVE' || warning.code === 'SOURCEMAP_ERROR') return;
+  warn(warning);
+};
+
+const banner = (chunk) => (chunk.isEntry && clientEntries.has(chunk.name) ? "'use client';" : '');
+
+export default [
+  {
+    input: entries,
+    external,
+    onwarn,
+    plugins: [rawCss(), esbuild({ target: 'es2020', jsx: 'automatic' }), cssFiles()],
+    output: [
+      {
+        dir: 'dist',
+        format: 'es',
+        entryFileNames: '[name].mjs',
+        chunkFileNames: 'chunks/[name]-[hash].mjs',
+        banner,
+      },
+      {
+        dir: 'dist',
+        format: 'cjs',
+        entryFileNames: '[name].cjs',
+        chunkFileNames: 'chunks/[name]-[hash].cjs',
+        exports: 'named',
+        banner,
+      },
+    ],
+  },
+  ...['mts', 'cts'].map((ext) => ({
+    input: entries,
+    external,
+    onwarn,
+    plugins: [rawCss(), dts()],
+    output: {
+      dir: 'dist',
+      format: 'es',
+      entryFileNames: `[name].d.${ext}`,
+      chunkFileNames: `chunks/[name]-[hash].d.${ext}`,
+    },
+  })),
+];

@@ -1,0 +1,67 @@
+/** A value that failed validation, named by the backend's field path (spec 2.4). */
+export interface ValidationIssue {
+  field: string;
+  value: unknown;
+  reason: string;
+}
+
+const MAX_VALUE_CHARS = 120;
+
+function describeValue(value: unknown): string {
+  let text: string;
+  if (typeof value === 'string') text = value;
+  else if (value === undefined || typeof value === 'function' || typeof value === 'symbol')
+    text = String(value);
+  else {
+    try {
+      text = JSON.stringify(value) ?? String(value);
+    } catch {
+      text = Object.prototype.toString.call(value);
+    }
+  }
+  // Huge values (a 6000-character metadata object) would drown the message.
+  return text.length > MAX_VALUE_CHARS ? `${text.slice(0, MAX_VALUE_CHARS)}…` : text;
+}
+
+/** `Input validation error: field=[<field>], value=[<value>], error=[<reason>]` (spec 2.4). */
+export function formatValidationIssue(issue: ValidationIssue): string {
+  return `Input validation error: field=[${issue.field}], value=[${describeValue(issue.value)}], error=[${issue.reason}]`;
+}
+
+/** Thrown (and reported) when options or payment arguments are invalid. */
+export class ServiceValidationError extends Error {
+  override readonly name = 'ServiceValidationError';
+  readonly field: string;
+  readonly value: unknown;
+  readonly reason: string;
+  constructor(issue: ValidationIssue) {
+    super(formatValidationIssue(issue));
+    this.field = issue.field;
+    this.value = issue.value;
+    this.reason = issue.reason;
+  }
+}
+
+/** A failed backend call. `message` is what the component reports to `errorConsumer`. */
+export class ServiceTransportError extends Error {
+  override readonly name = 'ServiceTransportError';
+  /** HTTP status, when the backend answered. */
+  readonly status: number | undefined;
+  constructor(message: string, status?: number, options?: { cause?: unknown }) {
+    super(message, options);
+    this.status = status;
+  }
+}
+
+export function isAbortError(error: unknown): boolean {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    (error as { name?: unknown }).name === 'AbortError'
+  );
+}
+
+export function errorMessage(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return typeof error === 'string' ? error : 'Unknown error';
+}

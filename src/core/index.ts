@@ -1,0 +1,30 @@
+export { ServiceEvent, ErrorLocation } from './events';
+export type { ServiceEventName, ErrorLocationName, ServiceError } from './events';
+export { ServiceValidationError, ServiceTransportError, formatValidationIssue } from './errors';
+export type { ValidationIssue } from './errors';
+export type {
+  Environment,
+  AgentType,
+  PaymentArgs,
+  PreparedPayment,
+  PaymentInitiatedDetails,
+  SessionOptions,
+} from './types';
+export type {
+  ServiceTransport,
+  Institution,
+  PaymentInitiation,
+  InitiatedPayment,
+} from './transport';
+export { createHttpTransport } from './http-transport';
+export type { HttpTransportOptions } from './http-transport';
+export { createPaymentSession, SANDBOX_BASE_URL } from './session';
+export type { PaymentSession } from './session';
+export type { SessionState, SessionStatus, FetchState, ListState, PaymentState } from './state';
+export {
+  validatePaymentArgs,
+  validateOptions,
+  MAX_REFERENCE_LENGTH,
+  MAX_METADATA_LENGTH,
+} from './validation';
+export { hasAppLinkFragment, stripAppLinkFragment, APP_LINK_FRAGMENT } from './app-link';

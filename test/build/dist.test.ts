@@ -1,0 +1,53 @@
+// @vitest-environment node
+// Checks the built files as users receive them (`npm test` builds before it tests).
+import { readFile, readdir } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+
+const dist = new URL('../../dist/', import.meta.url);
+const read = (file: string) => readFile(new URL(file, dist), 'utf8');
+
+/** The file and every dist file it imports, transitively. */
+async function closure(file: string, seen = new Set<string>()): Promise<Set<string>> {
+  if (seen.has(file)) return seen;
+  seen.add(file);
+  const code = await read(file);
+  const base = file.slice(0, file.lastIndexOf('/') + 1);
+  for (const [, spec] of code.matchAll(/(?:from|import|require\()\s*['"](\.{1,2}\/[^'"]+)['"]/g)) {
+    await closure(new URL(spec!, new URL(base, dist)).pathname.slice(dist.pathname.length), seen);
+  }
+  return seen;
+}
+
+async function bareImports(entry: string): Promise<string[]> {
+  const found = new Set<string>();
+  for (const file of await closure(entry)) {
+    const code = await read(file);
+    for (const [, spec] of code.matchAll(/(?:from|import|require\()\s*['"]([^'".][^'"]*)['"]/g)) {
+      found.add(spec!);
+    }
+  }
+  return [...found].sort();
+}
+
+describe('dist', () => {
+  it("keeps 'use client' at the top of the React entry, ESM and CJS", async () => {
+    for (const file of ['index.mjs', 'index.cjs']) {
+      expect((await read(file)).startsWith("'use client';")).toBe(true);
+    }
+  });
+
+  it('core imports nothing: no React, no Node built-ins', async () => {
+    expect(await bareImports('core.mjs')).toEqual([]);
+    expect(await bareImports('core.cjs')).toEqual([]);
+  });
+
+  it('the React entry imports only React', async () => {
+    expect(await bareImports('index.mjs')).toEqual(['react', 'react/jsx-runtime']);
+  });
+
+  it('ships both stylesheets under their spec names', async () => {
+    const files = await readdir(new URL('css/', dist));
+    expect(files.sort()).toEqual(['Service-0.4.css', 'Service-tailwind-0.1.css']);
+    expect(await read('css/Service-0.4.css')).toContain('.service-root');
+  });
+});

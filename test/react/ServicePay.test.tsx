@@ -1,0 +1,365 @@
+import { StrictMode, createRef } from 'react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { axe } from 'vitest-axe';
+import { describe, expect, it, vi } from 'vitest';
+import { ServicePay, ServiceEvent } from '../../src/react/index';
+import type { ServicePayHandle, ServicePayProps } from '../../src/react/index';
+import { APP_ID, BANKS, deferred, makeLog, makeTransport } from './support';
+
+function setup(props: Partial<ServicePayProps> = {}, transport = makeTransport()) {
+  const { log, eventConsumer, errorConsumer } = makeLog();
+  const openUrl = vi.fn();
+  const ref = createRef<ServicePayHandle>();
+  const all: ServicePayProps = {
+    environment: 'SANDBOX',
+    applicationId: APP_ID,
+    transport: transport.transport,
+    payment: { amount: 12.5, paymentReference: 'ORDER-1042' },
+    eventConsumer,
+    errorConsumer,
+    openUrl,
+    ...props,
+  };
+  const view = render(<ServicePay ref={ref} {...all} />);
+  const rerender = (more: Partial<ServicePayProps>) =>
+    view.rerender(<ServicePay ref={ref} {...all} {...more} />);
+  return { ...view, rerender, log, openUrl, ref, ...transport, user: userEvent.setup() };
+}
+
+const payButton = () => screen.getByRole('button', { name: /^Pay £/ });
+
+describe('<ServicePay>', () => {
+  it('shows the title, label and the Pay button with the amount', async () => {
+    const { log } = setup();
+    expect(screen.getByText('Pay with your banking app')).toBeInTheDocument();
+    expect(screen.getByText('Pay securely with your banking app')).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: 'Pay £12.50' })).toBeEnabled();
+    expect(screen.getByRole('group', { name: 'Pay with your banking app' })).toHaveAttribute(
+      'data-state',
+      'idle',
+    );
+    await waitFor(() => expect(log).toEqual(['mounted', 'institutions_fetched']));
+  });
+
+  it('takes a whole payment by clicks, with the events in order', async () => {
+    const { user, log, openUrl, payments } = setup();
+    await user.click(await screen.findByRole('button', { name: 'Pay £12.50' }));
+    const barclays = await screen.findByRole('button', { name: 'Barclays' });
+    expect(barclays).toHaveFocus();
+    expect(payButton()).toHaveAttribute('aria-expanded', 'true');
+    expect(screen.getByRole('img', { name: 'Barclays logo' })).toHaveAttribute(
+      'src',
+      'https://icons.test/barclays.svg',
+    );
+    await user.click(barclays);
+    await waitFor(() => expect(openUrl).toHaveBeenCalledWith('https://bank.test/authorise/1'));
+    expect(log).toEqual([
+      'mounted',
+      'institutions_fetched',
+      'bank_selection_opened',
+      'payment_initiated',
+      'institution_selected',
+      'awaiting_authorisation',
+    ]);
+    expect(payments).toHaveLength(1);
+    expect(payments[0]).toMatchObject({
+      environment: 'SANDBOX',
+      applicationId: APP_ID,
+      institutionId: 'barclays',
+      paymentRequest: { amount: 12.5, currency: 'GBP', reference: 'ORDER-1042' },
+      agentType: 'WEB_BROWSER',
+    });
+    expect(screen.getByRole('status')).toHaveTextContent("Continue in your bank's page or app.");
+    expect(screen.queryByRole('list', { name: 'Banks' })).not.toBeInTheDocument();
+    // Ready for another payment.
+    expect(payButton()).toBeEnabled();
+  });
+
+  it('sends one payment for a double click', async () => {
+    const t = makeTransport();
+    const answer = deferred<{ paymentId: string; authorisationUrl: string }>();
+    t.transport.initiatePayment.mockImplementationOnce(() => answer.promise);
+    const { user, openUrl } = setup({}, t);
+    await user.click(await screen.findByRole('button', { name: 'Pay £12.50' }));
+    const monzo = await screen.findByRole('button', { name: 'Monzo' });
+    await user.dblClick(monzo);
+    await user.click(monzo);
+    expect(screen.getByRole('status')).toHaveTextContent('Redirecting you to Monzo…');
+    expect(monzo).toHaveAttribute('data-state', 'initiating');
+    expect(screen.getByRole('button', { name: 'Barclays' })).toHaveAttribute(
+      'aria-disabled',
+      'true',
+    );
+    await act(async () =>
+      answer.resolve({ paymentId: 'p', authorisationUrl: 'https://bank.test/a' }),
+    );
+    expect(t.transport.initiatePayment).toHaveBeenCalledTimes(1);
+    expect(openUrl).toHaveBeenCalledTimes(1);
+  });
+
+  it('fetches the banks once and emits mounted once under StrictMode', async () => {
+    const t = makeTransport();
+    const { log, eventConsumer, errorConsumer } = makeLog();
+    render(
+      <StrictMode>
+        <ServicePay
+          environment="SANDBOX"
+          applicationId={APP_ID}
+          transport={t.transport}
+          eventConsumer={eventConsumer}
+          errorConsumer={errorConsumer}
+          payment={{ amount: 1, paymentReference: 'R' }}
+        />
+      </StrictMode>,
+    );
+    await screen.findByRole('button', { name: 'Pay £1.00' });
+    await waitFor(() => expect(log).toEqual(['mounted', 'institutions_fetched']));
+    expect(t.transport.fetchInstitutions).toHaveBeenCalledTimes(1);
+  });
+
+  it('opens the list when the banks arrive if asked before', async () => {
+    const t = makeTransport();
+    const banks = deferred<typeof BANKS>();
+    t.transport.fetchInstitutions.mockImplementationOnce(() => banks.promise);
+    const { ref, log } = setup({}, t);
+    await screen.findByRole('button', { name: 'Pay £12.50' });
+    act(() => ref.current!.openInstitutionSelection());
+    expect(screen.getByRole('group')).toHaveAttribute('data-state', 'loading');
+    expect(screen.getByRole('status')).toHaveTextContent('Loading banks…');
+    expect(log).toEqual(['mounted']);
+    await act(async () => banks.resolve(BANKS));
+    expect(await screen.findByRole('button', { name: 'Barclays' })).toHaveFocus();
+    expect(log).toEqual(['mounted', 'institutions_fetched', 'bank_selection_opened']);
+  });
+
+  it('shows a failed fetch with Retry, and recovers', async () => {
+    const t = makeTransport();
+    t.transport.fetchInstitutions.mockRejectedValueOnce(new Error('The service is unavailable'));
+    const { user, log } = setup({}, t);
+    expect(await screen.findByRole('alert')).toHaveTextContent('The service is unavailable');
+    expect(log).toContain('error:fetchInstitutions:The service is unavailable');
+    await user.click(screen.getByRole('button', { name: 'Retry' }));
+    await waitFor(() => expect(screen.getByRole('alert')).toBeEmptyDOMElement());
+    await user.click(payButton());
+    expect(await screen.findByRole('button', { name: 'Barclays' })).toBeInTheDocument();
+    expect(t.transport.fetchInstitutions).toHaveBeenCalledTimes(2);
+  });
+
+  it('shows a validation error and sends nothing', async () => {
+    const { user, log, payments } = setup({
+      payment: { amount: 12.5, paymentReference: 'ABCDEFGHIJKLMNOPQRS' },
+    });
+    const message =
+      'Input validation error: field=[paymentRequest.reference], value=[ABCDEFGHIJKLMNOPQRS], error=[must not be longer than 18 characters]';
+    expect(await screen.findByRole('alert')).toHaveTextContent(message);
+    expect(log).toContain(`error:payWithBankInstitution:${message}`);
+    expect(payButton()).toHaveAccessibleName('Pay £');
+    await user.click(payButton());
+    expect(screen.queryByRole('list', { name: 'Banks' })).not.toBeInTheDocument();
+    expect(payments).toHaveLength(0);
+  });
+
+  it('closes the list on Escape and gives focus back to Pay', async () => {
+    const { user } = setup();
+    await user.click(await screen.findByRole('button', { name: 'Pay £12.50' }));
+    expect(await screen.findByRole('button', { name: 'Barclays' })).toHaveFocus();
+    await user.keyboard('{ArrowRight}');
+    expect(screen.getByRole('button', { name: 'HSBC UK' })).toHaveFocus();
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('list', { name: 'Banks' })).not.toBeInTheDocument();
+    expect(payButton()).toHaveFocus();
+    expect(payButton()).toHaveAttribute('aria-expanded', 'false');
+  });
+
+  it('is operable by keyboard alone', async () => {
+    const { user, openUrl } = setup();
+    await screen.findByRole('button', { name: 'Pay £12.50' });
+    await user.tab();
+    expect(payButton()).toHaveFocus();
+    await user.keyboard('{Enter}');
+    expect(await screen.findByRole('button', { name: 'Barclays' })).toHaveFocus();
+    await user.tab();
+    expect(screen.getByRole('button', { name: 'HSBC UK' })).toHaveFocus();
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(openUrl).toHaveBeenCalledTimes(1));
+  });
+
+  it('toggles the Pay button from the handle and the prop', async () => {
+    const { ref, log, rerender } = setup({ disablePayButton: true });
+    const button = await screen.findByRole('button', { name: 'Pay £12.50' });
+    expect(button).toBeDisabled();
+    expect(button).toHaveAccessibleDescription('Payment is not available yet.');
+    act(() => ref.current!.toggleButton(true));
+    expect(button).toBeEnabled();
+    act(() => ref.current!.toggleButton(false));
+    expect(button).toBeDisabled();
+    rerender({ disablePayButton: false });
+    await waitFor(() => expect(button).toBeEnabled());
+    expect(log.filter((e) => e.startsWith('pay_button'))).toEqual([
+      ServiceEvent.PAY_BUTTON_ENABLED,
+      ServiceEvent.PAY_BUTTON_DISABLED,
+      ServiceEvent.PAY_BUTTON_ENABLED,
+    ]);
+  });
+
+  it('pays from the handle, with the app-link fragment and agent type', async () => {
+    const onPaymentInitiated = vi.fn();
+    const { ref, openUrl, payments } = setup({
+      isWebView: true,
+      agentType: 'MOBILE_APPLICATION',
+      onPaymentInitiated,
+    });
+    await screen.findByRole('button', { name: 'Pay £12.50' });
+    await act(() => ref.current!.payWithInstitution('hsbc'));
+    expect(openUrl).toHaveBeenCalledWith('https://bank.test/authorise/1#OPEN_AS_APPLINK');
+    expect(payments[0]!.agentType).toBe('MOBILE_APPLICATION');
+    expect(onPaymentInitiated).toHaveBeenCalledWith({
+      merchantPaymentId: payments[0]!.merchantPaymentId,
+      institutionId: 'hsbc',
+    });
+    act(() => {
+      ref.current!.createPayment({ amount: 3, paymentReference: 'R2', agentType: 'WEB_BROWSER' });
+    });
+    await act(() => ref.current!.payWithInstitution('hsbc'));
+    expect(payments[1]!.agentType).toBe('WEB_BROWSER');
+    expect(payments[1]!.merchantPaymentId).not.toBe(payments[0]!.merchantPaymentId);
+  });
+
+  it('neither refetches nor re-applies the payment on re-renders with new objects', async () => {
+    const t = makeTransport();
+    const { rerender, ref, payments } = setup({}, t);
+    await screen.findByRole('button', { name: 'Pay £12.50' });
+    await act(() => ref.current!.payWithInstitution('monzo'));
+    for (let i = 0; i < 3; i++) {
+      rerender({
+        eventConsumer: () => undefined,
+        payment: { amount: 12.5, paymentReference: 'ORDER-1042' },
+      });
+    }
+    await act(() => ref.current!.payWithInstitution('monzo'));
+    expect(t.transport.fetchInstitutions).toHaveBeenCalledTimes(1);
+    expect(payments).toHaveLength(2);
+    rerender({ payment: { amount: 20, paymentReference: 'ORDER-1043' } });
+    expect(await screen.findByRole('button', { name: 'Pay £20.00' })).toBeInTheDocument();
+  });
+
+  it('never redirects after unmount, and aborts the request', async () => {
+    const t = makeTransport();
+    const answer = deferred<{ paymentId: string; authorisationUrl: string }>();
+    let signal: AbortSignal | undefined;
+    t.transport.initiatePayment.mockImplementationOnce((_req, s) => {
+      signal = s;
+      return answer.promise;
+    });
+    const { ref, openUrl, unmount } = setup({}, t);
+    await screen.findByRole('button', { name: 'Pay £12.50' });
+    act(() => {
+      void ref.current!.payWithInstitution('monzo');
+    });
+    await waitFor(() => expect(signal).toBeDefined());
+    unmount();
+    await Promise.resolve();
+    expect(signal!.aborted).toBe(true);
+    answer.resolve({ paymentId: 'p', authorisationUrl: 'https://bank.test/late' });
+    await new Promise((r) => setTimeout(r, 0));
+    expect(openUrl).not.toHaveBeenCalled();
+  });
+
+  it('renders markup in texts and bank names as text', async () => {
+    const t = makeTransport([{ id: 'x', name: '<img src=x onerror=alert(1)>' }]);
+    const { user, container } = setup(
+      { title: '<b>Title</b>', label: '<i>l</i>', payLabel: '<s>Pay</s> £' },
+      t,
+    );
+    expect(screen.getByText('<b>Title</b>')).toBeInTheDocument();
+    expect(screen.getByText('<i>l</i>')).toBeInTheDocument();
+    await user.click(await screen.findByRole('button', { name: '<s>Pay</s> £12.50' }));
+    expect(
+      await screen.findByRole('button', { name: '<img src=x onerror=alert(1)>' }),
+    ).toBeVisible();
+    expect(container.querySelector('b, i, s, img')).toBeNull();
+  });
+
+  it('filters a long list by a case- and accent-insensitive search', async () => {
+    const many = [
+      ...Array.from({ length: 10 }, (_, i) => ({ id: `b${i}`, name: `Bank ${i}` })),
+      { id: 'sg', name: 'Société Générale' },
+    ];
+    const { user } = setup({}, makeTransport(many));
+    await user.click(await screen.findByRole('button', { name: 'Pay £12.50' }));
+    const search = await screen.findByRole('searchbox', { name: 'Search for your bank' });
+    expect(search).toHaveFocus();
+    await user.type(search, 'SOCIETE');
+    expect(screen.getAllByRole('listitem')).toHaveLength(1);
+    expect(screen.getByRole('button', { name: 'Société Générale' })).toBeInTheDocument();
+    await user.clear(search);
+    await user.type(search, 'nowhere');
+    expect(screen.getByText('No bank matches “nowhere”.')).toBeInTheDocument();
+  });
+
+  it('shows initials for a bank without an icon', async () => {
+    const { user } = setup();
+    await user.click(await screen.findByRole('button', { name: 'Pay £12.50' }));
+    const monzo = await screen.findByRole('button', { name: 'Monzo' });
+    expect(monzo.querySelector('img')).toBeNull();
+    expect(monzo).toHaveTextContent('MMonzo');
+  });
+});
+
+describe('styling', () => {
+  it('injects the stylesheets once, with the nonce', async () => {
+    document.head.innerHTML = '';
+    setup({ nonce: 'abc123' });
+    render(
+      <ServicePay
+        environment="SANDBOX"
+        applicationId={APP_ID}
+        transport={makeTransport().transport}
+      />,
+    );
+    await screen.findAllByRole('group');
+    const service = document.head.querySelectorAll('style[data-servicepay="service"]');
+    expect(service).toHaveLength(1);
+    expect(service[0]).toHaveAttribute('nonce', 'abc123');
+    expect(service[0]!.textContent).toContain('.service-root');
+    expect(document.head.querySelectorAll('style[data-servicepay="tailwind"]')).toHaveLength(1);
+    expect(screen.getAllByRole('group')[0]).toHaveClass('service-root');
+    expect(document.querySelector('[style]')).toBeNull();
+  });
+
+  it('drops service classes with disableVolumeStyling, and keeps data-state', async () => {
+    document.head.innerHTML = '';
+    const { container } = setup({ disableVolumeStyling: true, disableTailwindStyling: true });
+    await screen.findByRole('button', { name: 'Pay £12.50' });
+    expect(container.innerHTML).not.toMatch(/service-/);
+    expect(screen.getByRole('group')).toHaveAttribute('data-state', 'idle');
+    expect(document.head.querySelector('style[data-servicepay]')).toBeNull();
+  });
+});
+
+describe('accessibility', () => {
+  it('has no axe violations when idle, open, and failed', async () => {
+    const { user, container } = setup();
+    await screen.findByRole('button', { name: 'Pay £12.50' });
+    expect(await axe(container)).toHaveNoViolations();
+    await user.click(payButton());
+    await screen.findByRole('button', { name: 'Barclays' });
+    expect(await axe(container)).toHaveNoViolations();
+
+    const t = makeTransport();
+    t.transport.fetchInstitutions.mockRejectedValue(new Error('Down'));
+    const failed = render(
+      <ServicePay
+        environment="SANDBOX"
+        applicationId={APP_ID}
+        transport={t.transport}
+        disablePayButton
+      />,
+    );
+    await waitFor(() =>
+      expect(within(failed.container).getByRole('alert')).toHaveTextContent('Down'),
+    );
+    expect(await axe(failed.container)).toHaveNoViolations();
+  });
+});

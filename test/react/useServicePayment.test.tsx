@@ -1,0 +1,95 @@
+import { render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { useServicePayment } from '../../src/react/index';
+import type { UseServicePaymentOptions } from '../../src/react/index';
+import { APP_ID, makeLog, makeTransport } from './support';
+
+/** A merchant's own UI on the headless hook. */
+function CustomCheckout(options: UseServicePaymentOptions) {
+  const pay = useServicePayment(options);
+  return (
+    <section aria-label="Custom checkout" data-status={pay.status}>
+      <p>Next id: {pay.merchantPaymentId}</p>
+      <button type="button" onClick={pay.openInstitutionSelection}>
+        Choose bank
+      </button>
+      {pay.listState === 'open' && (
+        <ul>
+          {pay.institutions.map((bank) => (
+            <li key={bank.id}>
+              <button type="button" onClick={() => void pay.payWithInstitution(bank.id)}>
+                Pay with {bank.name}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <button type="button" onClick={pay.closeInstitutionSelection}>
+        Close
+      </button>
+      <p role="status">{pay.status}</p>
+    </section>
+  );
+}
+
+describe('useServicePayment', () => {
+  it('drives a custom UI through a whole payment', async () => {
+    const t = makeTransport();
+    const { log, eventConsumer, errorConsumer } = makeLog();
+    const openUrl = vi.fn();
+    const onPaymentInitiated = vi.fn();
+    const user = userEvent.setup();
+    render(
+      <CustomCheckout
+        environment="SANDBOX"
+        applicationId={APP_ID}
+        transport={t.transport}
+        openUrl={openUrl}
+        eventConsumer={eventConsumer}
+        errorConsumer={errorConsumer}
+        onPaymentInitiated={onPaymentInitiated}
+        payment={{ amount: 5, paymentReference: 'HOOK-1', merchantPaymentId: 'order-1' }}
+      />,
+    );
+    await waitFor(() => expect(log).toEqual(['mounted', 'institutions_fetched']));
+    expect(screen.getByText('Next id: order-1')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Choose bank' }));
+    expect(screen.getByRole('status')).toHaveTextContent('selecting');
+    await user.click(screen.getByRole('button', { name: 'Pay with Monzo' }));
+    await waitFor(() =>
+      expect(screen.getByRole('status')).toHaveTextContent('awaiting-authorisation'),
+    );
+    expect(t.payments[0]).toMatchObject({ merchantPaymentId: 'order-1', institutionId: 'monzo' });
+    expect(onPaymentInitiated).toHaveBeenCalledWith({
+      merchantPaymentId: 'order-1',
+      institutionId: 'monzo',
+    });
+    expect(screen.queryByText('Next id: order-1')).not.toBeInTheDocument();
+    expect(screen.getByText(/^Next id: [0-9a-f-]{36}$/)).toBeInTheDocument();
+    expect(openUrl).toHaveBeenCalledWith('https://bank.test/authorise/1');
+    expect(log.slice(2)).toEqual([
+      'bank_selection_opened',
+      'payment_initiated',
+      'institution_selected',
+      'awaiting_authorisation',
+    ]);
+  });
+
+  it('starts a new session when the application id changes', async () => {
+    const t = makeTransport();
+    const other = '0b9d6a4c-1e2f-4a3b-8c7d-6e5f4a3b2c1d';
+    const view = render(
+      <CustomCheckout environment="SANDBOX" applicationId={APP_ID} transport={t.transport} />,
+    );
+    await waitFor(() => expect(t.transport.fetchInstitutions).toHaveBeenCalledTimes(1));
+    view.rerender(
+      <CustomCheckout environment="SANDBOX" applicationId={other} transport={t.transport} />,
+    );
+    await waitFor(() => expect(t.transport.fetchInstitutions).toHaveBeenCalledTimes(2));
+    expect(t.transport.fetchInstitutions.mock.calls.map(([req]) => req.applicationId)).toEqual([
+      APP_ID,
+      other,
+    ]);
+  });
+});
