@@ -30,9 +30,15 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['react', 'react-dom', 'react/*', 'react-dom/*'], message: 'core is framework-free' },
+            {
+              group: ['react', 'react-dom', 'react/*', 'react-dom/*'],
+              message: 'core is framework-free',
+            },
             { group: ['node:*'], message: 'core runs in browsers: no Node built-ins' },
-            { group: ['../react/*', '../vanilla/*', '../webhook/*', '../sandbox/*'], message: 'core imports no other layer' },
+            {
+              group: ['../react/*', '../vanilla/*', '../webhook/*', '../sandbox/*'],
+              message: 'core imports no other layer',
+            },
           ],
         },
       ],

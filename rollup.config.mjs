@@ -40,14 +40,16 @@ function rawCss() {
 }
 
 export function minifyCss(css) {
-  return css
-    .replace(/\/\*[\s\S]*?\*\//g, '')
-    .replace(/\s+/g, ' ')
-    .replace(/\s*([{};,>])\s*/g, '$1')
-    // Not around every ':' — `.a :focus` (descendant) differs from `.a:focus`.
-    .replace(/:\s+/g, ':')
-    .replace(/;}/g, '}')
-    .trim();
+  return (
+    css
+      .replace(/\/\*[\s\S]*?\*\//g, '')
+      .replace(/\s+/g, ' ')
+      .replace(/\s*([{};,>])\s*/g, '$1')
+      // Not around every ':' — `.a :focus` (descendant) differs from `.a:focus`.
+      .replace(/:\s+/g, ':')
+      .replace(/;}/g, '}')
+      .trim()
+  );
 }
 
 /** The stylesheets also ship as files (spec 4.3 names), for pages that link them. */

@@ -19,7 +19,8 @@ for (const file of files) {
   rows.push(...(await mod.run()));
 }
 
-const fmt = (n) => (typeof n === 'number' ? (Number.isInteger(n) ? String(n) : n.toFixed(2)) : (n ?? ''));
+const fmt = (n) =>
+  typeof n === 'number' ? (Number.isInteger(n) ? String(n) : n.toFixed(2)) : (n ?? '');
 const table = [
   ['figure', 'value', 'baseline', 'ratio', 'budget', 'ok'],
   ...rows.map((r) => [
@@ -33,7 +34,9 @@ const table = [
 ];
 const widths = table[0].map((_, i) => Math.max(...table.map((row) => String(row[i]).length)));
 for (const row of table) console.log(row.map((c, i) => String(c).padEnd(widths[i])).join('  '));
-console.log(`\nmeasured ${new Date().toISOString()} on node ${process.version}, ${process.platform}/${process.arch}`);
+console.log(
+  `\nmeasured ${new Date().toISOString()} on node ${process.version}, ${process.platform}/${process.arch}`,
+);
 
 const missed = rows.filter((r) => !r.ok);
 if (missed.length > 0) {
