@@ -5,3 +5,7 @@ import * as axeMatchers from 'vitest-axe/matchers';
 
 expect.extend(axeMatchers);
 afterEach(cleanup);
+
+// jsdom has no canvas; axe probes it (colour contrast, icon fonts) and jsdom logs a
+// "not implemented" error for each probe. Answer as a browser without 2D support would.
+HTMLCanvasElement.prototype.getContext = () => null;

@@ -1,7 +1,7 @@
 import { StrictMode, createRef } from 'react';
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { axe } from 'vitest-axe';
+import { axe } from '../helpers/axe';
 import { describe, expect, it, vi } from 'vitest';
 import { ServicePay, ServiceEvent } from '../../src/react/index';
 import type { ServicePayHandle, ServicePayProps } from '../../src/react/index';

@@ -1,0 +1,69 @@
+// Type tests, checked by `npm run typecheck` (tsc): every `@ts-expect-error` must be an error,
+// so a wrong option key or value that starts compiling fails the build.
+import { createRef } from 'react';
+import { ServicePay, useServicePayment } from '../../src/react/index';
+import type { ServicePayHandle, ServiceEventName, ServiceError } from '../../src/react/index';
+import { ServiceEvent, createPaymentSession } from '../../src/core/index';
+
+const applicationId = '3f2a1d4e-5b6c-4d7e-8f90-a1b2c3d4e5f6';
+const ref = createRef<ServicePayHandle>();
+
+export const valid = (
+  <ServicePay
+    ref={ref}
+    environment="LIVE"
+    applicationId={applicationId}
+    baseUrl="https://pay.merchant.example"
+    agentType="MOBILE_APPLICATION"
+    disableVolumeStyling
+    payment={{ amount: 1, paymentReference: 'R', metadata: { nested: { ok: true } } }}
+    eventConsumer={(event: ServiceEventName) => event === ServiceEvent.MOUNTED}
+    errorConsumer={(error: ServiceError) => error.location === 'fetchInstitutions'}
+  />
+);
+
+// @ts-expect-error environment is SANDBOX or LIVE
+export const badEnvironment = <ServicePay environment="PROD" applicationId={applicationId} />;
+// @ts-expect-error applicationId is required
+export const missingId = <ServicePay environment="SANDBOX" />;
+export const misspelt = (
+  // @ts-expect-error the key is disableVolumeStyling, spelled exactly so
+  <ServicePay environment="SANDBOX" applicationId={applicationId} disableStyling />
+);
+export const badAgent = (
+  // @ts-expect-error agentType values are WEB_BROWSER and MOBILE_APPLICATION
+  <ServicePay environment="SANDBOX" applicationId={applicationId} agentType="DESKTOP" />
+);
+export const currency = (
+  <ServicePay
+    environment="SANDBOX"
+    applicationId={applicationId}
+    // @ts-expect-error the currency is always GBP and cannot be set
+    payment={{ amount: 1, paymentReference: 'R', currency: 'EUR' }}
+  />
+);
+export const metadataArray = (
+  <ServicePay
+    environment="SANDBOX"
+    applicationId={applicationId}
+    // @ts-expect-error metadata is a JSON object, not an array
+    payment={{ amount: 1, paymentReference: 'R', metadata: [1, 2] }}
+  />
+);
+
+// @ts-expect-error toggleButton takes a boolean
+ref.current?.toggleButton('yes');
+// @ts-expect-error events are the spec's values only
+export const badEvent: ServiceEventName = 'clicked';
+
+export function Hook() {
+  const pay = useServicePayment({ environment: 'SANDBOX', applicationId });
+  const status:
+    'idle' | 'loading' | 'selecting' | 'initiating' | 'awaiting-authorisation' | 'error' =
+    pay.status;
+  // @ts-expect-error the hook's state is read-only data, not a setter API
+  pay.setStatus('idle');
+  return status;
+}
+
+export const session = createPaymentSession({ environment: 'SANDBOX', applicationId });
