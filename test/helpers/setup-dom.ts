@@ -8,4 +8,5 @@ afterEach(cleanup);
 
 // jsdom has no canvas; axe probes it (colour contrast, icon fonts) and jsdom logs a
 // "not implemented" error for each probe. Answer as a browser without 2D support would.
-HTMLCanvasElement.prototype.getContext = () => null;
+// (The server-rendering test runs this setup in plain Node, without a DOM.)
+if (typeof HTMLCanvasElement !== 'undefined') HTMLCanvasElement.prototype.getContext = () => null;
