@@ -10,8 +10,8 @@ const MAX_VALUE_CHARS = 120;
 function describeValue(value: unknown): string {
   let text: string;
   if (typeof value === 'string') text = value;
-  else if (value === undefined || typeof value === 'function' || typeof value === 'symbol')
-    text = String(value);
+  // NaN and Infinity would read as null through JSON.
+  else if (value === undefined || typeof value !== 'object') text = String(value);
   else {
     try {
       text = JSON.stringify(value) ?? String(value);

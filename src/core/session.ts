@@ -1,7 +1,7 @@
 import { addAppLinkFragment } from './app-link';
 import { ErrorLocation, ServiceEvent } from './events';
 import type { ErrorLocationName, ServiceEventName } from './events';
-import { errorMessage, formatValidationIssue, isAbortError } from './errors';
+import { errorMessage, formatValidationIssue } from './errors';
 import { createHttpTransport } from './http-transport';
 import { randomId } from './merchant-payment-id';
 import { deriveStatus } from './state';
@@ -150,7 +150,8 @@ export function createPaymentSession(initialOptions: SessionOptions): PaymentSes
       emit(ServiceEvent.INSTITUTIONS_FETCHED);
       if (opening) emit(ServiceEvent.BANK_SELECTION_OPENED);
     } catch (error) {
-      if (signal.aborted || isAbortError(error)) return;
+      // Only our own abort (unmount) is silent; a transport's own AbortError is a failure.
+      if (signal.aborted) return;
       update({ institutionsState: 'failed' });
       report(ErrorLocation.FETCH_INSTITUTIONS, errorMessage(error));
     }
@@ -205,11 +206,11 @@ export function createPaymentSession(initialOptions: SessionOptions): PaymentSes
     try {
       ({ authorisationUrl: url } = await t.initiatePayment(request, signal));
     } catch (error) {
-      if (signal.aborted || isAbortError(error)) return;
+      if (signal.aborted) return;
       return fail(errorMessage(error));
     }
     // Never redirect a page whose component has gone.
-    if (signal.aborted || mounts === 0) return;
+    if (signal.aborted || mounts === 0) return void update({ paymentState: 'none' });
     if (typeof url !== 'string' || !isHttpUrl(url)) {
       return fail(`${PREFIX} refused to open a non-http(s) authorisation URL: ${String(url)}`);
     }
@@ -261,6 +262,10 @@ export function createPaymentSession(initialOptions: SessionOptions): PaymentSes
       if (first) {
         if (!everMounted) {
           everMounted = true;
+          // The generator is merchant code: called from here, never while creating (render).
+          if (!idFromMerchant && options.generateMerchantPaymentId) {
+            update({ merchantPaymentId: nextMerchantPaymentId() });
+          }
           emit(ServiceEvent.MOUNTED);
           if (optionsIssue) report(ErrorLocation.FETCH_INSTITUTIONS, state.error!.error, false);
           if (
@@ -353,6 +358,12 @@ export function createPaymentSession(initialOptions: SessionOptions): PaymentSes
       }
       // One payment in flight at a time: a double click or a repeated call sends nothing.
       if (state.paymentState === 'initiating' || notPrepared('payWithInstitution')) return;
+      if (mounts === 0) {
+        return report(
+          ErrorLocation.PAY_WITH_BANK_INSTITUTION,
+          `${PREFIX} payWithInstitution needs the component mounted (its redirect would be lost)`,
+        );
+      }
       let institution = state.institutions.find((i) => i.id === institutionId);
       if (!institution) {
         if (state.institutionsState === 'ready') {

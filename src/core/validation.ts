@@ -47,10 +47,14 @@ export function validateAmount(value: unknown): Result<number> {
   if (value <= 0) return fail(field, value, 'must be greater than 0');
   const pence = Math.round(value * 100);
   if (!Number.isSafeInteger(pence)) return fail(field, value, 'is too large');
-  if (Math.abs(value * 100 - pence) > 1e-6) {
+  const rounded = pence / 100;
+  // A few units in the last place of the value itself: noise at any magnitude, never a
+  // third decimal (1.005 and 134217895.615 are refused, 134217895.61 is not).
+  if (Math.abs(rounded - value) > 4 * Number.EPSILON * Math.max(1, value)) {
     return fail(field, value, 'must have at most 2 decimal places');
   }
-  return ok(pence / 100);
+  if (pence < 1) return fail(field, value, 'must be at least 0.01');
+  return ok(rounded);
 }
 
 export function validateReference(value: unknown): Result<string> {
@@ -77,15 +81,15 @@ export function validateAgentType(value: unknown, field = 'agentType'): Result<A
  */
 export function validateMetadata(value: unknown): Result<Record<string, unknown>> {
   const field = 'paymentMetadata';
-  if (!isPlainObject(value)) {
-    return fail(field, value, 'must be a JSON object (not a number, string or array)');
-  }
-  let json: string;
+  const notObject = 'must be a JSON object (not a number, string or array)';
+  if (!isPlainObject(value)) return fail(field, value, notObject);
+  let json: string | undefined;
   try {
     json = JSON.stringify(value);
   } catch {
-    return fail(field, value, 'must be serialisable to JSON');
+    json = undefined;
   }
+  if (json === undefined) return fail(field, value, 'must be serialisable to JSON');
   if (json.length > MAX_METADATA_LENGTH) {
     return fail(
       field,
@@ -93,7 +97,9 @@ export function validateMetadata(value: unknown): Result<Record<string, unknown>
       `must not be longer than ${MAX_METADATA_LENGTH} characters after serialisation`,
     );
   }
-  return ok(JSON.parse(json) as Record<string, unknown>);
+  // What is sent is the JSON: an object whose toJSON makes it an array is not an object.
+  const sent: unknown = JSON.parse(json);
+  return isPlainObject(sent) ? ok(sent) : fail(field, value, notObject);
 }
 
 /** Validates the argument of `createPayment` (spec 2.3) before anything can be sent. */

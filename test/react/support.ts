@@ -1,6 +1,8 @@
 import { vi } from 'vitest';
 import type { Institution, PaymentInitiation, ServiceTransport } from '../../src/core/index';
 
+export { deferred } from '../helpers/deferred';
+
 export const APP_ID = '3f2a1d4e-5b6c-4d7e-8f90-a1b2c3d4e5f6';
 
 export const BANKS: Institution[] = [
@@ -8,22 +10,6 @@ export const BANKS: Institution[] = [
   { id: 'hsbc', name: 'HSBC UK', iconUrl: 'https://icons.test/hsbc.svg' },
   { id: 'monzo', name: 'Monzo' },
 ];
-
-export interface Deferred<T> {
-  promise: Promise<T>;
-  resolve(value: T): void;
-  reject(error: unknown): void;
-}
-
-export function deferred<T>(): Deferred<T> {
-  let resolve!: (value: T) => void;
-  let reject!: (error: unknown) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-}
 
 /** A transport answering at once, unless a test swaps an implementation in. */
 export function makeTransport(institutions: Institution[] = BANKS) {

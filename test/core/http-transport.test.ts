@@ -1,0 +1,281 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ServiceTransportError, createHttpTransport } from '../../src/core';
+import type { PaymentInitiation } from '../../src/core';
+import { APP_ID } from './support/harness';
+
+// createHttpTransport speaks the JSON contract documented in the README (the sandbox serves
+// it). These tests give it a fake `fetch` and check exactly what goes over the wire.
+
+const BASE = 'https://pay.merchant.example';
+
+interface SentRequest {
+  url: string;
+  method: string | undefined;
+  headers: Record<string, string>;
+  body: unknown;
+  signal: AbortSignal | undefined;
+}
+
+/** A fetch that records each request and answers with `respond(request)`. */
+function fakeFetch(respond: (req: SentRequest) => Response | Promise<Response>) {
+  const sent: SentRequest[] = [];
+  const fetch = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const req: SentRequest = {
+      url: String(input),
+      method: init?.method,
+      headers: { ...(init?.headers as Record<string, string>) },
+      body: typeof init?.body === 'string' ? JSON.parse(init.body) : init?.body,
+      signal: init?.signal ?? undefined,
+    };
+    sent.push(req);
+    return respond(req);
+  });
+  return { fetch: fetch as unknown as typeof globalThis.fetch, sent };
+}
+
+/** A fetch that never answers but, like the real one, rejects when its signal aborts. */
+function hangingFetch() {
+  const sent: SentRequest[] = [];
+  const fetch = vi.fn(
+    (input: RequestInfo | URL, init?: RequestInit) =>
+      new Promise<Response>((_resolve, reject) => {
+        const signal = init?.signal ?? undefined;
+        sent.push({
+          url: String(input),
+          method: init?.method,
+          headers: {},
+          body: undefined,
+          signal,
+        });
+        const fail = () =>
+          reject(signal?.reason ?? new DOMException('This operation was aborted', 'AbortError'));
+        if (signal?.aborted) fail();
+        signal?.addEventListener('abort', fail);
+      }),
+  );
+  return { fetch: fetch as unknown as typeof globalThis.fetch, sent };
+}
+
+const json = (body: unknown, status = 200, statusText = 'OK') =>
+  new Response(JSON.stringify(body), {
+    status,
+    statusText,
+    headers: { 'Content-Type': 'application/json' },
+  });
+
+const payment: PaymentInitiation = {
+  environment: 'SANDBOX',
+  applicationId: APP_ID,
+  institutionId: 'ob-monzo',
+  paymentRequest: { amount: 12.5, currency: 'GBP', reference: 'ORDER-1042' },
+  merchantPaymentId: 'order-1042',
+  paymentMetadata: { basket: { lines: 2 } },
+  agentType: 'MOBILE_APPLICATION',
+};
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('createHttpTransport: fetchInstitutions', () => {
+  it('GETs /v1/institutions with environment and applicationId, and returns the list', async () => {
+    const { fetch, sent } = fakeFetch(() =>
+      json({
+        institutions: [
+          { id: 'ob-monzo', name: 'Monzo', iconUrl: 'https://cdn.example/monzo.svg' },
+          { id: 'ob-nationwide', name: 'Nationwide' },
+        ],
+      }),
+    );
+    const transport = createHttpTransport({ baseUrl: `${BASE}/`, fetch });
+
+    const list = await transport.fetchInstitutions({ environment: 'LIVE', applicationId: APP_ID });
+
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatchObject({
+      url: `${BASE}/v1/institutions?environment=LIVE&applicationId=${APP_ID}`,
+      method: 'GET',
+      headers: { Accept: 'application/json' },
+      body: undefined,
+    });
+    expect(list).toEqual([
+      { id: 'ob-monzo', name: 'Monzo', iconUrl: 'https://cdn.example/monzo.svg' },
+      { id: 'ob-nationwide', name: 'Nationwide' },
+    ]);
+  });
+
+  it('resolves relative icon URLs against baseUrl and drops non-http(s) ones', async () => {
+    const { fetch } = fakeFetch(() =>
+      json({
+        institutions: [
+          { id: 'a', name: 'Absolute path', iconUrl: '/icons/a.svg' },
+          { id: 'b', name: 'Relative path', iconUrl: 'icons/b.svg' },
+          { id: 'c', name: 'Script', iconUrl: 'javascript:alert(1)' },
+          { id: 'd', name: 'Data', iconUrl: 'data:image/svg+xml,<svg onload=alert(1)>' },
+        ],
+      }),
+    );
+    const transport = createHttpTransport({ baseUrl: `${BASE}/sandbox`, fetch });
+
+    const list = await transport.fetchInstitutions({
+      environment: 'SANDBOX',
+      applicationId: APP_ID,
+    });
+
+    expect(list).toEqual([
+      { id: 'a', name: 'Absolute path', iconUrl: `${BASE}/icons/a.svg` },
+      { id: 'b', name: 'Relative path', iconUrl: `${BASE}/sandbox/icons/b.svg` },
+      { id: 'c', name: 'Script' },
+      { id: 'd', name: 'Data' },
+    ]);
+  });
+
+  it('skips entries without a string id and name', async () => {
+    const { fetch } = fakeFetch(() =>
+      json({ institutions: [{ id: 1, name: 'No' }, { id: 'x' }, null, { id: 'ok', name: 'OK' }] }),
+    );
+    const transport = createHttpTransport({ baseUrl: BASE, fetch });
+    const list = await transport.fetchInstitutions({
+      environment: 'SANDBOX',
+      applicationId: APP_ID,
+    });
+    expect(list).toEqual([{ id: 'ok', name: 'OK' }]);
+  });
+
+  it('rejects a 200 answer without an institutions array', async () => {
+    const { fetch } = fakeFetch(() => json({ banks: [] }));
+    const transport = createHttpTransport({ baseUrl: BASE, fetch });
+    await expect(
+      transport.fetchInstitutions({ environment: 'SANDBOX', applicationId: APP_ID }),
+    ).rejects.toThrow('The service sent an unreadable list of banks');
+  });
+});
+
+describe('createHttpTransport: initiatePayment', () => {
+  it('POSTs /v1/payments with the PaymentInitiation as JSON and the id as Idempotency-Key', async () => {
+    const { fetch, sent } = fakeFetch(() =>
+      json(
+        { paymentId: 'p-1', authorisationUrl: 'https://bank.example/authorise?p=1' },
+        201,
+        'Created',
+      ),
+    );
+    const transport = createHttpTransport({ baseUrl: BASE, fetch });
+
+    const answer = await transport.initiatePayment(payment);
+
+    expect(answer).toEqual({
+      paymentId: 'p-1',
+      authorisationUrl: 'https://bank.example/authorise?p=1',
+    });
+    expect(sent).toEqual([
+      {
+        url: `${BASE}/v1/payments`,
+        method: 'POST',
+        headers: {
+          Accept: 'application/json',
+          'Content-Type': 'application/json',
+          'Idempotency-Key': 'order-1042',
+        },
+        body: payment,
+        signal: expect.any(AbortSignal),
+      },
+    ]);
+  });
+
+  it('rejects a 2xx answer without paymentId and authorisationUrl', async () => {
+    const { fetch } = fakeFetch(() => json({ paymentId: 'p-1' }, 201));
+    const transport = createHttpTransport({ baseUrl: BASE, fetch });
+    await expect(transport.initiatePayment(payment)).rejects.toThrow(
+      'The service sent an unreadable payment',
+    );
+  });
+});
+
+describe('createHttpTransport: errors', () => {
+  it('reports the {error} of an error body verbatim, with the status', async () => {
+    const message =
+      'Input validation error: field=[paymentRequest.reference], value=[ABCDEFGHIJKLMNOPQRS], error=[must not be longer than 18 characters]';
+    const { fetch } = fakeFetch(() => json({ error: message }, 400, 'Bad Request'));
+    const transport = createHttpTransport({ baseUrl: BASE, fetch });
+
+    const error = await transport.initiatePayment(payment).catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(ServiceTransportError);
+    expect(error).toMatchObject({ message, status: 400 });
+  });
+
+  it('reports a non-JSON error as "HTTP <status> <statusText>"', async () => {
+    const { fetch } = fakeFetch(
+      () =>
+        new Response('<html><body>Service Unavailable</body></html>', {
+          status: 503,
+          statusText: 'Service Unavailable',
+          headers: { 'Content-Type': 'text/html' },
+        }),
+    );
+    const transport = createHttpTransport({ baseUrl: BASE, fetch });
+
+    await expect(
+      transport.fetchInstitutions({ environment: 'SANDBOX', applicationId: APP_ID }),
+    ).rejects.toMatchObject({ message: 'HTTP 503 Service Unavailable', status: 503 });
+  });
+
+  it('reports a network failure with the address it could not reach', async () => {
+    const cause = new TypeError('fetch failed');
+    const { fetch } = fakeFetch(() => Promise.reject(cause));
+    const transport = createHttpTransport({ baseUrl: BASE, fetch });
+
+    const error = await transport
+      .fetchInstitutions({ environment: 'SANDBOX', applicationId: APP_ID })
+      .catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(ServiceTransportError);
+    expect(error).toMatchObject({
+      message: `Network error: could not reach ${BASE}`,
+      status: undefined,
+      cause,
+    });
+  });
+
+  it('gives up after timeoutMs with a clear message', async () => {
+    vi.useFakeTimers();
+    const { fetch, sent } = hangingFetch();
+    const transport = createHttpTransport({ baseUrl: BASE, fetch, timeoutMs: 2000 });
+
+    const result = transport.initiatePayment(payment).catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(1999);
+    expect(sent[0]?.signal?.aborted).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+
+    expect(sent[0]?.signal?.aborted).toBe(true);
+    expect(await result).toMatchObject({ message: 'The service did not answer within 2000 ms' });
+  });
+});
+
+describe('createHttpTransport: abort', () => {
+  it("aborts the fetch when the caller's signal aborts, and rejects with an AbortError", async () => {
+    const { fetch, sent } = hangingFetch();
+    const transport = createHttpTransport({ baseUrl: BASE, fetch });
+    const controller = new AbortController();
+
+    const result = transport.initiatePayment(payment, controller.signal).catch((e: unknown) => e);
+    expect(sent[0]?.signal?.aborted).toBe(false);
+    controller.abort();
+
+    expect(sent[0]?.signal?.aborted).toBe(true);
+    expect(await result).toMatchObject({ name: 'AbortError' });
+  });
+
+  it('an already-aborted signal aborts the fetch at once', async () => {
+    const { fetch, sent } = hangingFetch();
+    const transport = createHttpTransport({ baseUrl: BASE, fetch });
+
+    const error = await transport
+      .fetchInstitutions({ environment: 'SANDBOX', applicationId: APP_ID }, AbortSignal.abort())
+      .catch((e: unknown) => e);
+
+    expect(sent[0]?.signal?.aborted).toBe(true);
+    expect(error).toMatchObject({ name: 'AbortError' });
+  });
+});
