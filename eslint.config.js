@@ -44,4 +44,61 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // webhook imports only types from core, and nothing of the browser layers or the sandbox.
+    files: ['src/webhook/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['../core/*', '../core'],
+              allowTypeImports: true,
+              message: 'webhook imports only types from core',
+            },
+            {
+              group: ['react', 'react-dom', '../react/*', '../vanilla/*', '../sandbox/*'],
+              message: 'webhook is server code: no browser layers, no sandbox',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Nothing in the library imports the sandbox; the sandbox uses core's public index only.
+    files: ['src/react/**/*.{ts,tsx}', 'src/vanilla/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['../sandbox/*', '../webhook/*'],
+              message: 'browser code never imports server code',
+            },
+            { group: ['../core/*', '!../core/index'], message: "import core's public index" },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/sandbox/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['../core/*', '!../core/index'], message: "import core's public index" },
+            {
+              group: ['react', 'react-dom', '../react/*', '../vanilla/*'],
+              message: 'the sandbox is server code',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

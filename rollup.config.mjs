@@ -12,7 +12,17 @@ const pkg = JSON.parse(readFileSync('./package.json', 'utf8'));
 export const entries = {
   index: 'src/react/index.ts',
   core: 'src/core/index.ts',
+  webhook: 'src/webhook/index.ts',
+  'webhook-web': 'src/webhook/web.ts',
+  sandbox: 'src/sandbox/index.ts',
+  'sandbox-cli': 'src/sandbox/cli.ts',
 };
+
+/** Entries with no types of their own (executables). */
+const typelessEntries = new Set(['sandbox-cli']);
+const typedEntries = Object.fromEntries(
+  Object.entries(entries).filter(([name]) => !typelessEntries.has(name)),
+);
 
 /** Entries whose output must start with the 'use client' directive (React Server Components). */
 const clientEntries = new Set(['index']);
@@ -48,6 +58,11 @@ export function minifyCss(css) {
       // Not around every ':' — `.a :focus` (descendant) differs from `.a:focus`.
       .replace(/:\s+/g, ':')
       .replace(/;}/g, '}')
+      // `[data-state='initiating']`: an identifier needs no quotes.
+      .replace(/=(['"])(-?[A-Za-z_][\w-]*)\1\]/g, '=$2]')
+      // `0.875rem`, `opacity:0.55`: no leading zero.
+      .replace(/([\s:,(])0\.(\d)/g, '$1.$2')
+      .replace(/@media \(/g, '@media(')
       .trim()
   );
 }
@@ -74,7 +89,11 @@ const onwarn = (warning, warn) => {
   warn(warning);
 };
 
-const banner = (chunk) => (chunk.isEntry && clientEntries.has(chunk.name) ? "'use client';" : '');
+const banner = (chunk) => {
+  if (!chunk.isEntry) return '';
+  if (clientEntries.has(chunk.name)) return "'use client';";
+  return chunk.name === 'sandbox-cli' ? '#!/usr/bin/env node' : '';
+};
 
 export default [
   {
@@ -88,6 +107,8 @@ export default [
         format: 'es',
         entryFileNames: '[name].mjs',
         chunkFileNames: 'chunks/[name]-[hash].mjs',
+        // An entry imports only the chunks it uses (size-limit and tree-shakers see no extras).
+        hoistTransitiveImports: false,
         banner,
       },
       {
@@ -95,13 +116,14 @@ export default [
         format: 'cjs',
         entryFileNames: '[name].cjs',
         chunkFileNames: 'chunks/[name]-[hash].cjs',
+        hoistTransitiveImports: false,
         exports: 'named',
         banner,
       },
     ],
   },
   ...['mts', 'cts'].map((ext) => ({
-    input: entries,
+    input: typedEntries,
     external,
     onwarn,
     plugins: [rawCss(), dts()],

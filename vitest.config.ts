@@ -24,6 +24,7 @@ export default defineConfig({
           include: [
             'test/core/**/*.test.ts',
             'test/webhook/**/*.test.ts',
+            'test/sandbox/**/*.test.ts',
             'test/build/**/*.test.ts',
           ],
           environment: 'node',

@@ -16,6 +16,5 @@ export function stripAppLinkFragment(url: string): string {
 
 /** Adds the fragment, replacing any fragment the URL already had. */
 export function addAppLinkFragment(url: string): string {
-  const hash = url.indexOf('#');
-  return (hash === -1 ? url : url.slice(0, hash)) + APP_LINK_FRAGMENT;
+  return url.split('#')[0] + APP_LINK_FRAGMENT;
 }

@@ -9,15 +9,11 @@ const MAX_VALUE_CHARS = 120;
 
 function describeValue(value: unknown): string {
   let text: string;
-  if (typeof value === 'string') text = value;
-  // NaN and Infinity would read as null through JSON.
-  else if (value === undefined || typeof value !== 'object') text = String(value);
-  else {
-    try {
-      text = JSON.stringify(value) ?? String(value);
-    } catch {
-      text = Object.prototype.toString.call(value);
-    }
+  try {
+    // Strings and primitives as themselves (NaN and Infinity would read as null through JSON).
+    text = (!!value && typeof value == 'object' && JSON.stringify(value)) || String(value);
+  } catch {
+    text = Object.prototype.toString.call(value);
   }
   // Huge values (a 6000-character metadata object) would drown the message.
   return text.length > MAX_VALUE_CHARS ? `${text.slice(0, MAX_VALUE_CHARS)}…` : text;
@@ -28,14 +24,18 @@ export function formatValidationIssue(issue: ValidationIssue): string {
   return `Input validation error: field=[${issue.field}], value=[${describeValue(issue.value)}], error=[${issue.reason}]`;
 }
 
+// Fields are assigned in the constructors, not declared with initialisers: down-levelled class
+// fields cost every bundle a defineProperty helper.
+
 /** Thrown (and reported) when options or payment arguments are invalid. */
 export class ServiceValidationError extends Error {
-  override readonly name = 'ServiceValidationError';
-  readonly field: string;
-  readonly value: unknown;
-  readonly reason: string;
+  declare readonly name: 'ServiceValidationError';
+  declare readonly field: string;
+  declare readonly value: unknown;
+  declare readonly reason: string;
   constructor(issue: ValidationIssue) {
     super(formatValidationIssue(issue));
+    this.name = 'ServiceValidationError';
     this.field = issue.field;
     this.value = issue.value;
     this.reason = issue.reason;
@@ -44,11 +44,12 @@ export class ServiceValidationError extends Error {
 
 /** A failed backend call. `message` is what the component reports to `errorConsumer`. */
 export class ServiceTransportError extends Error {
-  override readonly name = 'ServiceTransportError';
+  declare readonly name: 'ServiceTransportError';
   /** HTTP status, when the backend answered. */
-  readonly status: number | undefined;
+  declare readonly status: number | undefined;
   constructor(message: string, status?: number, options?: { cause?: unknown }) {
     super(message, options);
+    this.name = 'ServiceTransportError';
     this.status = status;
   }
 }

@@ -3,7 +3,7 @@
  * The spec lists the MOUNTED constant with a misspelled literal in one place; the
  * described value `mounted` is the one used here.
  */
-export const ServiceEvent = Object.freeze({
+export const ServiceEvent = /* @__PURE__ */ Object.freeze({
   MOUNTED: 'mounted',
   INSTITUTIONS_FETCHED: 'institutions_fetched',
   PAY_BUTTON_ENABLED: 'pay_button_enabled',
@@ -18,7 +18,7 @@ export const ServiceEvent = Object.freeze({
 export type ServiceEventName = (typeof ServiceEvent)[keyof typeof ServiceEvent];
 
 /** Where an error arose (spec 2.4 / 7.2). */
-export const ErrorLocation = Object.freeze({
+export const ErrorLocation = /* @__PURE__ */ Object.freeze({
   PAY_WITH_BANK_INSTITUTION: 'payWithBankInstitution',
   FETCH_INSTITUTIONS: 'fetchInstitutions',
 } as const);

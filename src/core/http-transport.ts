@@ -28,48 +28,54 @@ export interface HttpTransportOptions {
 export function createHttpTransport(options: HttpTransportOptions): ServiceTransport {
   const base = options.baseUrl.replace(/\/+$/, '');
   const timeoutMs = options.timeoutMs ?? 30_000;
+  const unreadable = (what: string, status?: number) =>
+    new ServiceTransportError(`The service sent an unreadable ${what}`, status);
 
-  async function call(path: string, init: RequestInit, signal?: AbortSignal): Promise<unknown> {
-    const doFetch = options.fetch ?? globalThis.fetch;
+  async function call(
+    path: string,
+    signal: AbortSignal | undefined,
+    init: RequestInit = { method: 'GET' },
+  ): Promise<Record<string, unknown>> {
     const controller = new AbortController();
     const abort = () => controller.abort(signal?.reason);
     if (signal?.aborted) abort();
     signal?.addEventListener('abort', abort);
     const timer = setTimeout(() => controller.abort(), timeoutMs);
     let response: Response;
+    let body: unknown;
     try {
-      response = await doFetch(`${base}${path}`, {
+      response = await (options.fetch ?? globalThis.fetch)(base + path, {
         ...init,
         headers: { Accept: 'application/json', ...init.headers },
         signal: controller.signal,
       });
     } catch (error) {
-      if (signal?.aborted) throw error;
-      if (isAbortError(error)) {
-        throw new ServiceTransportError(`The service did not answer within ${timeoutMs} ms`);
-      }
-      throw new ServiceTransportError(`Network error: could not reach ${base}`, undefined, {
-        cause: error,
-      });
+      throw signal?.aborted
+        ? error
+        : isAbortError(error)
+          ? new ServiceTransportError(`The service did not answer within ${timeoutMs} ms`)
+          : new ServiceTransportError(`Network error: could not reach ${base}`, undefined, {
+              cause: error,
+            });
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener('abort', abort);
     }
-    let body: unknown;
     try {
       body = await response.json();
     } catch {
-      body = undefined;
+      // Not JSON: reported below by status, or as unreadable.
     }
-    if (!response.ok) {
-      const message =
-        isPlainObject(body) && typeof body.error === 'string'
-          ? body.error
-          : `HTTP ${response.status} ${response.statusText}`.trim();
-      throw new ServiceTransportError(message, response.status);
-    }
-    if (!isPlainObject(body)) {
-      throw new ServiceTransportError('The service sent an unreadable answer', response.status);
+    const { ok, status } = response;
+    if (!ok || !isPlainObject(body)) {
+      throw ok
+        ? unreadable('answer', status)
+        : new ServiceTransportError(
+            isPlainObject(body) && typeof body.error === 'string'
+              ? body.error
+              : `HTTP ${status} ${response.statusText}`.trim(),
+            status,
+          );
     }
     return body;
   }
@@ -80,48 +86,33 @@ export function createHttpTransport(options: HttpTransportOptions): ServiceTrans
         environment: req.environment,
         applicationId: req.applicationId,
       });
-      const body = (await call(`/v1/institutions?${query}`, { method: 'GET' }, signal)) as Record<
-        string,
-        unknown
-      >;
-      if (!Array.isArray(body.institutions)) {
-        throw new ServiceTransportError('The service sent an unreadable list of banks');
-      }
-      return body.institutions.flatMap((item): Institution[] => {
-        if (!isPlainObject(item) || typeof item.id !== 'string' || typeof item.name !== 'string') {
-          return [];
+      const { institutions } = await call(`/v1/institutions?${query}`, signal);
+      if (!Array.isArray(institutions)) throw unreadable('list of banks');
+      return institutions.flatMap((item: unknown): Institution[] => {
+        if (!isPlainObject(item)) return [];
+        const { id, name, iconUrl } = item;
+        if (typeof id !== 'string' || typeof name !== 'string') return [];
+        // Icons may be given relative to the backend; only http(s) icons are kept.
+        let icon: string | undefined;
+        try {
+          icon = typeof iconUrl === 'string' ? new URL(iconUrl, `${base}/`).href : undefined;
+        } catch {
+          // Not a URL: no icon.
         }
-        const icon = typeof item.iconUrl === 'string' ? resolveUrl(item.iconUrl, base) : undefined;
-        return [
-          icon ? { id: item.id, name: item.name, iconUrl: icon } : { id: item.id, name: item.name },
-        ];
+        return [icon && isHttpUrl(icon) ? { id, name, iconUrl: icon } : { id, name }];
       });
     },
 
     async initiatePayment(req: PaymentInitiation, signal): Promise<InitiatedPayment> {
-      const body = (await call(
-        '/v1/payments',
-        {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/json', 'Idempotency-Key': req.merchantPaymentId },
-          body: JSON.stringify(req),
-        },
-        signal,
-      )) as Record<string, unknown>;
-      if (typeof body.paymentId !== 'string' || typeof body.authorisationUrl !== 'string') {
-        throw new ServiceTransportError('The service sent an unreadable payment');
+      const { paymentId, authorisationUrl } = await call('/v1/payments', signal, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'Idempotency-Key': req.merchantPaymentId },
+        body: JSON.stringify(req),
+      });
+      if (typeof paymentId !== 'string' || typeof authorisationUrl !== 'string') {
+        throw unreadable('payment');
       }
-      return { paymentId: body.paymentId, authorisationUrl: body.authorisationUrl };
+      return { paymentId, authorisationUrl };
     },
   };
-}
-
-/** Icons may be given relative to the backend; only http(s) icons are kept. */
-function resolveUrl(url: string, base: string): string | undefined {
-  try {
-    const resolved = new URL(url, `${base}/`).href;
-    return isHttpUrl(resolved) ? resolved : undefined;
-  } catch {
-    return undefined;
-  }
 }

@@ -1,13 +1,14 @@
 /**
  * A random UUID v4. `crypto.randomUUID` exists only in secure contexts (https, localhost),
- * so pages served over plain http in a LAN test fall back to getRandomValues.
+ * so pages served over plain http in a LAN test fall back to getRandomValues: every 0 and 1
+ * of the template becomes a random hex digit, the 8 one of 8, 9, a, b (the variant).
  */
 export function randomId(): string {
   const c = globalThis.crypto;
-  if (typeof c.randomUUID === 'function') return c.randomUUID();
-  const b = c.getRandomValues(new Uint8Array(16));
-  b[6] = (b[6]! & 0x0f) | 0x40;
-  b[8] = (b[8]! & 0x3f) | 0x80;
-  const hex = Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  return (
+    c.randomUUID?.() ??
+    '10000000-1000-4000-8000-100000000000'.replace(/[018]/g, (d) =>
+      (+d ^ (c.getRandomValues(new Uint8Array(1))[0]! & (15 >> (+d / 4)))).toString(16),
+    )
+  );
 }

@@ -1,5 +1,4 @@
 import { addAppLinkFragment } from './app-link';
-import { ErrorLocation, ServiceEvent } from './events';
 import type { ErrorLocationName, ServiceEventName } from './events';
 import { errorMessage, formatValidationIssue } from './errors';
 import { createHttpTransport } from './http-transport';
@@ -14,7 +13,10 @@ import { isHttpUrl, validateOptions, validatePaymentArgs } from './validation';
 export const SANDBOX_BASE_URL = 'http://localhost:4010';
 
 const PREFIX = 'servicepay:';
-const isDev = () => typeof process === 'undefined' || process.env.NODE_ENV !== 'production';
+
+// Development-only warnings sit in `try { if (process.env.NODE_ENV !== 'production' ...) }`:
+// bundlers replace the expression, so production builds drop the check and its message, and
+// without a bundler (no `process`) the ReferenceError is caught and nothing is warned.
 
 export interface PaymentSession {
   /** The current state; a new object after every change (for useSyncExternalStore). */
@@ -48,6 +50,7 @@ export interface PaymentSession {
 export function createPaymentSession(initialOptions: SessionOptions): PaymentSession {
   let options = initialOptions;
   const optionsIssue = validateOptions(options);
+  const optionsError = optionsIssue && formatValidationIssue(optionsIssue);
   const listeners = new Set<() => void>();
   const usedIds = new Set<string>();
   let controller = new AbortController();
@@ -55,10 +58,10 @@ export function createPaymentSession(initialOptions: SessionOptions): PaymentSes
   let everMounted = false;
   let teardownPending = false;
   let idFromMerchant = false;
-  let httpTransport: { baseUrl: string; transport: ServiceTransport } | undefined;
+  let state = {} as SessionState;
 
-  let state: SessionState = withStatus({
-    institutionsState: optionsIssue ? 'failed' : 'idle',
+  update({
+    institutionsState: optionsError ? 'failed' : 'idle',
     listState: 'closed',
     paymentState: 'none',
     institutions: [],
@@ -66,40 +69,37 @@ export function createPaymentSession(initialOptions: SessionOptions): PaymentSes
     prepared: null,
     merchantPaymentId: randomId(),
     selectedInstitution: null,
-    error: optionsIssue
-      ? { location: ErrorLocation.FETCH_INSTITUTIONS, error: formatValidationIssue(optionsIssue) }
-      : null,
+    error: optionsError ? { location: 'fetchInstitutions', error: optionsError } : null,
   });
 
-  function withStatus(s: Omit<SessionState, 'status'>): SessionState {
-    return { ...s, status: deriveStatus(s) };
-  }
-
-  function update(patch: Partial<Omit<SessionState, 'status'>>): void {
-    state = withStatus({ ...state, ...patch });
+  function update(patch: Partial<SessionState>): void {
+    // A new object every time, for useSyncExternalStore; complete before anyone sees it.
+    state = { ...state, ...patch };
+    state.status = deriveStatus(state);
     listeners.forEach((listener) => listener());
   }
 
   // Merchant callbacks must never break the session, nor the session the merchant's page.
-  function callMerchant<A extends unknown[]>(
-    name: string,
-    fn: ((...args: A) => void) | undefined,
-    ...args: A
+  function callMerchant<K extends 'eventConsumer' | 'errorConsumer' | 'onPaymentInitiated'>(
+    name: K,
+    arg: Parameters<NonNullable<SessionOptions[K]>>[0],
   ): void {
     try {
-      fn?.(...args);
+      (options[name] as ((value: typeof arg) => void) | undefined)?.(arg);
     } catch (error) {
       console.error(`${PREFIX} ${name} threw`, error);
     }
   }
 
-  const emit = (event: ServiceEventName) =>
-    callMerchant('eventConsumer', options.eventConsumer, event);
+  const emit = (event: ServiceEventName) => callMerchant('eventConsumer', event);
 
   function report(location: ErrorLocationName, error: string, show = true): void {
     if (show) update({ error: { location, error } });
-    callMerchant('errorConsumer', options.errorConsumer, { location, error });
+    callMerchant('errorConsumer', { location, error });
   }
+
+  /** Reports a wrong call or a failed payment at payWithBankInstitution. */
+  const reportPay = (message: string) => report('payWithBankInstitution', message);
 
   function nextMerchantPaymentId(): string {
     let id: unknown;
@@ -112,26 +112,23 @@ export function createPaymentSession(initialOptions: SessionOptions): PaymentSes
   }
 
   function transport(): ServiceTransport | string {
-    if (options.transport) return options.transport;
     const baseUrl =
       options.baseUrl ?? (options.environment === 'SANDBOX' ? SANDBOX_BASE_URL : undefined);
+    if (options.transport) return options.transport;
+    // The real service's addresses are not published in its spec: we never guess them.
     if (!baseUrl) {
-      // The real service's addresses are not published in its spec: we never guess them.
       return `${PREFIX} no backend address for LIVE: pass the baseUrl of your backend or a transport`;
     }
-    if (httpTransport?.baseUrl !== baseUrl) {
-      httpTransport = { baseUrl, transport: createHttpTransport({ baseUrl }) };
-    }
-    return httpTransport.transport;
+    // The HTTP transport holds no state, so one is made per call.
+    return createHttpTransport({ baseUrl });
   }
 
   async function fetchInstitutions(): Promise<void> {
     const issue = validateOptions(options);
-    if (issue) return report(ErrorLocation.FETCH_INSTITUTIONS, formatValidationIssue(issue));
-    const t = transport();
+    const t = issue ? formatValidationIssue(issue) : transport();
     if (typeof t === 'string') {
-      update({ institutionsState: 'failed' });
-      return report(ErrorLocation.FETCH_INSTITUTIONS, t);
+      if (!issue) update({ institutionsState: 'failed' });
+      return report('fetchInstitutions', t);
     }
     const { signal } = controller;
     update({ institutionsState: 'loading', error: null });
@@ -147,20 +144,19 @@ export function createPaymentSession(initialOptions: SessionOptions): PaymentSes
         institutions,
         listState: opening ? 'open' : state.listState,
       });
-      emit(ServiceEvent.INSTITUTIONS_FETCHED);
-      if (opening) emit(ServiceEvent.BANK_SELECTION_OPENED);
+      emit('institutions_fetched');
+      if (opening) emit('bank_selection_opened');
     } catch (error) {
       // Only our own abort (unmount) is silent; a transport's own AbortError is a failure.
       if (signal.aborted) return;
       update({ institutionsState: 'failed' });
-      report(ErrorLocation.FETCH_INSTITUTIONS, errorMessage(error));
+      report('fetchInstitutions', errorMessage(error));
     }
   }
 
   function notPrepared(action: string): boolean {
     if (state.prepared) return false;
-    report(
-      ErrorLocation.PAY_WITH_BANK_INSTITUTION,
+    reportPay(
       `${PREFIX} ${action} needs a valid payment: call createPayment({ amount, paymentReference }) first`,
     );
     return true;
@@ -179,15 +175,12 @@ export function createPaymentSession(initialOptions: SessionOptions): PaymentSes
       merchantPaymentId: nextMerchantPaymentId(),
       error: null,
     });
-    emit(ServiceEvent.PAYMENT_INITIATED);
-    emit(ServiceEvent.INSTITUTION_SELECTED);
-    callMerchant('onPaymentInitiated', options.onPaymentInitiated, {
-      merchantPaymentId,
-      institutionId: institution.id,
-    });
+    emit('payment_initiated');
+    emit('institution_selected');
+    callMerchant('onPaymentInitiated', { merchantPaymentId, institutionId: institution.id });
     const fail = (message: string) => {
       update({ paymentState: 'none' });
-      report(ErrorLocation.PAY_WITH_BANK_INSTITUTION, message);
+      reportPay(message);
     };
     if (typeof t === 'string') return fail(t);
 
@@ -206,23 +199,21 @@ export function createPaymentSession(initialOptions: SessionOptions): PaymentSes
     try {
       ({ authorisationUrl: url } = await t.initiatePayment(request, signal));
     } catch (error) {
-      if (signal.aborted) return;
-      return fail(errorMessage(error));
+      return signal.aborted ? undefined : fail(errorMessage(error));
     }
     // Never redirect a page whose component has gone.
-    if (signal.aborted || mounts === 0) return void update({ paymentState: 'none' });
+    if (signal.aborted || !mounts) return update({ paymentState: 'none' });
     if (typeof url !== 'string' || !isHttpUrl(url)) {
       return fail(`${PREFIX} refused to open a non-http(s) authorisation URL: ${String(url)}`);
     }
     if (options.isWebView) url = addAppLinkFragment(url);
-    const openUrl = options.openUrl ?? ((u: string) => window.location.assign(u));
     try {
-      openUrl(url);
+      (options.openUrl ?? ((u: string) => window.location.assign(u)))(url);
     } catch (error) {
       return fail(`${PREFIX} could not open the authorisation URL: ${errorMessage(error)}`);
     }
     update({ paymentState: 'awaiting-authorisation', listState: 'closed' });
-    emit(ServiceEvent.AWAITING_AUTHORISATION);
+    emit('awaiting_authorisation');
   }
 
   function teardown(): void {
@@ -237,6 +228,11 @@ export function createPaymentSession(initialOptions: SessionOptions): PaymentSes
     });
   }
 
+  /** Fetches again after a failure, while mounted. */
+  function refetch(): void {
+    if (state.institutionsState === 'failed' && mounts > 0) void fetchInstitutions();
+  }
+
   return {
     getState: () => state,
 
@@ -247,16 +243,13 @@ export function createPaymentSession(initialOptions: SessionOptions): PaymentSes
 
     setOptions(next) {
       const issue = validateOptions(next);
-      if (issue) {
-        const message = formatValidationIssue(issue);
-        if (state.error?.error !== message) report(ErrorLocation.FETCH_INSTITUTIONS, message);
-        return;
-      }
-      options = next;
+      const message = issue && formatValidationIssue(issue);
+      if (!message) options = next;
+      else if (state.error?.error !== message) report('fetchInstitutions', message);
     },
 
     mount() {
-      const first = mounts === 0 && !teardownPending;
+      const first = !mounts && !teardownPending;
       teardownPending = false;
       mounts++;
       if (first) {
@@ -266,17 +259,20 @@ export function createPaymentSession(initialOptions: SessionOptions): PaymentSes
           if (!idFromMerchant && options.generateMerchantPaymentId) {
             update({ merchantPaymentId: nextMerchantPaymentId() });
           }
-          emit(ServiceEvent.MOUNTED);
-          if (optionsIssue) report(ErrorLocation.FETCH_INSTITUTIONS, state.error!.error, false);
-          if (
-            isDev() &&
-            options.isWebView &&
-            typeof navigator !== 'undefined' &&
-            /iPhone|iPad|iPod/.test(navigator.userAgent)
-          ) {
-            console.warn(
-              `${PREFIX} isWebView is for Android WebView hosts only and must not be used on iOS (spec 4.4 rule 3).`,
-            );
+          emit('mounted');
+          if (optionsError) report('fetchInstitutions', optionsError, false);
+          try {
+            if (
+              process.env.NODE_ENV !== 'production' &&
+              options.isWebView &&
+              /iPhone|iPad|iPod/.test(navigator.userAgent)
+            ) {
+              console.warn(
+                `${PREFIX} isWebView is for Android WebView hosts only and must not be used on iOS (spec 4.4 rule 3).`,
+              );
+            }
+          } catch {
+            // No bundler (no `process`) or no navigator: no warning.
           }
         }
         if (state.institutionsState === 'idle') void fetchInstitutions();
@@ -297,7 +293,7 @@ export function createPaymentSession(initialOptions: SessionOptions): PaymentSes
       if (!result.ok) {
         // A stale payment must not be paid after the merchant tried to change it.
         update({ prepared: null });
-        report(ErrorLocation.PAY_WITH_BANK_INSTITUTION, formatValidationIssue(result.issue));
+        reportPay(formatValidationIssue(result.issue));
         return false;
       }
       const given = result.value.merchantPaymentId;
@@ -306,10 +302,14 @@ export function createPaymentSession(initialOptions: SessionOptions): PaymentSes
         id = given;
         idFromMerchant = true;
       } else {
-        if (given !== undefined && isDev()) {
-          console.warn(
-            `${PREFIX} merchantPaymentId "${given}" was already used by a payment; a new one is generated (spec 4.4 rule 4).`,
-          );
+        try {
+          if (process.env.NODE_ENV !== 'production' && given !== undefined) {
+            console.warn(
+              `${PREFIX} merchantPaymentId "${given}" was already used by a payment; a new one is generated (spec 4.4 rule 4).`,
+            );
+          }
+        } catch {
+          // No bundler: no warning.
         }
         if (idFromMerchant) id = nextMerchantPaymentId();
         idFromMerchant = false;
@@ -317,32 +317,25 @@ export function createPaymentSession(initialOptions: SessionOptions): PaymentSes
       update({
         prepared: result.value,
         merchantPaymentId: id,
-        error:
-          state.error?.location === ErrorLocation.PAY_WITH_BANK_INSTITUTION ? null : state.error,
+        error: state.error?.location === 'payWithBankInstitution' ? null : state.error,
       });
       return true;
     },
 
     toggleButton(enabled) {
       if (typeof enabled !== 'boolean') {
-        return report(
-          ErrorLocation.PAY_WITH_BANK_INSTITUTION,
-          `${PREFIX} toggleButton expects true or false, got ${String(enabled)}`,
-        );
+        return reportPay(`${PREFIX} toggleButton expects true or false, got ${String(enabled)}`);
       }
       update({ payButtonEnabled: enabled });
-      emit(enabled ? ServiceEvent.PAY_BUTTON_ENABLED : ServiceEvent.PAY_BUTTON_DISABLED);
+      emit(enabled ? 'pay_button_enabled' : 'pay_button_disabled');
     },
 
     openInstitutionSelection() {
       if (notPrepared('openInstitutionSelection') || state.listState === 'open') return;
-      if (state.institutionsState === 'ready') {
-        update({ listState: 'open' });
-        emit(ServiceEvent.BANK_SELECTION_OPENED);
-        return;
-      }
-      update({ listState: 'pending' });
-      if (state.institutionsState === 'failed' && mounts > 0) void fetchInstitutions();
+      const ready = state.institutionsState === 'ready';
+      update({ listState: ready ? 'open' : 'pending' });
+      if (ready) emit('bank_selection_opened');
+      else refetch();
     },
 
     closeInstitutionSelection() {
@@ -351,35 +344,26 @@ export function createPaymentSession(initialOptions: SessionOptions): PaymentSes
 
     async payWithInstitution(institutionId) {
       if (typeof institutionId !== 'string' || !institutionId) {
-        return report(
-          ErrorLocation.PAY_WITH_BANK_INSTITUTION,
+        return reportPay(
           `${PREFIX} payWithInstitution expects an institution id, got ${String(institutionId)}`,
         );
       }
       // One payment in flight at a time: a double click or a repeated call sends nothing.
       if (state.paymentState === 'initiating' || notPrepared('payWithInstitution')) return;
-      if (mounts === 0) {
-        return report(
-          ErrorLocation.PAY_WITH_BANK_INSTITUTION,
+      if (!mounts) {
+        return reportPay(
           `${PREFIX} payWithInstitution needs the component mounted (its redirect would be lost)`,
         );
       }
-      let institution = state.institutions.find((i) => i.id === institutionId);
-      if (!institution) {
-        if (state.institutionsState === 'ready') {
-          return report(
-            ErrorLocation.PAY_WITH_BANK_INSTITUTION,
-            `${PREFIX} unknown institution "${institutionId}"`,
-          );
-        }
-        // The list is not here yet: the backend validates the id.
-        institution = { id: institutionId, name: institutionId };
+      const institution = state.institutions.find((i) => i.id === institutionId);
+      if (institution || state.institutionsState !== 'ready') {
+        // Before the list is here the backend validates the id.
+        await startPayment(institution ?? { id: institutionId, name: institutionId });
+      } else {
+        reportPay(`${PREFIX} unknown institution "${institutionId}"`);
       }
-      await startPayment(institution);
     },
 
-    retry() {
-      if (state.institutionsState === 'failed' && mounts > 0) void fetchInstitutions();
-    },
+    retry: refetch,
   };
 }

@@ -36,9 +36,7 @@ export interface SessionState {
 
 export function deriveStatus(s: Omit<SessionState, 'status'>): SessionStatus {
   if (s.paymentState === 'initiating') return 'initiating';
-  if (s.listState !== 'closed' || s.institutionsState === 'failed') {
-    if (s.institutionsState === 'failed') return 'error';
-    return s.institutionsState === 'ready' ? 'selecting' : 'loading';
-  }
-  return s.paymentState === 'awaiting-authorisation' ? 'awaiting-authorisation' : 'idle';
+  if (s.institutionsState === 'failed') return 'error';
+  if (s.listState !== 'closed') return s.institutionsState === 'ready' ? 'selecting' : 'loading';
+  return s.paymentState === 'none' ? 'idle' : s.paymentState;
 }

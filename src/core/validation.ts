@@ -1,22 +1,39 @@
 import type { ValidationIssue } from './errors';
-import type { AgentType, PreparedPayment } from './types';
+import type { PreparedPayment } from './types';
 
 // Validation of what arrives from merchant code as `unknown` (TypeScript users are also
 // guarded by the types; plain-JS and script-tag users are not). Field names are the
-// backend's (spec 2.4), so errors read the same as the service's own.
+// backend's (spec 2.4), so errors read the same as the service's own. Each object is checked
+// against a table of fields, in order; the first refusal is the issue reported.
 
 export type Result<T> = { ok: true; value: T } | { ok: false; issue: ValidationIssue };
 
-const ok = <T>(value: T): Result<T> => ({ ok: true, value });
-const fail = (field: string, value: unknown, reason: string): Result<never> => ({
-  ok: false,
-  issue: { field, value, reason },
-});
+/**
+ * Why a value is refused, or a falsy value when it is accepted. The value is typed `any`:
+ * each test in a chain of conditions relies on the ones before it.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Check = (value: any) => string | false | undefined;
+
+/** [field, check, key]: the backend's field name, and the key it is read from (the same by default). */
+type Table = [field: string, check: Check, key?: string][];
+
+function firstIssue(source: Record<string, unknown>, table: Table): ValidationIssue | undefined {
+  for (const [field, check, key = field] of table) {
+    const value = source[key];
+    const reason = check(value);
+    if (reason) return { field, value, reason };
+  }
+}
+
+/** Undefined is accepted: the option or argument was not given. */
+const optional =
+  (check: Check): Check =>
+  (value) =>
+    value !== undefined && check(value);
 
 export const MAX_REFERENCE_LENGTH = 18;
 export const MAX_METADATA_LENGTH = 5000;
-const AGENT_TYPES: readonly string[] = ['WEB_BROWSER', 'MOBILE_APPLICATION'];
-const ENVIRONMENTS: readonly string[] = ['SANDBOX', 'LIVE'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -27,182 +44,168 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 
 export function isHttpUrl(value: string): boolean {
   try {
-    const { protocol } = new URL(value);
-    return protocol === 'https:' || protocol === 'http:';
+    return /^https?:$/.test(new URL(value).protocol);
   } catch {
     return false;
   }
 }
+
+const pence = (value: number) => Math.round(value * 100);
 
 /**
  * Amount in pounds: finite, > 0, at most two decimals. Binary floating-point noise
  * (0.1 + 0.2 = 0.30000000000000004) is tolerated and rounded away, so the backend
  * receives 0.3; 1.005 is three decimals and is refused.
  */
-export function validateAmount(value: unknown): Result<number> {
-  const field = 'paymentRequest.amount';
-  if (value === undefined || value === null) return fail(field, value, 'must not be null');
-  if (typeof value !== 'number') return fail(field, value, 'must be a number');
-  if (!Number.isFinite(value)) return fail(field, value, 'must be a finite number');
-  if (value <= 0) return fail(field, value, 'must be greater than 0');
-  const pence = Math.round(value * 100);
-  if (!Number.isSafeInteger(pence)) return fail(field, value, 'is too large');
-  const rounded = pence / 100;
-  // A few units in the last place of the value itself: noise at any magnitude, never a
-  // third decimal (1.005 and 134217895.615 are refused, 134217895.61 is not).
-  if (Math.abs(rounded - value) > 4 * Number.EPSILON * Math.max(1, value)) {
-    return fail(field, value, 'must have at most 2 decimal places');
-  }
-  if (pence < 1) return fail(field, value, 'must be at least 0.01');
-  return ok(rounded);
-}
+const checkAmount: Check = (v) =>
+  v == null
+    ? 'must not be null'
+    : typeof v !== 'number'
+      ? 'must be a number'
+      : !Number.isFinite(v)
+        ? 'must be a finite number'
+        : v <= 0
+          ? 'must be greater than 0'
+          : !Number.isSafeInteger(pence(v))
+            ? 'is too large'
+            : // A few units in the last place of the value itself: noise at any magnitude,
+              // never a third decimal (1.005 and 134217895.615 are refused, 134217895.61 is not).
+              Math.abs(pence(v) / 100 - v) > 4 * Number.EPSILON * Math.max(1, v)
+              ? 'must have at most 2 decimal places'
+              : pence(v) < 1 && 'must be at least 0.01';
 
-export function validateReference(value: unknown): Result<string> {
-  const field = 'paymentRequest.reference';
-  if (value === undefined || value === null) return fail(field, value, 'must not be null');
-  if (typeof value !== 'string') return fail(field, value, 'must be a string');
-  if (value.trim() === '') return fail(field, value, 'must not be blank');
-  // UTF-16 length, as the service's (Java) validation counts it.
-  if (value.length > MAX_REFERENCE_LENGTH) {
-    return fail(field, value, `must not be longer than ${MAX_REFERENCE_LENGTH} characters`);
-  }
-  return ok(value);
-}
+const checkReference: Check = (v) =>
+  v == null
+    ? 'must not be null'
+    : typeof v !== 'string'
+      ? 'must be a string'
+      : !v.trim()
+        ? 'must not be blank'
+        : // UTF-16 length, as the service's (Java) validation counts it.
+          v.length > MAX_REFERENCE_LENGTH &&
+          `must not be longer than ${MAX_REFERENCE_LENGTH} characters`;
 
-export function validateAgentType(value: unknown, field = 'agentType'): Result<AgentType> {
-  if (typeof value === 'string' && AGENT_TYPES.includes(value)) return ok(value as AgentType);
-  return fail(field, value, 'must be one of WEB_BROWSER, MOBILE_APPLICATION');
-}
+const checkAgentType = optional(
+  (v) =>
+    v !== 'WEB_BROWSER' &&
+    v !== 'MOBILE_APPLICATION' &&
+    'must be one of WEB_BROWSER, MOBILE_APPLICATION',
+);
 
-/**
- * Metadata travels as JSON and comes back unchanged in the webhook, so what is sent is the
- * JSON round trip of the object: no prototype, getters or functions survive, and a cyclic
- * or absurdly deep object is refused rather than crashing the page.
- */
-export function validateMetadata(value: unknown): Result<Record<string, unknown>> {
-  const field = 'paymentMetadata';
-  const notObject = 'must be a JSON object (not a number, string or array)';
-  if (!isPlainObject(value)) return fail(field, value, notObject);
-  let json: string | undefined;
-  try {
-    json = JSON.stringify(value);
-  } catch {
-    json = undefined;
-  }
-  if (json === undefined) return fail(field, value, 'must be serialisable to JSON');
-  if (json.length > MAX_METADATA_LENGTH) {
-    return fail(
-      field,
-      value,
-      `must not be longer than ${MAX_METADATA_LENGTH} characters after serialisation`,
-    );
-  }
-  // What is sent is the JSON: an object whose toJSON makes it an array is not an object.
-  const sent: unknown = JSON.parse(json);
-  return isPlainObject(sent) ? ok(sent) : fail(field, value, notObject);
-}
+const NOT_OBJECT = 'must be a JSON object (not a number, string or array)';
 
 /** Validates the argument of `createPayment` (spec 2.3) before anything can be sent. */
 export function validatePaymentArgs(args: unknown): Result<PreparedPayment> {
-  if (!isPlainObject(args)) return fail('paymentRequest', args, 'must be an object');
-  const amount = validateAmount(args.amount);
-  if (!amount.ok) return amount;
-  const reference = validateReference(args.paymentReference);
-  if (!reference.ok) return reference;
-  if ('currency' in args && args.currency !== 'GBP') {
-    return fail('paymentRequest.currency', args.currency, 'must be GBP (the only currency)');
+  if (!isPlainObject(args)) {
+    return {
+      ok: false,
+      issue: { field: 'paymentRequest', value: args, reason: 'must be an object' },
+    };
   }
-  const { merchantPaymentId, metadata, agentType } = args;
-  if (
-    merchantPaymentId !== undefined &&
-    (typeof merchantPaymentId !== 'string' || !merchantPaymentId.trim())
-  ) {
-    return fail('merchantPaymentId', merchantPaymentId, 'must be a non-empty string');
-  }
-  let meta: Record<string, unknown> | undefined;
-  if (metadata !== undefined && metadata !== null) {
-    const checked = validateMetadata(metadata);
-    if (!checked.ok) return checked;
-    meta = checked.value;
-  }
-  let agent: AgentType | undefined;
-  if (agentType !== undefined) {
-    const checked = validateAgentType(agentType);
-    if (!checked.ok) return checked;
-    agent = checked.value;
-  }
-  return ok({
-    amount: amount.value,
-    reference: reference.value,
-    merchantPaymentId: merchantPaymentId as string | undefined,
-    metadata: meta,
-    agentType: agent,
-  });
+  let sentMetadata: Record<string, unknown> | undefined;
+  // Each argument is read once: a getter cannot show the checks one value and the request another.
+  const { amount, paymentReference, currency, merchantPaymentId, agentType } = args;
+  const given = {
+    amount,
+    paymentReference,
+    currency,
+    merchantPaymentId,
+    agentType,
+    metadata: args.metadata,
+  };
+  const issue = firstIssue(given, [
+    ['paymentRequest.amount', checkAmount, 'amount'],
+    ['paymentRequest.reference', checkReference, 'paymentReference'],
+    [
+      'paymentRequest.currency',
+      (v) => 'currency' in args && v !== 'GBP' && 'must be GBP (the only currency)',
+      'currency',
+    ],
+    [
+      'merchantPaymentId',
+      optional((v) => !(typeof v === 'string' && v.trim()) && 'must be a non-empty string'),
+    ],
+    // Metadata travels as JSON and comes back unchanged in the webhook, so what is sent is the
+    // JSON round trip of the object: no prototype, getters or functions survive, and a cyclic
+    // or absurdly deep object is refused rather than crashing the page.
+    [
+      'paymentMetadata',
+      (v) => {
+        if (v == null) return;
+        if (!isPlainObject(v)) return NOT_OBJECT;
+        let json: string | undefined;
+        try {
+          json = JSON.stringify(v);
+        } catch {
+          // Cyclic, too deep, or a BigInt.
+        }
+        if (json === undefined) return 'must be serialisable to JSON';
+        if (json.length > MAX_METADATA_LENGTH) {
+          return `must not be longer than ${MAX_METADATA_LENGTH} characters after serialisation`;
+        }
+        // What is sent is the JSON: an object whose toJSON makes it an array is not an object.
+        sentMetadata = JSON.parse(json) as Record<string, unknown>;
+        return !isPlainObject(sentMetadata) && NOT_OBJECT;
+      },
+      'metadata',
+    ],
+    ['agentType', checkAgentType],
+  ]);
+  if (issue) return { ok: false, issue };
+  return {
+    ok: true,
+    value: {
+      amount: pence(amount as number) / 100,
+      reference: paymentReference as string,
+      merchantPaymentId: merchantPaymentId as string | undefined,
+      metadata: sentMetadata,
+      agentType: agentType as PreparedPayment['agentType'],
+    },
+  };
 }
 
-const FUNCTION_OPTIONS = [
-  'eventConsumer',
-  'errorConsumer',
-  'openUrl',
-  'generateMerchantPaymentId',
-  'onPaymentInitiated',
-] as const;
-const BOOLEAN_OPTIONS = [
-  'disablePayButton',
-  'isWebView',
-  'disableVolumeStyling',
-  'disableTailwindStyling',
-] as const;
-const STRING_OPTIONS = ['title', 'label', 'payLabel'] as const;
+/** Component options (spec 2.2), in the order they are checked. */
+const OPTIONS: Table = [
+  ['environment', (v) => v !== 'SANDBOX' && v !== 'LIVE' && 'must be SANDBOX or LIVE'],
+  ['applicationId', (v) => !(typeof v === 'string' && UUID.test(v)) && 'must be a UUID'],
+  ['agentType', checkAgentType],
+  ...(
+    [
+      ['boolean', 'disablePayButton isWebView disableVolumeStyling disableTailwindStyling'],
+      ['string', 'title label payLabel'],
+      [
+        'function',
+        'eventConsumer errorConsumer openUrl generateMerchantPaymentId onPaymentInitiated',
+      ],
+    ] as const
+  ).flatMap(([type, keys]) =>
+    keys
+      .split(' ')
+      .map((key): Table[number] => [
+        key,
+        optional((v) => typeof v !== type && `must be a ${type}`),
+      ]),
+  ),
+  [
+    'baseUrl',
+    optional((v) => !(typeof v === 'string' && isHttpUrl(v)) && 'must be an absolute http(s) URL'),
+  ],
+  [
+    'transport',
+    optional(
+      (v) =>
+        !(
+          typeof v === 'object' &&
+          typeof v?.fetchInstitutions === 'function' &&
+          typeof v.initiatePayment === 'function'
+        ) && 'must have fetchInstitutions and initiatePayment functions',
+    ),
+  ],
+];
 
 /** Validates component options (spec 2.2); the first problem found, or undefined. */
 export function validateOptions(options: unknown): ValidationIssue | undefined {
-  if (!isPlainObject(options))
-    return { field: 'options', value: options, reason: 'must be an object' };
-  const { environment, applicationId, agentType, baseUrl, transport } = options;
-  if (typeof environment !== 'string' || !ENVIRONMENTS.includes(environment)) {
-    return { field: 'environment', value: environment, reason: 'must be SANDBOX or LIVE' };
-  }
-  if (typeof applicationId !== 'string' || !UUID.test(applicationId)) {
-    return { field: 'applicationId', value: applicationId, reason: 'must be a UUID' };
-  }
-  if (agentType !== undefined) {
-    const checked = validateAgentType(agentType);
-    if (!checked.ok) return checked.issue;
-  }
-  for (const key of BOOLEAN_OPTIONS) {
-    if (options[key] !== undefined && typeof options[key] !== 'boolean') {
-      return { field: key, value: options[key], reason: 'must be a boolean' };
-    }
-  }
-  for (const key of STRING_OPTIONS) {
-    if (options[key] !== undefined && typeof options[key] !== 'string') {
-      return { field: key, value: options[key], reason: 'must be a string' };
-    }
-  }
-  for (const key of FUNCTION_OPTIONS) {
-    if (options[key] !== undefined && typeof options[key] !== 'function') {
-      return { field: key, value: options[key], reason: 'must be a function' };
-    }
-  }
-  if (baseUrl !== undefined && (typeof baseUrl !== 'string' || !isHttpUrl(baseUrl))) {
-    return { field: 'baseUrl', value: baseUrl, reason: 'must be an absolute http(s) URL' };
-  }
-  if (
-    transport !== undefined &&
-    (!isPlainObjectLike(transport) ||
-      typeof transport.fetchInstitutions !== 'function' ||
-      typeof transport.initiatePayment !== 'function')
-  ) {
-    return {
-      field: 'transport',
-      value: transport,
-      reason: 'must have fetchInstitutions and initiatePayment functions',
-    };
-  }
-  return undefined;
-}
-
-function isPlainObjectLike(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null;
+  return isPlainObject(options)
+    ? firstIssue(options, OPTIONS)
+    : { field: 'options', value: options, reason: 'must be an object' };
 }

@@ -1,10 +1,6 @@
-import { forwardRef, useEffect, useId, useImperativeHandle, useRef } from 'react';
-import type { KeyboardEvent } from 'react';
-import type { SessionStatus } from '../core/index';
-import { InstitutionList } from './InstitutionList';
-import type { ClassNames } from './InstitutionList';
+import { forwardRef, useEffect, useId, useImperativeHandle, useRef, useState } from 'react';
 import { injectStylesheet } from './styles';
-import { useServicePayment } from './useServicePayment';
+import { pick, useSession } from './useServicePayment';
 import type { ServicePayHandle, UseServicePaymentOptions } from './useServicePayment';
 
 export const DEFAULT_TITLE = 'Pay with your banking app';
@@ -38,8 +34,25 @@ export interface ServicePayProps extends UseServicePaymentOptions {
   nonce?: string;
 }
 
-const money = (amount: number) =>
-  amount.toLocaleString('en-GB', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+/** Above this many banks a search field is shown (DESIGN.md). */
+export const SEARCH_THRESHOLD = 8;
+
+const fold = (text: string) =>
+  text
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase();
+
+const initials = (name: string) =>
+  name
+    .split(/\s+/)
+    .slice(0, 2)
+    .map((word) => word.charAt(0))
+    .join('')
+    .toUpperCase();
+
+/** Arrow keys move between tiles (DESIGN.md); Tab still walks them in order. */
+const STEPS: Record<string, number> = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 };
 
 /** The pay-by-bank component: title, label, Pay button and the bank list. */
 export const ServicePay = forwardRef<ServicePayHandle, ServicePayProps>(
@@ -48,76 +61,79 @@ export const ServicePay = forwardRef<ServicePayHandle, ServicePayProps>(
       title = DEFAULT_TITLE,
       label = DEFAULT_LABEL,
       payLabel = DEFAULT_PAY_LABEL,
-      disableVolumeStyling = false,
-      disableTailwindStyling = false,
+      disableVolumeStyling: plain,
+      disableTailwindStyling: noUtilities,
       disabledReason = 'Payment is not available yet.',
       className,
       nonce,
     } = props;
-    const api = useServicePayment(props);
-    const { status, payButtonEnabled, prepared, error, selectedInstitution, listState } = api;
+    const [session, state] = useSession(props);
+    const { status, payButtonEnabled: enabled, prepared, selectedInstitution: chosen } = state;
     const id = useId();
     const payButton = useRef<HTMLButtonElement>(null);
-    const lastStatus = useRef<SessionStatus>(status);
+    const list = useRef<HTMLDivElement>(null);
+    const [query, setQuery] = useState('');
 
     useImperativeHandle(
       ref,
-      () => ({
-        createPayment: api.createPayment,
-        toggleButton: api.toggleButton,
-        payWithInstitution: api.payWithInstitution,
-        openInstitutionSelection: api.openInstitutionSelection,
-      }),
-      [api.createPayment, api.toggleButton, api.payWithInstitution, api.openInstitutionSelection],
+      () =>
+        pick(
+          session,
+          'createPayment',
+          'toggleButton',
+          'payWithInstitution',
+          'openInstitutionSelection',
+        ),
+      [session],
     );
 
     useEffect(() => {
-      if (!disableVolumeStyling) injectStylesheet('service', nonce);
-      if (!disableTailwindStyling) injectStylesheet('tailwind', nonce);
-    }, [disableVolumeStyling, disableTailwindStyling, nonce]);
+      if (!plain) injectStylesheet('service', nonce);
+      if (!noUtilities) injectStylesheet('tailwind', nonce);
+    }, [plain, noUtilities, nonce]);
 
-    const previous = lastStatus.current;
-    useEffect(() => {
-      lastStatus.current = status;
-    }, [status]);
-    const focus =
-      status !== 'selecting' || previous === 'selecting'
-        ? undefined
-        : previous === 'initiating'
-          ? 'busy'
-          : 'first';
+    const cx = (service: string, utility?: string) =>
+      [plain ? '' : service, utility].filter(Boolean).join(' ') || undefined;
 
-    const cx: ClassNames = (service, utility) =>
-      [disableVolumeStyling ? '' : service, utility].filter(Boolean).join(' ') || undefined;
-
-    const open = listState !== 'closed';
+    const { institutions } = state;
+    const open = state.listState !== 'closed';
+    const shown = open && status !== 'error';
+    const loading = status === 'loading';
     const initiating = status === 'initiating';
-    const listId = `${id}list`;
-    const statusText =
-      status === 'loading' && open
-        ? 'Loading banks…'
-        : initiating
-          ? `Redirecting you to ${selectedInstitution?.name ?? 'your bank'}…`
-          : status === 'awaiting-authorisation'
-            ? "Continue in your bank's page or app."
-            : '';
+    const choosable = enabled && !initiating;
+    const searchable = institutions.length > SEARCH_THRESHOLD;
+    const q = fold(query.trim());
+    const matches = q ? institutions.filter((i) => fold(i.name).includes(q)) : institutions;
+    const grid = cx('service-grid', 'grid grid-cols-3 gap-2');
+    const listId = id + 'list';
+    const hintId = id + 'hint';
 
-    function close(event: KeyboardEvent) {
-      if (event.key !== 'Escape' || !open) return;
-      event.preventDefault();
-      api.closeInstitutionSelection();
-      payButton.current?.focus();
-    }
+    // A search starts afresh each time the list is shown.
+    if (!shown && query) setQuery('');
+
+    // Focus goes into the list once its banks are shown (when it opens, or when they arrive).
+    // After a failed payment the list stays and focus stays on the chosen tile.
+    useEffect(() => {
+      if (shown && !loading) {
+        list.current?.querySelector<HTMLElement>(searchable ? 'input' : 'button')?.focus();
+      }
+    }, [shown, loading, searchable]);
 
     return (
       <div
-        className={[cx('service-root', 'flex flex-col gap-3'), className].filter(Boolean).join(' ')}
+        className={[cx('service-root', 'flex flex-col gap-3'), className].join(' ').trim()}
         data-state={status}
         role="group"
-        aria-labelledby={`${id}title`}
-        onKeyDown={close}
+        aria-labelledby={id}
+        onKeyDown={(event) => {
+          // Escape closes the list and gives focus back to Pay.
+          if (event.key !== 'Escape' || !open) return;
+          event.preventDefault();
+          session.closeInstitutionSelection();
+          payButton.current?.focus();
+        }}
       >
-        <p id={`${id}title`} className={cx('service-title')}>
+        <p id={id} className={cx('service-title')}>
           {title}
         </p>
         <p className={cx('service-label')}>{label}</p>
@@ -125,42 +141,121 @@ export const ServicePay = forwardRef<ServicePayHandle, ServicePayProps>(
           ref={payButton}
           type="button"
           className={cx('service-pay', 'w-full')}
-          disabled={!payButtonEnabled}
+          disabled={!enabled}
           aria-expanded={open}
           aria-controls={open ? listId : undefined}
-          aria-describedby={payButtonEnabled ? undefined : `${id}hint`}
-          onClick={() => (open ? api.closeInstitutionSelection() : api.openInstitutionSelection())}
+          aria-describedby={enabled ? undefined : hintId}
+          onClick={open ? session.closeInstitutionSelection : session.openInstitutionSelection}
         >
           {payLabel}
-          {prepared ? money(prepared.amount) : ''}
+          {prepared?.amount.toLocaleString('en-GB', {
+            minimumFractionDigits: 2,
+            maximumFractionDigits: 2,
+          })}
         </button>
-        {!payButtonEnabled && (
-          <p id={`${id}hint`} className={cx('service-hint')}>
+        {!enabled && (
+          <p id={hintId} className={cx('service-hint')}>
             {disabledReason}
           </p>
         )}
         <p className={cx('service-status')} role="status">
-          {statusText}
+          {status === 'loading' && open
+            ? 'Loading banks…'
+            : initiating
+              ? `Redirecting you to ${chosen?.name ?? 'your bank'}…`
+              : status === 'awaiting-authorisation'
+                ? "Continue in your bank's page or app."
+                : ''}
         </p>
         <p className={cx('service-error')} role="alert">
-          {error?.error}
+          {state.error?.error}
         </p>
         {status === 'error' && (
-          <button type="button" className={cx('service-retry')} onClick={api.retry}>
+          <button type="button" className={cx('service-retry')} onClick={session.retry}>
             Retry
           </button>
         )}
-        {open && status !== 'error' && (
-          <InstitutionList
+        {shown && (
+          // The bank tiles: a disclosure under the Pay button, not a modal.
+          <div
             id={listId}
-            institutions={api.institutions}
-            loading={status === 'loading'}
-            busyId={initiating ? selectedInstitution?.id : undefined}
-            enabled={payButtonEnabled && !initiating}
-            focus={focus}
-            onPick={(institutionId) => void api.payWithInstitution(institutionId)}
-            cx={cx}
-          />
+            ref={list}
+            className={cx('service-list', 'flex flex-col gap-2')}
+            aria-busy={loading}
+          >
+            {loading ? (
+              <ul className={grid} aria-hidden="true">
+                {[0, 1, 2, 3, 4, 5].map((n) => (
+                  <li key={n} className={cx('service-skeleton')} />
+                ))}
+              </ul>
+            ) : (
+              <>
+                {searchable && (
+                  <input
+                    type="search"
+                    className={cx('service-search', 'w-full')}
+                    aria-label="Search for your bank"
+                    placeholder="Search for your bank"
+                    value={query}
+                    onChange={(event) => setQuery(event.target.value)}
+                  />
+                )}
+                <ul
+                  className={grid}
+                  aria-label="Banks"
+                  onKeyDown={(event) => {
+                    const tiles = Array.from(event.currentTarget.querySelectorAll('button'));
+                    // Any other key steps by NaN, to no tile.
+                    const at = tiles.indexOf(document.activeElement as HTMLButtonElement);
+                    const next = tiles[at + (STEPS[event.key] ?? NaN)];
+                    if (next) {
+                      event.preventDefault();
+                      next.focus();
+                    }
+                  }}
+                >
+                  {matches.map((institution, index) => (
+                    <li key={institution.id}>
+                      <button
+                        type="button"
+                        className={cx('service-tile', 'flex flex-col items-center gap-1 w-full')}
+                        aria-labelledby={listId + index}
+                        // aria-disabled, not disabled: the chosen tile keeps focus while it works.
+                        aria-disabled={!choosable || undefined}
+                        data-state={
+                          initiating && institution.id === chosen?.id ? 'initiating' : undefined
+                        }
+                        onClick={() => choosable && void session.payWithInstitution(institution.id)}
+                      >
+                        {institution.iconUrl ? (
+                          <img
+                            className={cx('service-icon')}
+                            src={institution.iconUrl}
+                            alt={`${institution.name} logo`}
+                            width={40}
+                            height={40}
+                          />
+                        ) : (
+                          <span className={cx('service-initials')} aria-hidden="true">
+                            {initials(institution.name)}
+                          </span>
+                        )}
+                        <span id={listId + index}>{institution.name}</span>
+                      </button>
+                    </li>
+                  ))}
+                </ul>
+                {!matches.length && (
+                  <p className={cx('service-hint')} role="status">
+                    {institutions.length
+                      ? `No bank matches “${query}”.`
+                      : 'No banks are available.'}
+                  </p>
+                )}
+              </>
+            )}
+          </div>
         )}
       </div>
     );

@@ -11,5 +11,5 @@ export function injectStylesheet(kind: 'service' | 'tailwind', nonce: string | u
   style.dataset.servicepay = kind;
   if (nonce) style.setAttribute('nonce', nonce);
   style.textContent = kind === 'service' ? serviceCss : tailwindCss;
-  document.head.appendChild(style);
+  document.head.append(style);
 }

@@ -28,29 +28,24 @@ export interface ServicePaymentApi extends SessionState, ServicePayHandle {
   retry(): void;
 }
 
+type Action = keyof ServicePayHandle | 'closeInstitutionSelection' | 'retry';
+
+/** The session's methods need no `this`, so they are handed out as they are. */
+export function pick<K extends Action>(
+  session: PaymentSession,
+  ...keys: K[]
+): Pick<PaymentSession, K> {
+  return Object.fromEntries(keys.map((key) => [key, session[key]])) as Pick<PaymentSession, K>;
+}
+
 // useLayoutEffect warns during server rendering in React 18; the options only matter in the browser.
 const useClientLayoutEffect = typeof window === 'undefined' ? useEffect : useLayoutEffect;
 
-const ids = new WeakMap<object, number>();
-let nextId = 0;
-/** A key that changes only when the payment's value does. */
-function valueKey(value: unknown): string | undefined {
-  if (value === undefined) return undefined;
-  try {
-    return JSON.stringify(value);
-  } catch {
-    // Not serialisable (the session reports why); fall back to identity.
-    const obj = value as object;
-    if (!ids.has(obj)) ids.set(obj, nextId++);
-    return `#${ids.get(obj)}`;
-  }
-}
-
 /**
- * The payment engine, headless: everything `<ServicePay>` does, for merchants who draw their
- * own UI. The state lives in a core session; this hook only subscribes to it.
+ * The session behind `options` and its current state, for `<ServicePay>` and
+ * `useServicePayment`. The state lives in the core session; this hook only subscribes to it.
  */
-export function useServicePayment(options: UseServicePaymentOptions): ServicePaymentApi {
+export function useSession(options: UseServicePaymentOptions): [PaymentSession, SessionState] {
   // Only these define the session; callbacks and flags are read at call time, so new inline
   // functions or option objects neither refetch nor re-create it.
   const key = `${options.environment}|${options.applicationId}|${options.baseUrl ?? ''}`;
@@ -72,31 +67,50 @@ export function useServicePayment(options: UseServicePaymentOptions): ServicePay
     session.toggleButton(!disabled);
   }, [session, disabled]);
 
-  const paymentKey = valueKey(options.payment);
+  // A key that changes only when the payment's value does (JSON.stringify(undefined) is
+  // undefined: nothing to apply). A payment that is not JSON (the session reports why) is
+  // keyed by identity.
+  let paymentKey: unknown = options.payment;
+  try {
+    paymentKey = JSON.stringify(paymentKey);
+  } catch {
+    // Keyed by identity.
+  }
   const payment = useRef(options.payment);
   useClientLayoutEffect(() => {
     session.setOptions(options);
     payment.current = options.payment;
   });
-  const applied = useRef<{ session: PaymentSession; key: string | undefined }>(undefined);
+  const applied = useRef<[PaymentSession, unknown]>(undefined);
   useEffect(() => {
     if (paymentKey === undefined) return;
-    if (applied.current?.session === session && applied.current.key === paymentKey) return;
-    applied.current = { session, key: paymentKey };
+    if (applied.current?.[0] === session && applied.current[1] === paymentKey) return;
+    applied.current = [session, paymentKey];
     session.createPayment(payment.current);
   }, [session, paymentKey]);
 
-  const state = useSyncExternalStore(session.subscribe, session.getState, session.getState);
-  const actions = useMemo(
+  return [session, useSyncExternalStore(session.subscribe, session.getState, session.getState)];
+}
+
+/**
+ * The payment engine, headless: everything `<ServicePay>` does, for merchants who draw their
+ * own UI.
+ */
+export function useServicePayment(options: UseServicePaymentOptions): ServicePaymentApi {
+  const [session, state] = useSession(options);
+  return useMemo(
     () => ({
-      createPayment: (args: PaymentArgs) => session.createPayment(args),
-      toggleButton: (enabled: boolean) => session.toggleButton(enabled),
-      payWithInstitution: (id: string) => session.payWithInstitution(id),
-      openInstitutionSelection: () => session.openInstitutionSelection(),
-      closeInstitutionSelection: () => session.closeInstitutionSelection(),
-      retry: () => session.retry(),
+      ...state,
+      ...pick(
+        session,
+        'createPayment',
+        'toggleButton',
+        'payWithInstitution',
+        'openInstitutionSelection',
+        'closeInstitutionSelection',
+        'retry',
+      ),
     }),
-    [session],
+    [state, session],
   );
-  return useMemo(() => ({ ...state, ...actions }), [state, actions]);
 }

@@ -1,0 +1,159 @@
+// @ts-check
+// The example merchant's server: serves the checkout page, receives the service's webhooks
+// through createWebhookHandler (signature verified with the sandbox's public key, each
+// notification processed once) and stores the verified status of each payment for the page.
+import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { createWebhookHandler } from 'servicepay/webhook';
+
+const here = (/** @type {string} */ path) => fileURLToPath(new URL(path, import.meta.url));
+
+/** Bundles the page against the built package (run `npm run build` first). */
+export async function buildCheckoutBundle() {
+  const result = await build({
+    entryPoints: [here('./app.tsx')],
+    bundle: true,
+    format: 'esm',
+    target: 'es2020',
+    jsx: 'automatic',
+    minify: true,
+    write: false,
+    define: { 'process.env.NODE_ENV': '"production"' },
+    alias: { servicepay: here('../../dist/index.mjs') },
+    logLevel: 'silent',
+  });
+  return result.outputFiles[0].text;
+}
+
+/**
+ * @typedef {{
+ *   paymentId: string, merchantPaymentId: string | null, paymentStatus: 'COMPLETED' | 'FAILED',
+ *   errorDescription: string | null, amount: number, reference: string | null,
+ *   timesProcessed: number
+ * }} StoredPayment
+ */
+
+/**
+ * @param {{ port?: number, host?: string }} [options]
+ */
+export async function startCheckout({ port = 4000, host = '127.0.0.1' } = {}) {
+  const [bundle, css] = await Promise.all([
+    buildCheckoutBundle(),
+    readFile(here('./app.css'), 'utf8'),
+  ]);
+  /** @type {Map<string, StoredPayment>} */
+  const payments = new Map();
+  /** @type {{ url: string, applicationId: string } | undefined} */
+  let sandbox;
+  /** @type {import('servicepay/webhook').WebhookHandler | undefined} */
+  let receive;
+
+  /** @param {string} nonce */
+  const page = (nonce) => `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <title>Example Coffee Co. — checkout</title>
+    <link rel="stylesheet" href="/app.css" />
+  </head>
+  <body>
+    <div id="root"></div>
+    <script type="application/json" id="config">${JSON.stringify({
+      sandboxUrl: sandbox?.url,
+      applicationId: sandbox?.applicationId,
+      nonce,
+    }).replace(/</g, '\\u003c')}</script>
+    <script type="module" src="/app.js"></script>
+  </body>
+</html>`;
+
+  const server = createServer(async (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (url.pathname === '/webhooks/service') {
+      if (!receive) return void res.writeHead(503).end();
+      return void receive(req, res);
+    }
+    if (req.method !== 'GET') return void res.writeHead(405, { Allow: 'GET' }).end();
+    if (url.pathname === '/' || url.pathname === '/return') {
+      const nonce = randomBytes(16).toString('base64');
+      // A strict CSP, as a merchant should run: the component's injected styles pass by nonce.
+      res.writeHead(200, {
+        'Content-Type': 'text/html; charset=utf-8',
+        'Content-Security-Policy': [
+          "default-src 'self'",
+          `connect-src 'self' ${sandbox?.url ?? ''}`,
+          `img-src 'self' ${sandbox?.url ?? ''}`,
+          `style-src 'self' 'nonce-${nonce}'`,
+          "script-src 'self'",
+          "base-uri 'none'",
+          "frame-ancestors 'none'",
+        ].join('; '),
+      });
+      return void res.end(page(nonce));
+    }
+    if (url.pathname === '/app.js') {
+      res.writeHead(200, { 'Content-Type': 'text/javascript; charset=utf-8' });
+      return void res.end(bundle);
+    }
+    if (url.pathname === '/app.css') {
+      res.writeHead(200, { 'Content-Type': 'text/css; charset=utf-8' });
+      return void res.end(css);
+    }
+    const match = /^\/api\/payments\/([^/]+)$/.exec(url.pathname);
+    if (match) {
+      const paymentId = decodeURIComponent(match[1] ?? '');
+      const stored = payments.get(paymentId);
+      // 202 while no verified notification has arrived: the page keeps asking.
+      res.writeHead(stored ? 200 : 202, { 'Content-Type': 'application/json' });
+      return void res.end(JSON.stringify(stored ?? { paymentId, pending: true }));
+    }
+    res.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not found');
+  });
+
+  await new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve(undefined));
+  });
+  const address = /** @type {import('node:net').AddressInfo} */ (server.address());
+  const origin = `http://${host}:${address.port}`;
+
+  return {
+    url: `${origin}/`,
+    webhookUrl: `${origin}/webhooks/service`,
+    returnUrl: `${origin}/return`,
+    payments,
+    /**
+     * Points the page and the webhook receiver at a sandbox (started after this server,
+     * since the sandbox needs our webhook and return addresses).
+     * @param {{ url: string, applicationId: string }} target
+     */
+    useSandbox(target) {
+      sandbox = { url: target.url.replace(/\/$/, ''), applicationId: target.applicationId };
+      receive = createWebhookHandler({
+        publicKeyUrl: `${sandbox.url}/.well-known/signature/pem`,
+        onNotification(notification) {
+          const previous = payments.get(notification.paymentId);
+          payments.set(notification.paymentId, {
+            paymentId: notification.paymentId,
+            merchantPaymentId: notification.merchantPaymentId ?? null,
+            paymentStatus: notification.paymentStatus,
+            errorDescription: notification.errorDescription ?? null,
+            amount: notification.paymentRequest.amount,
+            reference: notification.paymentRequest.reference ?? null,
+            timesProcessed: (previous?.timesProcessed ?? 0) + 1,
+          });
+        },
+      });
+    },
+    stop() {
+      return new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve(undefined));
+      });
+    },
+  };
+}

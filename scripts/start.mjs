@@ -1,0 +1,38 @@
+// `npm start`: builds the package, starts the local sandbox of the service and the example
+// checkout, prints the one URL to open, and stops both cleanly on Ctrl-C.
+import { spawnSync } from 'node:child_process';
+
+const build = spawnSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit' });
+if (build.status !== 0) process.exit(build.status ?? 1);
+
+const { startSandbox } = await import('../dist/sandbox.mjs');
+const { startCheckout } = await import('../examples/checkout/server.mjs');
+
+const host = process.env.HOST ?? '127.0.0.1';
+const checkout = await startCheckout({ port: Number(process.env.PORT ?? 4000), host });
+const sandbox = await startSandbox({
+  port: Number(process.env.SANDBOX_PORT ?? 4010),
+  host,
+  webhookUrl: checkout.webhookUrl,
+  webCallbackUrl: checkout.returnUrl,
+  mobileCallbackUrl: `${checkout.returnUrl}?app=mobile`,
+});
+checkout.useSandbox(sandbox);
+
+console.log(`
+  Example checkout:  ${checkout.url}   <- open this
+  Sandbox:           ${sandbox.url}  (webhook deliveries: ${sandbox.url.replace(/\/$/, '')}/deliveries)
+
+  Press Ctrl-C to stop.
+`);
+
+let stopping = false;
+async function stop() {
+  if (stopping) return;
+  stopping = true;
+  await Promise.all([sandbox.stop(), checkout.stop()]);
+  console.log('Stopped the sandbox and the example checkout.');
+  process.exit(0);
+}
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);

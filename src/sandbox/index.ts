@@ -1,0 +1,27 @@
+/**
+ * `servicepay/sandbox`: a local simulator of the ServicePay service, for development, demos
+ * and end-to-end tests. Node only. Nothing else in the library imports it.
+ */
+export { startSandbox, SANDBOX_APPLICATION_ID } from './server';
+export { SANDBOX_DEFAULT_PORT, DEFAULT_RETRY } from './options';
+export { DEFAULT_INSTITUTIONS } from './institutions';
+export { PUBLIC_KEY_PATH } from './router';
+export { buildTestWebhookPayload, BANK_ERROR_DESCRIPTION, REJECTED_DESCRIPTION } from './payload';
+export type { SandboxWebhookPayload, TestWebhookPayloadOverrides } from './payload';
+export { sendTestWebhook } from './send-webhook';
+export type { SendTestWebhookOptions, SendTestWebhookResult } from './send-webhook';
+export { runCli } from './run-cli';
+export type { CliIo } from './run-cli';
+export { SandboxError, SandboxConfigError } from './errors';
+export type {
+  Sandbox,
+  SandboxOptions,
+  SandboxRetryOptions,
+  SandboxInstitution,
+  SandboxPayment,
+  SandboxPaymentStatus,
+  FinalPaymentStatus,
+  SettleOutcome,
+  WebhookDeliveryAttempt,
+  DeliveryOutcome,
+} from './types';

@@ -1,0 +1,223 @@
+/**
+ * startSandbox's options, checked and completed with defaults. A mistake here fails the start
+ * with a message naming the option, rather than surfacing later as a confusing page or a
+ * webhook that never arrives.
+ */
+import { SandboxConfigError } from './errors';
+import { isHexColour } from './icons';
+import { DEFAULT_INSTITUTIONS } from './institutions';
+import type {
+  SandboxInstitution,
+  SandboxOptions,
+  SandboxRetryOptions,
+  WebhookDeliveryAttempt,
+} from './types';
+
+/** The sandbox's default port, the one the component's SANDBOX default address uses. */
+export const SANDBOX_DEFAULT_PORT = 4010;
+
+export interface ResolvedOptions {
+  port: number;
+  host: string;
+  webhookUrl: URL | undefined;
+  webCallbackUrl: URL | undefined;
+  mobileCallbackUrl: URL | undefined;
+  institutions: ReadonlyMap<string, Required<SandboxInstitution>>;
+  retry: Required<SandboxRetryOptions>;
+  keyFile: string | undefined;
+  merchantName: string;
+  log: (line: string) => void;
+  onDelivery: ((attempt: WebhookDeliveryAttempt) => void) | undefined;
+}
+
+export const DEFAULT_RETRY: Readonly<Required<SandboxRetryOptions>> = Object.freeze({
+  initialDelayMs: 500,
+  factor: 2,
+  maxDelayMs: 30_000,
+  maxAttempts: 20,
+  timeoutMs: 5_000,
+});
+
+const INSTITUTION_ID = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
+// Schemes that would run code or read local files when a browser is redirected to them.
+const UNSAFE_SCHEMES = new Set(['javascript:', 'data:', 'vbscript:', 'file:', 'blob:']);
+
+export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
+  if (typeof options !== 'object' || options === null) {
+    throw new SandboxConfigError('servicepay: startSandbox takes an options object.', 'options');
+  }
+  const port = options.port ?? SANDBOX_DEFAULT_PORT;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new SandboxConfigError(
+      `servicepay: sandbox option port must be an integer from 0 to 65535 (0 picks a free port), got ${String(port)}.`,
+      'port',
+    );
+  }
+  const host = options.host ?? '127.0.0.1';
+  if (typeof host !== 'string' || host.trim() === '') {
+    throw new SandboxConfigError(
+      'servicepay: sandbox option host must be an address such as 127.0.0.1 or 0.0.0.0.',
+      'host',
+    );
+  }
+  const merchantName = options.merchantName ?? 'ServicePay Demo Shop';
+  if (typeof merchantName !== 'string' || merchantName.trim() === '') {
+    throw new SandboxConfigError(
+      'servicepay: sandbox option merchantName must be a non-empty string.',
+      'merchantName',
+    );
+  }
+  if (options.log !== undefined && typeof options.log !== 'function') {
+    throw new SandboxConfigError('servicepay: sandbox option log must be a function.', 'log');
+  }
+  if (options.onDelivery !== undefined && typeof options.onDelivery !== 'function') {
+    throw new SandboxConfigError(
+      'servicepay: sandbox option onDelivery must be a function.',
+      'onDelivery',
+    );
+  }
+  if (
+    options.keyFile !== undefined &&
+    (typeof options.keyFile !== 'string' || options.keyFile === '')
+  ) {
+    throw new SandboxConfigError(
+      'servicepay: sandbox option keyFile must be a file path.',
+      'keyFile',
+    );
+  }
+  return {
+    port,
+    host,
+    webhookUrl: httpUrl(options.webhookUrl, 'webhookUrl'),
+    webCallbackUrl: callbackUrl(options.webCallbackUrl, 'webCallbackUrl'),
+    mobileCallbackUrl: callbackUrl(options.mobileCallbackUrl, 'mobileCallbackUrl'),
+    institutions: institutionMap(options.institutions ?? DEFAULT_INSTITUTIONS),
+    retry: retryPolicy(options.retry),
+    keyFile: options.keyFile,
+    merchantName,
+    log: safeLog(options.log),
+    onDelivery: options.onDelivery,
+  };
+}
+
+/** A logger that cannot break what it logs: a throwing `log` is ignored. */
+function safeLog(log: ((line: string) => void) | undefined): (line: string) => void {
+  if (log === undefined) return () => {};
+  return (line) => {
+    try {
+      log(line);
+    } catch {
+      // Logging is a side show; a payment or a delivery must not fail because of it.
+    }
+  };
+}
+
+function parseUrl(value: unknown, option: string): URL | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value === 'string' && URL.canParse(value)) return new URL(value);
+  throw new SandboxConfigError(
+    `servicepay: sandbox option ${option} must be an absolute URL, got ${JSON.stringify(value)}.`,
+    option,
+  );
+}
+
+function httpUrl(value: unknown, option: string): URL | undefined {
+  const url = parseUrl(value, option);
+  if (url && url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new SandboxConfigError(
+      `servicepay: sandbox option ${option} must be an http(s) URL, got ${url.protocol} .`,
+      option,
+    );
+  }
+  return url;
+}
+
+/** A callback may be an app's own scheme (mobile), but never one that runs code. */
+function callbackUrl(value: unknown, option: string): URL | undefined {
+  const url = parseUrl(value, option);
+  if (url && UNSAFE_SCHEMES.has(url.protocol)) {
+    throw new SandboxConfigError(
+      `servicepay: sandbox option ${option} must not use the ${url.protocol} scheme; use an http(s) URL or your app's own scheme.`,
+      option,
+    );
+  }
+  return url;
+}
+
+function institutionMap(
+  list: readonly SandboxInstitution[],
+): ReadonlyMap<string, Required<SandboxInstitution>> {
+  if (!Array.isArray(list) || list.length === 0) {
+    throw new SandboxConfigError(
+      'servicepay: sandbox option institutions must be a non-empty array of { id, name, colour? }.',
+      'institutions',
+    );
+  }
+  const map = new Map<string, Required<SandboxInstitution>>();
+  for (const item of list as unknown[]) {
+    const { id, name, colour } = (item ?? {}) as Partial<Record<keyof SandboxInstitution, unknown>>;
+    if (typeof id !== 'string' || !INSTITUTION_ID.test(id)) {
+      throw new SandboxConfigError(
+        `servicepay: sandbox institution id ${JSON.stringify(id)} must be lower-case letters, digits and inner dashes (it names the icon file).`,
+        'institutions',
+      );
+    }
+    if (map.has(id)) {
+      throw new SandboxConfigError(
+        `servicepay: sandbox institution id "${id}" is listed twice.`,
+        'institutions',
+      );
+    }
+    if (typeof name !== 'string' || name.trim() === '') {
+      throw new SandboxConfigError(
+        `servicepay: sandbox institution "${id}" needs a name.`,
+        'institutions',
+      );
+    }
+    if (colour !== undefined && !isHexColour(colour)) {
+      throw new SandboxConfigError(
+        `servicepay: sandbox institution "${id}" colour must be #rrggbb, got ${JSON.stringify(colour)}.`,
+        'institutions',
+      );
+    }
+    map.set(id, { id, name, colour: colour ?? '#475569' });
+  }
+  return map;
+}
+
+function retryPolicy(retry: SandboxRetryOptions | undefined): Required<SandboxRetryOptions> {
+  if (retry !== undefined && (typeof retry !== 'object' || retry === null)) {
+    throw new SandboxConfigError('servicepay: sandbox option retry must be an object.', 'retry');
+  }
+  const policy = { ...DEFAULT_RETRY, ...stripUndefined(retry ?? {}) };
+  const check = (key: keyof SandboxRetryOptions, ok: (n: number) => boolean, rule: string) => {
+    const value = policy[key];
+    if (typeof value !== 'number' || !ok(value)) {
+      throw new SandboxConfigError(
+        `servicepay: sandbox option retry.${key} must be ${rule}, got ${String(value)}.`,
+        `retry.${key}`,
+      );
+    }
+  };
+  // Bounded on purpose: a typo must not produce a retry loop that never ends or a timer
+  // overflow (setTimeout fires at once beyond 2^31-1 ms).
+  const MAX_MS = 2 ** 31 - 1;
+  check(
+    'initialDelayMs',
+    (n) => Number.isFinite(n) && n >= 0 && n <= MAX_MS,
+    'from 0 to 2147483647',
+  );
+  check('factor', (n) => Number.isFinite(n) && n >= 1 && n <= 100, 'from 1 to 100');
+  check('maxDelayMs', (n) => Number.isFinite(n) && n >= 0 && n <= MAX_MS, 'from 0 to 2147483647');
+  check(
+    'maxAttempts',
+    (n) => Number.isInteger(n) && n >= 1 && n <= 1000,
+    'an integer from 1 to 1000',
+  );
+  check('timeoutMs', (n) => Number.isFinite(n) && n > 0 && n <= MAX_MS, 'from 1 to 2147483647');
+  return policy;
+}
+
+function stripUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,163 @@
+/** Dispatches a request to its route; unknown paths get 404 JSON, wrong methods 405. */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createPayment, listInstitutions, showPayment } from './api-routes';
+import type { SandboxContext } from './context';
+import {
+  BodyTooLargeError,
+  corsHeaders,
+  preflightHeaders,
+  send,
+  sendError,
+  sendJson,
+} from './http';
+import {
+  decide,
+  sendIcon,
+  sendStylesheet,
+  showBankPage,
+  showDeliveries,
+  showIndex,
+} from './page-routes';
+import { STYLESHEET_PATH } from './html';
+import { describeFailure } from './put';
+
+/** Path of the public-key endpoint (spec 4.2). */
+export const PUBLIC_KEY_PATH = '/.well-known/signature/pem';
+
+type Handler = () => void | Promise<void>;
+
+interface Route {
+  /** Handlers by method; HEAD is served by GET (node drops the body). */
+  methods: Partial<Record<'GET' | 'POST', Handler>>;
+  /** Whether other origins may call it (the JSON API and what it links to). */
+  cors: boolean;
+}
+
+function decodeSegment(segment: string | undefined): string | undefined {
+  if (segment === undefined) return undefined;
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+}
+
+function match(
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  ctx: SandboxContext,
+): Route | undefined {
+  const path = url.pathname;
+  switch (path) {
+    case '/':
+      return { cors: false, methods: { GET: () => showIndex(res, ctx) } };
+    case STYLESHEET_PATH:
+      return { cors: false, methods: { GET: () => sendStylesheet(res) } };
+    case '/favicon.ico':
+      // Browsers ask for it on every page; an empty answer keeps their consoles free of 404s.
+      return { cors: false, methods: { GET: () => send(res, 204, '', {}) } };
+    case '/v1/institutions':
+      return {
+        cors: true,
+        methods: { GET: () => listInstitutions(req, res, url.searchParams, ctx) },
+      };
+    case '/v1/payments':
+      return { cors: true, methods: { POST: () => createPayment(req, res, ctx) } };
+    case PUBLIC_KEY_PATH:
+      return {
+        cors: true,
+        methods: {
+          GET: () =>
+            send(res, 200, ctx.keys.publicKeyText, {
+              ...corsHeaders(req),
+              'Content-Type': 'text/plain; charset=utf-8',
+            }),
+        },
+      };
+    case '/deliveries':
+      return { cors: false, methods: { GET: () => showDeliveries(res, ctx) } };
+    case '/deliveries.json':
+      return {
+        cors: true,
+        methods: {
+          GET: () =>
+            sendJson(
+              res,
+              200,
+              {
+                webhookUrl: ctx.options.webhookUrl?.href ?? null,
+                deliveries: ctx.deliverer.attempts(),
+              },
+              corsHeaders(req),
+            ),
+        },
+      };
+  }
+  let m: RegExpExecArray | null;
+  if ((m = /^\/icons\/([^/]+)\.svg$/.exec(path))) {
+    const id = decodeSegment(m[1]) ?? '';
+    return {
+      cors: true,
+      methods: {
+        GET: () => {
+          if (!sendIcon(res, id, ctx, corsHeaders(req)))
+            sendError(res, 404, `No institution has the id ${id}`, corsHeaders(req));
+        },
+      },
+    };
+  }
+  if ((m = /^\/v1\/payments\/([^/]+)$/.exec(path))) {
+    const id = decodeSegment(m[1]);
+    if (id === undefined) return undefined;
+    return { cors: true, methods: { GET: () => showPayment(req, res, id, ctx) } };
+  }
+  if ((m = /^\/bank\/([^/]+)(\/decision)?$/.exec(path))) {
+    const id = decodeSegment(m[1]);
+    if (id === undefined) return undefined;
+    return m[2]
+      ? { cors: false, methods: { POST: () => decide(req, res, id, ctx) } }
+      : { cors: false, methods: { GET: () => showBankPage(res, id, ctx) } };
+  }
+  return undefined;
+}
+
+export function createRequestHandler(ctx: SandboxContext) {
+  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    try {
+      let url: URL;
+      try {
+        url = new URL(req.url ?? '/', 'http://sandbox.invalid');
+      } catch {
+        return sendError(res, 400, 'The request target is not a valid path');
+      }
+      const route = match(req, res, url, ctx);
+      const method = req.method === 'HEAD' ? 'GET' : req.method;
+      if (route === undefined) {
+        return sendError(res, 404, `Not found: ${req.method} ${url.pathname}`, corsHeaders(req));
+      }
+      if (req.method === 'OPTIONS' && route.cors) return send(res, 204, '', preflightHeaders(req));
+      const handler = route.methods[method as 'GET' | 'POST'];
+      if (handler === undefined) {
+        const allow = [
+          ...Object.keys(route.methods),
+          ...(route.methods.GET ? ['HEAD'] : []),
+          ...(route.cors ? ['OPTIONS'] : []),
+        ];
+        return sendError(res, 405, `Method ${req.method} is not allowed on ${url.pathname}`, {
+          ...(route.cors ? corsHeaders(req) : {}),
+          Allow: allow.join(', '),
+        });
+      }
+      await handler();
+    } catch (error) {
+      if (error instanceof BodyTooLargeError && !res.headersSent) {
+        // Closing tells the client to stop sending the rest of a body that will not be read.
+        return sendError(res, 413, error.message, { ...corsHeaders(req), Connection: 'close' });
+      }
+      ctx.options.log(`error answering ${req.method} ${req.url}: ${describeFailure(error)}`);
+      if (!res.headersSent) sendError(res, 500, 'Internal sandbox error', corsHeaders(req));
+      else res.destroy();
+    }
+  };
+}

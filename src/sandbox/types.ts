@@ -1,0 +1,191 @@
+import type { AgentType, Environment } from '../core/index';
+
+/** Where a sandbox payment is: waiting for the shopper's decision, or final (spec 3). */
+export type SandboxPaymentStatus = 'PENDING' | 'COMPLETED' | 'FAILED';
+
+/** The final statuses, each announced by a webhook (spec 3, 6.1). */
+export type FinalPaymentStatus = 'COMPLETED' | 'FAILED';
+
+/** A bank listed by the sandbox. Its icon is generated: a coloured square with initials. */
+export interface SandboxInstitution {
+  /** The institutionId; lower-case letters, digits and dashes (it also names the icon file). */
+  id: string;
+  /** The name shown to the shopper. */
+  name: string;
+  /**
+   * Background colour of the generated icon, `#rrggbb`. The initials are drawn in black or
+   * white, whichever contrasts more.
+   * @default '#475569'
+   */
+  colour?: string;
+}
+
+/** How failed webhook deliveries are retried. The wait before attempt n+1 is
+ * `min(initialDelayMs * factor^(n-1), maxDelayMs)`. */
+export interface SandboxRetryOptions {
+  /**
+   * Wait before the second attempt, in milliseconds.
+   * @default 500
+   */
+  initialDelayMs?: number;
+  /**
+   * Each further wait is the previous one times this (at least 1).
+   * @default 2
+   */
+  factor?: number;
+  /**
+   * Longest wait between two attempts, in milliseconds.
+   * @default 30000
+   */
+  maxDelayMs?: number;
+  /**
+   * Attempts per notification, the first included; delivery then gives up.
+   * @default 20
+   */
+  maxAttempts?: number;
+  /**
+   * An attempt without a complete answer after this many milliseconds counts as failed.
+   * @default 5000
+   */
+  timeoutMs?: number;
+}
+
+/** Options of startSandbox. */
+export interface SandboxOptions {
+  /**
+   * TCP port to listen on; 0 picks a free one (the result's `url` carries it).
+   * @default 4010
+   */
+  port?: number;
+  /**
+   * Address to listen on. The default keeps the sandbox private to this machine; use
+   * '0.0.0.0' to reach it from a phone on the same network.
+   * @default '127.0.0.1'
+   */
+  host?: string;
+  /**
+   * Where webhook notifications are PUT (the merchant receiver, spec 4.1). Without it no
+   * notification is sent.
+   */
+  webhookUrl?: string;
+  /**
+   * Where the shopper returns after deciding, for payments with agentType WEB_BROWSER.
+   * `?paymentId=…&merchantPaymentId=…` is appended. Without it the bank page shows the result.
+   */
+  webCallbackUrl?: string;
+  /**
+   * Where the shopper returns after deciding, for payments with agentType
+   * MOBILE_APPLICATION (an http(s) URL or an app scheme such as `myapp://paid`).
+   */
+  mobileCallbackUrl?: string;
+  /**
+   * The banks offered.
+   * @default DEFAULT_INSTITUTIONS (about twenty UK banks)
+   */
+  institutions?: readonly SandboxInstitution[];
+  /** Retry policy of webhook deliveries. */
+  retry?: SandboxRetryOptions;
+  /**
+   * Path of a PEM private key (PKCS#8 or PKCS#1 RSA) to sign webhooks with, so the public key
+   * stays the same across restarts. When the file does not exist, a new key is generated and
+   * written there (mode 0600).
+   * @default a new RSA 2048 key for each start
+   */
+  keyFile?: string;
+  /**
+   * The payee's name shown on the bank page.
+   * @default 'ServicePay Demo Shop'
+   */
+  merchantName?: string;
+  /**
+   * Receives one line per notable event (payment created, settled, delivery attempts).
+   * @default no logging
+   */
+  log?: (line: string) => void;
+  /** Called after every webhook delivery attempt, with its record. */
+  onDelivery?: (attempt: WebhookDeliveryAttempt) => void;
+}
+
+/** A payment as the sandbox holds it. */
+export interface SandboxPayment {
+  paymentId: string;
+  /** The merchant's id from the payment request, or null when it gave none. */
+  merchantPaymentId: string | null;
+  applicationId: string;
+  environment: Environment;
+  institutionId: string;
+  amount: number;
+  currency: 'GBP';
+  reference: string;
+  /** The metadata object of the request, or null. Returned unchanged in the webhook. */
+  metadata: Record<string, unknown> | null;
+  agentType: AgentType;
+  status: SandboxPaymentStatus;
+  /** Why the payment failed; null unless status is FAILED. */
+  errorDescription: string | null;
+  /** ISO 8601 time of creation. */
+  createdAt: string;
+  /** ISO 8601 time it reached COMPLETED or FAILED, or null. */
+  settledAt: string | null;
+}
+
+/** The outcome given to settlePayment. */
+export interface SettleOutcome {
+  status: FinalPaymentStatus;
+  /**
+   * Why it failed; only for FAILED.
+   * @default 'The bank reported an error' (for FAILED)
+   */
+  errorDescription?: string;
+}
+
+/**
+ * What an attempt led to: `delivered` (the receiver answered 200), `retrying` (another attempt
+ * is scheduled at nextAttemptAt), `gave-up` (maxAttempts reached) or `cancelled` (the sandbox
+ * stopped during the attempt).
+ */
+export type DeliveryOutcome = 'delivered' | 'retrying' | 'gave-up' | 'cancelled';
+
+/** One webhook delivery attempt. */
+export interface WebhookDeliveryAttempt {
+  paymentId: string;
+  paymentStatus: FinalPaymentStatus;
+  /** The receiver address. */
+  url: string;
+  /** 1 for the first attempt of a notification. */
+  attempt: number;
+  /** ISO 8601 time the attempt started. */
+  at: string;
+  /** The receiver's HTTP status, or null when it did not answer. */
+  status: number | null;
+  /** Why there was no answer (connection refused, timeout…), or null. */
+  error: string | null;
+  outcome: DeliveryOutcome;
+  /** ISO 8601 time of the next attempt when outcome is `retrying`, else null. */
+  nextAttemptAt: string | null;
+}
+
+/** A running sandbox. */
+export interface Sandbox {
+  /** Base address, e.g. `http://127.0.0.1:4010`: the `baseUrl` for the component. */
+  readonly url: string;
+  /**
+   * The public key webhooks are signed with, as a full PEM ("PUBLIC KEY", SPKI). The
+   * endpoint `/.well-known/signature/pem` serves the same key without the BEGIN/END lines.
+   */
+  readonly publicKey: string;
+  /** A ready-made application id; any UUID is accepted as well. */
+  readonly applicationId: string;
+  /**
+   * Moves a pending payment to COMPLETED or FAILED, as the bank page's buttons do, and sends
+   * its webhook. A payment already final is left unchanged. Returns the payment.
+   * @throws SandboxError for an unknown paymentId or an invalid outcome.
+   */
+  settlePayment(paymentId: string, outcome: SettleOutcome): SandboxPayment;
+  /** Every webhook delivery attempt so far, oldest first (a copy). */
+  readonly deliveries: readonly WebhookDeliveryAttempt[];
+  /** Every payment so far by paymentId, oldest first (a copy). */
+  readonly payments: ReadonlyMap<string, SandboxPayment>;
+  /** Closes the server and its connections, cancels pending retries; resolves when done. */
+  stop(): Promise<void>;
+}

@@ -1,0 +1,158 @@
+/**
+ * The webhook notification (spec 2.1) and its parser. Parse only after the signature has been
+ * verified on the raw bytes (spec 5.1.4): parsing first invites re-serialising, which changes
+ * the bytes.
+ */
+import { bodyBytes } from './bytes';
+import type { WebhookBody } from './bytes';
+import { WebhookPayloadError } from './errors';
+
+/** The final statuses a notification is sent for (spec 3). */
+export type WebhookPaymentStatus = 'COMPLETED' | 'FAILED';
+
+/** What was asked of the payer (spec 2.1, `paymentRequest`). */
+export interface WebhookPaymentRequest {
+  /** Payment amount, a decimal number in `currency`. */
+  amount: number;
+  /** Payment currency; only GBP is supported by the component. */
+  currency: string;
+  /** The payment reference shown to the payer, when there is one. */
+  reference?: string | null;
+}
+
+/** A JSON object: the metadata the merchant supplied at payment creation, returned unchanged. */
+export type WebhookMetadata = { [key: string]: unknown };
+
+/**
+ * A payment that reached a final status (spec 2.1). Fields beyond these are kept as received
+ * (the payment record may carry more) but are not typed.
+ */
+export interface WebhookNotification {
+  /** The service's identifier of the payment (a UUID). */
+  paymentId: string;
+  /** The merchant's own identifier when one was supplied; any string form, null or absent otherwise. */
+  merchantPaymentId?: string | null;
+  /** `COMPLETED` or `FAILED`. */
+  paymentStatus: WebhookPaymentStatus;
+  /** Why the payment failed, when paymentStatus is FAILED; null or absent otherwise. */
+  errorDescription?: string | null;
+  /** Amount, currency and reference of the payment. */
+  paymentRequest: WebhookPaymentRequest;
+  /** The metadata object given at payment creation (nesting allowed), null or absent. */
+  paymentMetadata?: WebhookMetadata | null;
+  /** Refund data; its content is not specified, null in the signed test payloads. */
+  paymentRefundData?: unknown;
+}
+
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Parses a verified body into a typed notification.
+ *
+ * @param body The raw bytes or the JSON string of the body.
+ * @throws WebhookPayloadError naming the field at fault when the body is not a notification.
+ */
+export function parseWebhookNotification(body: WebhookBody): WebhookNotification {
+  const value = parseJson(body);
+  if (!isObject(value)) {
+    throw new WebhookPayloadError(
+      `servicepay: a webhook notification is a JSON object, got ${kind(value)}.`,
+    );
+  }
+  requireString(value, 'paymentId', false);
+  optionalString(value, 'merchantPaymentId');
+  const status = value.paymentStatus;
+  if (status !== 'COMPLETED' && status !== 'FAILED') {
+    throw fieldError('paymentStatus', 'must be "COMPLETED" or "FAILED"', status);
+  }
+  optionalString(value, 'errorDescription');
+  const request = value.paymentRequest;
+  if (!isObject(request)) throw fieldError('paymentRequest', 'must be an object', request);
+  const amount = request.amount;
+  if (typeof amount !== 'number' || !Number.isFinite(amount)) {
+    throw fieldError('paymentRequest.amount', 'must be a number', amount);
+  }
+  requireString(request, 'currency', true, 'paymentRequest.');
+  optionalString(request, 'reference', 'paymentRequest.');
+  const metadata = value.paymentMetadata;
+  if (metadata !== undefined && metadata !== null && !isObject(metadata)) {
+    throw fieldError('paymentMetadata', 'must be a JSON object or null', metadata);
+  }
+  return value as unknown as WebhookNotification;
+}
+
+function parseJson(body: unknown): unknown {
+  let text: string;
+  if (typeof body === 'string') {
+    text = body;
+  } else {
+    const bytes = bodyBytes(body);
+    if (bytes === null) {
+      throw new WebhookPayloadError(
+        `servicepay: parseWebhookNotification needs the body as bytes or a string, got ${kind(body)}.`,
+      );
+    }
+    try {
+      text = decoder.decode(bytes);
+    } catch (cause) {
+      throw new WebhookPayloadError('servicepay: the webhook body is not valid UTF-8.', undefined, {
+        cause,
+      });
+    }
+  }
+  try {
+    return JSON.parse(text);
+  } catch (cause) {
+    throw new WebhookPayloadError(
+      text.trim() === ''
+        ? 'servicepay: the webhook body is empty.'
+        : 'servicepay: the webhook body is not JSON.',
+      undefined,
+      { cause },
+    );
+  }
+}
+
+type JsonObject = Record<string, unknown>;
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function requireString(object: JsonObject, key: string, allowEmpty: boolean, prefix = ''): void {
+  const value = object[key];
+  if (typeof value !== 'string' || (!allowEmpty && value === '')) {
+    throw fieldError(
+      prefix + key,
+      allowEmpty ? 'must be a string' : 'must be a non-empty string',
+      value,
+    );
+  }
+}
+
+function optionalString(object: JsonObject, key: string, prefix = ''): void {
+  const value = object[key];
+  if (value !== undefined && value !== null && typeof value !== 'string') {
+    throw fieldError(prefix + key, 'must be a string, null or absent', value);
+  }
+}
+
+function fieldError(field: string, rule: string, value: unknown): WebhookPayloadError {
+  return new WebhookPayloadError(
+    `servicepay: webhook notification field ${field} ${rule}, got ${kind(value)}.`,
+    field,
+  );
+}
+
+/** Describes a value without echoing it whole: bodies can be large and are attacker-controlled. */
+function kind(value: unknown): string {
+  if (value === undefined) return 'nothing (the field is missing)';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string') {
+    const shown = value.length > 40 ? `${value.slice(0, 40)}…` : value;
+    return `the string ${JSON.stringify(shown)}`;
+  }
+  if (typeof value === 'object') return 'an object';
+  return `${typeof value} ${String(value)}`;
+}

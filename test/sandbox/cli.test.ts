@@ -1,0 +1,235 @@
+// @vitest-environment node
+import { spawn } from 'node:child_process';
+import { createPublicKey } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { build } from 'esbuild';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCli, sendTestWebhook, startSandbox } from '../../src/sandbox/index';
+import type { CliIo, Sandbox } from '../../src/sandbox/index';
+import { verifyWebhookSignature } from '../../src/webhook/index';
+import { closedPort, startReceiver } from './support/receiver';
+import type { Receiver, Respond } from './support/receiver';
+import { keyFile } from './support/sandbox';
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()));
+});
+
+async function receiver(respond?: Respond): Promise<Receiver> {
+  const r = await startReceiver(respond);
+  cleanups.push(() => r.stop());
+  return r;
+}
+
+/** An in-process CliIo: collects output; `requestStop` plays the part of Ctrl-C. */
+function testIo() {
+  const out: string[] = [];
+  const err: string[] = [];
+  let requestStop!: () => void;
+  const stopRequested = new Promise<void>((resolve) => (requestStop = resolve));
+  let started!: (sandbox: Sandbox) => void;
+  const sandbox = new Promise<Sandbox>((resolve) => (started = resolve));
+  const io: CliIo = {
+    out: (line) => out.push(line),
+    err: (line) => err.push(line),
+    untilStopRequested: () => stopRequested,
+    onStarted: (s) => started(s),
+  };
+  return { io, out, err, requestStop, sandbox };
+}
+
+describe('servicepay-sandbox', () => {
+  it('--help prints the usage and exits 0', async () => {
+    const { io, out } = testIo();
+    expect(await runCli(['--help'], io)).toBe(0);
+    expect(out.join('\n')).toMatch(/^Usage:\n {2}servicepay-sandbox \[options\]/);
+    expect(out.join('\n')).toContain('send-webhook');
+  });
+
+  it.each([
+    [['--prot', '4010'], "Unknown option '--prot'"],
+    [['--port', 'abc'], '--port must be a number, got "abc"'],
+    [
+      ['--port', '0', '--webhook-url', 'ftp://example.test/hook'],
+      'webhookUrl must be an http(s) URL',
+    ],
+    [['send-webhook', '--status', 'COMPLETED'], 'send-webhook needs --to <url>'],
+    [
+      ['send-webhook', '--to', 'http://127.0.0.1:9/', '--status', 'DONE'],
+      'needs --status COMPLETED or --status FAILED',
+    ],
+    [['send-webhook', '--to', 'not a url', '--status', 'FAILED'], '--to must be an http(s) URL'],
+  ])('%j is a usage error: exit 2', async (argv, message) => {
+    const { io, err } = testIo();
+    expect(await runCli(argv, io)).toBe(2);
+    expect(err.join('\n')).toContain(message);
+  });
+
+  it('starts the sandbox, prints its URL, and stops cleanly when asked', async () => {
+    const { io, out, requestStop, sandbox } = testIo();
+    const exit = runCli(['--port', '0', '--key-file', keyFile], io);
+    const running = await sandbox;
+    expect(out).toContain(`ServicePay sandbox running at ${running.url}`);
+    expect(out).toContain(`  public key      ${running.url}/.well-known/signature/pem`);
+    expect((await fetch(`${running.url}/`)).status).toBe(200);
+    requestStop();
+    expect(await exit).toBe(0);
+    await expect(fetch(`${running.url}/`)).rejects.toThrow();
+  });
+
+  it('exits 1 when the port is taken', async () => {
+    const other = await startSandbox({ port: 0, keyFile });
+    cleanups.push(() => other.stop());
+    const { io, err } = testIo();
+    expect(await runCli(['--port', new URL(other.url).port, '--key-file', keyFile], io)).toBe(1);
+    expect(err.join('\n')).toMatch(/could not listen on 127\.0\.0\.1:\d+ \(EADDRINUSE\)/);
+  });
+});
+
+describe('send-webhook', () => {
+  it.each([
+    ['COMPLETED', null],
+    ['FAILED', 'The bank reported an error'],
+  ] as const)(
+    'sends the %s example (spec 5.3), signed with the sandbox key',
+    async (status, errorDescription) => {
+      const r = await receiver();
+      const sandbox = await startSandbox({ port: 0, keyFile });
+      cleanups.push(() => sandbox.stop());
+      const { io, out } = testIo();
+      expect(
+        await runCli(
+          ['send-webhook', '--to', r.url, '--status', status, '--key-file', keyFile],
+          io,
+        ),
+      ).toBe(0);
+      expect(out).toContain('Receiver answered HTTP 200: ok');
+
+      const [request] = r.requests;
+      expect(request!.method).toBe('PUT');
+      expect(request!.headers['content-type']).toBe('application/json');
+      expect(request!.headers.accept).toBe('*/*');
+      const served = await (await fetch(`${sandbox.url}/.well-known/signature/pem`)).text();
+      expect(
+        verifyWebhookSignature(request!.body, String(request!.headers.authorization), served),
+      ).toBe(true);
+      const payload = JSON.parse(request!.body.toString()) as Record<string, unknown>;
+      expect(Object.keys(payload)).toEqual([
+        'paymentId',
+        'merchantPaymentId',
+        'paymentStatus',
+        'errorDescription',
+        'paymentRequest',
+        'paymentMetadata',
+        'paymentRefundData',
+      ]);
+      expect(payload).toMatchObject({
+        paymentStatus: status,
+        errorDescription,
+        paymentRefundData: null,
+      });
+      expect(payload.paymentRequest).toEqual({
+        amount: 12.5,
+        currency: 'GBP',
+        reference: 'ORDER-1042',
+      });
+    },
+  );
+
+  it('exits 1 when the receiver answers anything but 200, or nothing', async () => {
+    const r = await receiver(() => 401);
+    const refused = testIo();
+    expect(
+      await runCli(
+        ['send-webhook', '--to', r.url, '--status', 'FAILED', '--key-file', keyFile],
+        refused.io,
+      ),
+    ).toBe(1);
+    expect(refused.err.join('\n')).toContain('Receiver answered HTTP 401: not now');
+
+    const down = testIo();
+    const url = `http://127.0.0.1:${await closedPort()}/hook`;
+    expect(
+      await runCli(
+        ['send-webhook', '--to', url, '--status', 'FAILED', '--key-file', keyFile],
+        down.io,
+      ),
+    ).toBe(1);
+    expect(down.err.join('\n')).toMatch(/got no answer \(.*ECONNREFUSED/);
+  });
+
+  it('sendTestWebhook returns what it sent; without keyFile, the key that verifies it', async () => {
+    const r = await receiver();
+    const result = await sendTestWebhook({
+      to: r.url,
+      status: 'FAILED',
+      payload: {
+        merchantPaymentId: 'order-7781-attempt-2',
+        amount: 0.01,
+        reference: 'TEST',
+        metadata: null,
+      },
+    });
+    expect(result.status).toBe(200);
+    expect(r.requests[0]!.body.toString()).toBe(result.body);
+    expect(result.payload).toMatchObject({
+      merchantPaymentId: 'order-7781-attempt-2',
+      paymentStatus: 'FAILED',
+      errorDescription: 'The bank reported an error',
+      paymentRequest: { amount: 0.01, currency: 'GBP', reference: 'TEST' },
+      paymentMetadata: null,
+    });
+    expect(verifyWebhookSignature(result.body, result.authorization, result.publicKeyText)).toBe(
+      true,
+    );
+    expect(
+      createPublicKey(
+        `-----BEGIN PUBLIC KEY-----\n${result.publicKeyText}\n-----END PUBLIC KEY-----`,
+      ).type,
+    ).toBe('public');
+  });
+});
+
+describe('the executable', () => {
+  it('runs as a process and stops on SIGINT with exit code 0', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'servicepay-cli-'));
+    const outfile = join(dir, 'sandbox-cli.mjs');
+    // What rollup will build; bundled here because the tests run on sources.
+    await build({
+      entryPoints: ['src/sandbox/cli.ts'],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      outfile,
+      logLevel: 'silent',
+    });
+    const child = spawn(process.execPath, [outfile, '--port', '0', '--key-file', keyFile], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const exited = new Promise<number | null>((resolve) =>
+      child.on('exit', (code) => resolve(code)),
+    );
+    const lines = createInterface({ input: child.stdout });
+    let url = '';
+    for await (const line of lines) {
+      const match = /running at (http:\/\/\S+)/.exec(line);
+      if (match) {
+        url = match[1]!;
+        break;
+      }
+    }
+    expect(
+      (
+        await fetch(
+          `${url}/v1/institutions?environment=SANDBOX&applicationId=5e4d8a52-7c1b-4f0e-9a3d-2b6c1e8f4a90`,
+        )
+      ).status,
+    ).toBe(200);
+    child.kill('SIGINT');
+    expect(await exited).toBe(0);
+  });
+});

@@ -1,0 +1,145 @@
+// @vitest-environment node
+// Receivers that fetch the key from the public-key endpoint: a rotated key is picked up by one
+// refetch on the first signature failure; forged signatures cannot flood the endpoint.
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  createFetchWebhookHandler as createFetchOnNode,
+  createWebhookHandler,
+} from '../../src/webhook/index';
+import { createFetchWebhookHandler as createFetchOnWeb } from '../../src/webhook/web';
+import { createKeyPair } from './support/keys';
+import type { TestKeyPair } from './support/keys';
+import { fetchAdapter, listen, send } from './support/http';
+import type { TestServer } from './support/http';
+import { notification, signed } from './support/notifications';
+import { recorder } from './support/receivers';
+
+const PATH = '/.well-known/signature/pem';
+const keyA = createKeyPair();
+const keyB = createKeyPair();
+
+interface KeyEndpoint extends TestServer {
+  serve(pair: TestKeyPair | 'down'): void;
+  fetches(): number;
+}
+
+async function keyEndpoint(initial: TestKeyPair): Promise<KeyEndpoint> {
+  let current: TestKeyPair | 'down' = initial;
+  let fetches = 0;
+  const server = await listen((req, res) => {
+    fetches++;
+    if (req.url !== PATH) return res.writeHead(404).end();
+    if (current === 'down') return res.writeHead(503).end();
+    res.writeHead(200, { 'content-type': 'text/plain' }).end(current.publicText);
+  });
+  return { ...server, serve: (pair) => (current = pair), fetches: () => fetches };
+}
+
+const servers: TestServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+type Kind = 'node:http' | 'fetch (node:crypto)' | 'fetch (WebCrypto)';
+
+/** A receiver of the given kind over real HTTP, its key from `keys`. */
+async function receiver(
+  kind: Kind,
+  keys: KeyEndpoint,
+  extra: { environment?: boolean } = {},
+): Promise<{ url: string; record: ReturnType<typeof recorder> }> {
+  const record = recorder();
+  const keyOption = extra.environment
+    ? { environment: 'SANDBOX' as const, publicKeyBaseUrl: keys.url }
+    : { publicKeyUrl: keys.url + PATH };
+  const options = { ...keyOption, onNotification: record.onNotification, onError: record.onError };
+  const listener =
+    kind === 'node:http'
+      ? createWebhookHandler(options)
+      : fetchAdapter(
+          kind === 'fetch (WebCrypto)' ? createFetchOnWeb(options) : createFetchOnNode(options),
+        );
+  const server = await listen(listener);
+  servers.push(server);
+  return { url: server.url, record };
+}
+
+async function endpoint(initial: TestKeyPair): Promise<KeyEndpoint> {
+  const keys = await keyEndpoint(initial);
+  servers.push(keys);
+  return keys;
+}
+
+describe.each<Kind>(['node:http', 'fetch (node:crypto)', 'fetch (WebCrypto)'])(
+  '%s receiver',
+  (kind) => {
+    it('a rotated key: the first failure refetches once, then 200', async () => {
+      const keys = await endpoint(keyA);
+      const r = await receiver(kind, keys);
+      const url = r.url;
+      expect((await send(url, ...parts(signed(notification(), keyA.privateKey)))).status).toBe(200);
+      expect(keys.fetches()).toBe(1);
+
+      keys.serve(keyB);
+      expect((await send(url, ...parts(signed(notification(), keyB.privateKey)))).status).toBe(200);
+      expect(keys.fetches()).toBe(2);
+      expect((await send(url, ...parts(signed(notification(), keyB.privateKey)))).status).toBe(200);
+      expect(keys.fetches()).toBe(2);
+      expect(r.record.notifications).toHaveLength(3);
+
+      // The old key no longer verifies, and a second refetch within the interval is not made.
+      expect((await send(url, ...parts(signed(notification(), keyA.privateKey)))).status).toBe(401);
+      expect(keys.fetches()).toBe(2);
+    });
+
+    it('concurrent deliveries after a rotation share one refetch and all succeed', async () => {
+      const keys = await endpoint(keyA);
+      const r = await receiver(kind, keys);
+      expect((await send(r.url, ...parts(signed(notification(), keyA.privateKey)))).status).toBe(
+        200,
+      );
+      keys.serve(keyB);
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, () =>
+          send(r.url, ...parts(signed(notification(), keyB.privateKey))),
+        ),
+      );
+      expect(answers.map((a) => a.status)).toEqual(Array.from({ length: 20 }, () => 200));
+      expect(keys.fetches()).toBe(2);
+      expect(r.record.notifications).toHaveLength(21);
+    });
+
+    it('forged signatures cost at most one refetch per interval', async () => {
+      const keys = await endpoint(keyA);
+      const r = await receiver(kind, keys);
+      const forger = createKeyPair();
+      for (let i = 0; i < 10; i++) {
+        expect(
+          (await send(r.url, ...parts(signed(notification(), forger.privateKey)))).status,
+        ).toBe(401);
+      }
+      expect(keys.fetches()).toBe(2); // the first fetch, and one refetch
+      // Garbage headers never even fetch.
+      const garbage = await receiver(kind, keys);
+      await send(garbage.url, '{}', { authorization: 'Bearer nope' });
+      expect(keys.fetches()).toBe(2);
+      expect(r.record.notifications).toEqual([]);
+    });
+
+    it('an unreachable key endpoint gets 503 (resend), then the delivery succeeds', async () => {
+      const keys = await endpoint(keyA);
+      keys.serve('down');
+      const r = await receiver(kind, keys, { environment: true });
+      const delivery = parts(signed(notification(), keyA.privateKey));
+      expect((await send(r.url, ...delivery)).status).toBe(503);
+      expect(r.record.errors[0]?.context.outcome).toBe('key-unavailable');
+      keys.serve(keyA);
+      expect((await send(r.url, ...delivery)).status).toBe(200);
+      expect(r.record.notifications).toHaveLength(1);
+    });
+  },
+);
+
+function parts(d: { body: string; authorization: string }): [string, Record<string, string>] {
+  return [d.body, { authorization: d.authorization }];
+}

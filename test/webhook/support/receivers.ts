@@ -1,0 +1,69 @@
+import { MemoryIdempotencyStore } from '../../../src/webhook/index';
+import type {
+  IdempotencyClaim,
+  IdempotencyStore,
+  WebhookErrorContext,
+  WebhookNotification,
+  WebhookNotificationContext,
+} from '../../../src/webhook/index';
+
+/** A store that records every call, over the real in-memory store. */
+export class RecordingStore implements IdempotencyStore {
+  readonly calls: string[] = [];
+  readonly inner: IdempotencyStore;
+
+  constructor(inner: IdempotencyStore = new MemoryIdempotencyStore()) {
+    this.inner = inner;
+  }
+
+  async claim(key: string, ttlMs: number): Promise<IdempotencyClaim> {
+    const result = await this.inner.claim(key, ttlMs);
+    this.calls.push(`claim ${key} -> ${result}`);
+    return result;
+  }
+
+  async complete(key: string, ttlMs: number): Promise<void> {
+    this.calls.push(`complete ${key}`);
+    await this.inner.complete(key, ttlMs);
+  }
+
+  async release(key: string): Promise<void> {
+    this.calls.push(`release ${key}`);
+    await this.inner.release(key);
+  }
+}
+
+export interface Recorder {
+  notifications: WebhookNotification[];
+  contexts: WebhookNotificationContext[];
+  errors: { error: unknown; context: WebhookErrorContext }[];
+  onNotification: (n: WebhookNotification, c: WebhookNotificationContext) => Promise<void>;
+  onError: (error: unknown, context: WebhookErrorContext) => void;
+}
+
+/**
+ * Records what reached onNotification and onError. `behaviour` runs inside onNotification
+ * (to delay or fail it) before the notification counts as handled.
+ */
+export function recorder(
+  behaviour: (n: WebhookNotification, attempt: number) => void | Promise<void> = () => {},
+): Recorder {
+  const notifications: WebhookNotification[] = [];
+  const contexts: WebhookNotificationContext[] = [];
+  const errors: Recorder['errors'] = [];
+  let attempts = 0;
+  return {
+    notifications,
+    contexts,
+    errors,
+    async onNotification(n, c) {
+      attempts++;
+      await behaviour(n, attempts);
+      notifications.push(n);
+      contexts.push(c);
+    },
+    onError: (error, context) => {
+      errors.push({ error, context });
+    },
+  };
+}

@@ -1,0 +1,90 @@
+// Type tests, checked by `tsc -p tsconfig.json --noEmit`: the public types accept what the
+// spec allows and reject wrong option keys and values.
+import type { KeyObject } from 'node:crypto';
+import { expectTypeOf } from 'vitest';
+import {
+  createFetchWebhookHandler,
+  createWebhookHandler,
+  fetchPublicKey,
+  MemoryIdempotencyStore,
+  parseWebhookNotification,
+  signWebhookPayload,
+  verifyWebhookSignature,
+} from '../../src/webhook/index';
+import type {
+  IdempotencyClaim,
+  IdempotencyStore,
+  WebhookHandler,
+  WebhookNotification,
+} from '../../src/webhook/index';
+import * as web from '../../src/webhook/web';
+
+declare const key: KeyObject;
+declare const cryptoKey: CryptoKey;
+
+expectTypeOf(verifyWebhookSignature('{}', 'SHA256withRSA x', 'key')).toEqualTypeOf<boolean>();
+expectTypeOf(verifyWebhookSignature(new Uint8Array(), null, key)).toEqualTypeOf<boolean>();
+expectTypeOf(verifyWebhookSignature(new ArrayBuffer(1), undefined, 'k')).toEqualTypeOf<boolean>();
+expectTypeOf(web.verifyWebhookSignature('{}', null, cryptoKey)).toEqualTypeOf<Promise<boolean>>();
+// @ts-expect-error a KeyObject does not exist on edge runtimes
+void web.verifyWebhookSignature('{}', null, key);
+// @ts-expect-error the body is bytes or the exact string, never a parsed object
+verifyWebhookSignature({ paymentId: 'p' }, 'SHA256withRSA x', 'k');
+expectTypeOf(signWebhookPayload('{}', key)).toEqualTypeOf<string>();
+expectTypeOf(fetchPublicKey({ environment: 'SANDBOX' })).toEqualTypeOf<Promise<string>>();
+// @ts-expect-error environments are SANDBOX and LIVE
+void fetchPublicKey({ environment: 'PRODUCTION' });
+
+const n = parseWebhookNotification('{}');
+expectTypeOf(n).toEqualTypeOf<WebhookNotification>();
+expectTypeOf(n.paymentStatus).toEqualTypeOf<'COMPLETED' | 'FAILED'>();
+expectTypeOf(n.merchantPaymentId).toEqualTypeOf<string | null | undefined>();
+expectTypeOf(n.paymentRequest.amount).toEqualTypeOf<number>();
+
+const handler = createWebhookHandler({
+  publicKey: 'MIIB...',
+  onNotification: async (notification, context) => {
+    expectTypeOf(notification).toEqualTypeOf<WebhookNotification>();
+    expectTypeOf(context.idempotencyKey).toEqualTypeOf<string>();
+  },
+  store: new MemoryIdempotencyStore({ maxEntries: 100 }),
+  maxBodyBytes: 65536,
+  allowedSourceAddresses: ['203.0.113.7'],
+  onError: (error, context) => {
+    expectTypeOf(context.status).toEqualTypeOf<number>();
+  },
+});
+expectTypeOf(handler).toEqualTypeOf<WebhookHandler>();
+
+createWebhookHandler({
+  onNotification: () => {},
+  publicKey: 'k',
+  // @ts-expect-error misspelled option
+  maxBodySize: 10,
+});
+createWebhookHandler({
+  onNotification: () => {},
+  // @ts-expect-error environments are SANDBOX and LIVE
+  environment: 'TEST',
+});
+web.createFetchWebhookHandler({
+  onNotification: () => {},
+  publicKey: cryptoKey,
+  getSourceAddress: (request) => request.headers.get('x-real-ip'),
+});
+createFetchWebhookHandler({ onNotification: () => {}, publicKey: key });
+
+/** A shared store implements the contract with promises. */
+const redisLike: IdempotencyStore = {
+  claim: async (): Promise<IdempotencyClaim> => 'claimed',
+  complete: async () => {},
+  release: async () => {},
+};
+void redisLike;
+const wrong: IdempotencyStore = {
+  // @ts-expect-error claim answers one of the three states
+  claim: () => 'taken',
+  complete: () => {},
+  release: () => {},
+};
+void wrong;
