@@ -14,7 +14,11 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
-const SYSTEM_BROWSERS = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
+const SYSTEM_BROWSERS = [
+  '/usr/bin/chromium',
+  '/usr/bin/chromium-browser',
+  '/usr/bin/google-chrome',
+];
 
 /**
  * A real Chromium from npm alone: CHROME_PATH if set, else a system Chromium or Chrome, else the
