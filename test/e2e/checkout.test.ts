@@ -5,6 +5,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { AxeResults } from 'axe-core';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startCheckout } from '../../examples/checkout/server.mjs';
@@ -147,7 +148,8 @@ describe('accessibility in a real browser', () => {
     const violations = async () => {
       await page.addScriptTag({ content: axeSource });
       const result = await page.evaluate(async () => {
-        const axe = (window as unknown as { axe: typeof import('axe-core') }).axe;
+        const axe = (window as unknown as { axe: { run(context: Document): Promise<AxeResults> } })
+          .axe;
         return (await axe.run(document)).violations.map((v) => `${v.id}: ${v.nodes.length}`);
       });
       return result;
