@@ -13,7 +13,7 @@ import type { Verify } from './receiver';
 import { readRequestBody } from './request-body';
 
 /** Options of createFetchWebhookHandler. `K` is the runtime's key object type. */
-export interface FetchWebhookHandlerOptions<K> extends WebhookReceiverOptions<K> {
+export interface FetchReceiverOptions<K> extends WebhookReceiverOptions<K> {
   /**
    * The address a delivery came from; required with allowedSourceAddresses because a Request
    * carries none. Read it from what the platform provides (e.g. a header the platform's proxy
@@ -26,7 +26,7 @@ export interface FetchWebhookHandlerOptions<K> extends WebhookReceiverOptions<K>
 export type FetchWebhookHandler = (request: Request) => Promise<Response>;
 
 export function createFetchHandlerWith<K>(
-  options: FetchWebhookHandlerOptions<K>,
+  options: FetchReceiverOptions<K>,
   verify: Verify<K>,
   checkKeyObject: (key: unknown) => void,
 ): FetchWebhookHandler {

@@ -2,6 +2,9 @@
  * `servicepay/webhook`: verify, parse and receive the service's webhook notifications on
  * Node >= 20 (node:crypto). For edge runtimes use `servicepay/webhook/web`.
  */
+import type { KeyObject } from 'node:crypto';
+import type { FetchReceiverOptions } from './fetch-handler';
+
 export { signWebhookPayload } from './sign';
 export { verifyWebhookSignature } from './verify-node';
 export { parseWebhookNotification } from './notification';
@@ -47,9 +50,7 @@ export type {
 } from './options';
 export type { WebhookOutcome } from './outcome';
 export type { WebhookHandler, WebhookHandlerOptions } from './node-handler';
-export type { FetchWebhookHandler } from './fetch-handler';
+export type { FetchReceiverOptions, FetchWebhookHandler } from './fetch-handler';
 
-import type { KeyObject } from 'node:crypto';
-import type { FetchWebhookHandlerOptions as FetchOptionsFor } from './fetch-handler';
 /** Options of createFetchWebhookHandler: the receiver options, keys as text/PEM or KeyObject. */
-export type FetchWebhookHandlerOptions = FetchOptionsFor<KeyObject>;
+export type FetchWebhookHandlerOptions = FetchReceiverOptions<KeyObject>;

@@ -1,7 +1,7 @@
 /** The Fetch API receiver on node:crypto, for Next.js route handlers on the Node runtime. */
 import type { KeyObject } from 'node:crypto';
 import { createFetchHandlerWith } from './fetch-handler';
-import type { FetchWebhookHandler, FetchWebhookHandlerOptions } from './fetch-handler';
+import type { FetchReceiverOptions, FetchWebhookHandler } from './fetch-handler';
 import { nodePublicKey } from './node-key';
 import { verifyWebhookSignature } from './verify-node';
 
@@ -12,7 +12,7 @@ import { verifyWebhookSignature } from './verify-node';
  * @throws WebhookConfigError or WebhookKeyError when the options are unusable.
  */
 export function createFetchWebhookHandler(
-  options: FetchWebhookHandlerOptions<KeyObject>,
+  options: FetchReceiverOptions<KeyObject>,
 ): FetchWebhookHandler {
   return createFetchHandlerWith<KeyObject>(options, verifyWebhookSignature, nodePublicKey);
 }

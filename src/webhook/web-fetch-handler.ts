@@ -1,6 +1,6 @@
 /** The Fetch API receiver on WebCrypto, for edge runtimes. No Node built-ins. */
 import { createFetchHandlerWith } from './fetch-handler';
-import type { FetchWebhookHandler, FetchWebhookHandlerOptions } from './fetch-handler';
+import type { FetchReceiverOptions, FetchWebhookHandler } from './fetch-handler';
 import { verifyWebhookSignature } from './verify-web';
 import { checkCryptoKey, isCryptoKey } from './web-key';
 import { keyTypeError } from './public-key-text';
@@ -13,7 +13,7 @@ import { keyTypeError } from './public-key-text';
  * @throws WebhookConfigError or WebhookKeyError when the options are unusable.
  */
 export function createFetchWebhookHandler(
-  options: FetchWebhookHandlerOptions<CryptoKey>,
+  options: FetchReceiverOptions<CryptoKey>,
 ): FetchWebhookHandler {
   return createFetchHandlerWith<CryptoKey>(options, verifyWebhookSignature, (key) => {
     if (!isCryptoKey(key)) throw keyTypeError(key, 'a public CryptoKey');

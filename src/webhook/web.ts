@@ -3,6 +3,8 @@
  * edge routes, Cloudflare Workers, Deno and Bun. Nothing here, directly or transitively,
  * imports a Node built-in or uses Buffer (test/webhook/web-runtime.test.ts keeps it so).
  */
+import type { FetchReceiverOptions } from './fetch-handler';
+
 export { verifyWebhookSignature } from './verify-web';
 export { parseWebhookNotification } from './notification';
 export { createFetchWebhookHandler } from './web-fetch-handler';
@@ -45,8 +47,7 @@ export type {
   WebhookReceiverOptions,
 } from './options';
 export type { WebhookOutcome } from './outcome';
-export type { FetchWebhookHandler } from './fetch-handler';
+export type { FetchReceiverOptions, FetchWebhookHandler } from './fetch-handler';
 
-import type { FetchWebhookHandlerOptions as FetchOptionsFor } from './fetch-handler';
 /** Options of createFetchWebhookHandler: the receiver options, keys as text/PEM or CryptoKey. */
-export type FetchWebhookHandlerOptions = FetchOptionsFor<CryptoKey>;
+export type FetchWebhookHandlerOptions = FetchReceiverOptions<CryptoKey>;
