@@ -1,4 +1,7 @@
+import { storybookTest } from '@storybook/addon-vitest/vitest-plugin';
+import { playwright } from '@vitest/browser-playwright';
 import { defineConfig } from 'vitest/config';
+import { CHROMIUM_ARGS, chromiumPath } from './test/helpers/browser.js';
 
 // Unit tests run in Node, React tests in jsdom, end-to-end tests in Node driving a real
 // headless Chromium (playwright-core).
@@ -50,6 +53,43 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },
+      },
+      // Every story of the Storybook (stories/) as a test in a real headless Chromium: render,
+      // play function, then axe (`a11y.test: 'error'` in .storybook/preview.tsx), and a
+      // screenshot per story into artifacts/storybook/ (.storybook/vitest.setup.ts).
+      async () => {
+        const launchOptions = { executablePath: await chromiumPath(), args: CHROMIUM_ARGS };
+        return {
+          plugins: [
+            storybookTest({ configDir: new URL('./.storybook', import.meta.url).pathname }),
+          ],
+          test: {
+            name: 'storybook',
+            setupFiles: ['.storybook/vitest.setup.ts'],
+            // After the other projects, not beside them: two browsers on two cores would slow
+            // their timing-sensitive tests (retries, timeouts) down to flakiness.
+            sequence: { groupOrder: 1 },
+            provide: {
+              storybookScreenshots: new URL('./artifacts/storybook', import.meta.url).pathname,
+            },
+            browser: {
+              enabled: true,
+              headless: true,
+              provider: playwright({ launchOptions }),
+              // Light and dark (prefers-color-scheme): the default colours must pass in both.
+              instances: [
+                { browser: 'chromium' },
+                {
+                  browser: 'chromium',
+                  name: 'storybook (chromium, dark)',
+                  provider: playwright({ launchOptions, contextOptions: { colorScheme: 'dark' } }),
+                },
+              ],
+              // The screenshots are written through the browser API (local only).
+              api: { allowWrite: true },
+            },
+          },
+        };
       },
     ],
   },
