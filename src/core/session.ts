@@ -1,6 +1,6 @@
 import { addAppLinkFragment } from './app-link';
 import type { ErrorLocationName, ServiceEventName } from './events';
-import { errorMessage, formatValidationIssue } from './errors';
+import { describeValue, errorMessage, formatValidationIssue } from './errors';
 import { createHttpTransport } from './http-transport';
 import { randomId } from './merchant-payment-id';
 import { deriveStatus } from './state';
@@ -48,8 +48,10 @@ export interface PaymentSession {
  * side effects (safe during render and on the server); work starts at `mount()`.
  */
 export function createPaymentSession(initialOptions: SessionOptions): PaymentSession {
-  let options = initialOptions;
-  const optionsIssue = validateOptions(options);
+  const optionsIssue = validateOptions(initialOptions);
+  // Invalid options are reported (through their errorConsumer when they have one) and never
+  // used: no fetch, no payment (checked again on pay). Not an object at all: nothing to read.
+  let options = (optionsIssue?.field === 'options' ? {} : initialOptions) as SessionOptions;
   const optionsError = optionsIssue && formatValidationIssue(optionsIssue);
   const listeners = new Set<() => void>();
   const usedIds = new Set<string>();
@@ -204,7 +206,9 @@ export function createPaymentSession(initialOptions: SessionOptions): PaymentSes
     // Never redirect a page whose component has gone.
     if (signal.aborted || !mounts) return update({ paymentState: 'none' });
     if (typeof url !== 'string' || !isHttpUrl(url)) {
-      return fail(`${PREFIX} refused to open a non-http(s) authorisation URL: ${String(url)}`);
+      return fail(
+        `${PREFIX} refused to open a non-http(s) authorisation URL: ${describeValue(url)}`,
+      );
     }
     if (options.isWebView) url = addAppLinkFragment(url);
     try {
@@ -324,7 +328,9 @@ export function createPaymentSession(initialOptions: SessionOptions): PaymentSes
 
     toggleButton(enabled) {
       if (typeof enabled !== 'boolean') {
-        return reportPay(`${PREFIX} toggleButton expects true or false, got ${String(enabled)}`);
+        return reportPay(
+          `${PREFIX} toggleButton expects true or false, got ${describeValue(enabled)}`,
+        );
       }
       update({ payButtonEnabled: enabled });
       emit(enabled ? 'pay_button_enabled' : 'pay_button_disabled');
@@ -345,11 +351,13 @@ export function createPaymentSession(initialOptions: SessionOptions): PaymentSes
     async payWithInstitution(institutionId) {
       if (typeof institutionId !== 'string' || !institutionId) {
         return reportPay(
-          `${PREFIX} payWithInstitution expects an institution id, got ${String(institutionId)}`,
+          `${PREFIX} payWithInstitution expects an institution id, got ${describeValue(institutionId)}`,
         );
       }
       // One payment in flight at a time: a double click or a repeated call sends nothing.
       if (state.paymentState === 'initiating' || notPrepared('payWithInstitution')) return;
+      const issue = validateOptions(options);
+      if (issue) return reportPay(formatValidationIssue(issue));
       if (!mounts) {
         return reportPay(
           `${PREFIX} payWithInstitution needs the component mounted (its redirect would be lost)`,

@@ -94,8 +94,25 @@ const checkAgentType = optional(
 
 const NOT_OBJECT = 'must be a JSON object (not a number, string or array)';
 
+/**
+ * Reading what the merchant passed can itself throw (a getter, a Proxy trap, a revoked Proxy):
+ * that is a refusal like any other, never an exception in the merchant's page.
+ */
+function guarded<T>(field: string, value: unknown, validate: () => T): T | ValidationIssue {
+  try {
+    return validate();
+  } catch {
+    return { field, value: '[unreadable]', reason: 'must be a readable value (reading it threw)' };
+  }
+}
+
 /** Validates the argument of `createPayment` (spec 2.3) before anything can be sent. */
 export function validatePaymentArgs(args: unknown): Result<PreparedPayment> {
+  const result = guarded('paymentRequest', args, () => readPaymentArgs(args));
+  return 'ok' in result ? result : { ok: false, issue: result };
+}
+
+function readPaymentArgs(args: unknown): Result<PreparedPayment> {
   if (!isPlainObject(args)) {
     return {
       ok: false,
@@ -132,7 +149,11 @@ export function validatePaymentArgs(args: unknown): Result<PreparedPayment> {
       'paymentMetadata',
       (v) => {
         if (v == null) return;
-        if (!isPlainObject(v)) return NOT_OBJECT;
+        try {
+          if (!isPlainObject(v)) return NOT_OBJECT;
+        } catch {
+          return NOT_OBJECT; // A Proxy whose getPrototypeOf trap throws, or a revoked one.
+        }
         let json: string | undefined;
         try {
           json = JSON.stringify(v);
@@ -205,7 +226,9 @@ const OPTIONS: Table = [
 
 /** Validates component options (spec 2.2); the first problem found, or undefined. */
 export function validateOptions(options: unknown): ValidationIssue | undefined {
-  return isPlainObject(options)
-    ? firstIssue(options, OPTIONS)
-    : { field: 'options', value: options, reason: 'must be an object' };
+  return guarded('options', options, () =>
+    isPlainObject(options)
+      ? firstIssue(options, OPTIONS)
+      : { field: 'options', value: options, reason: 'must be an object' },
+  );
 }
