@@ -15,17 +15,6 @@ const withFrame: Decorator = (Story, { parameters }) => (
   </div>
 );
 
-/**
- * KNOWN COMPONENT BUG, not a story problem (reported with the Storybook issue; remove this
- * entry once src/react/InstitutionList.tsx is fixed, and the rule is enforced everywhere):
- * a bank tile without a logo shows an initials badge (`<span aria-hidden>N</span>`) next to
- * the name, but its accessible name comes from `aria-labelledby` (the name only), so axe's
- * label-content-name-mismatch (WCAG 2.5.3, level A) fails: the visible text "NNationwide" is
- * not part of the name "Nationwide". The story States / "Bank without a logo" keeps the rule
- * on (as a warning), so the violation stays visible in the a11y panel and in every test run.
- */
-const KNOWN_COMPONENT_ISSUES = [{ id: 'label-content-name-mismatch', enabled: false }];
-
 interface DocgenInfo {
   props?: Record<string, { tags?: { deprecated?: string } }>;
 }
@@ -63,7 +52,7 @@ const preview: Preview = {
     layout: 'padded',
     // axe runs after every story (and its play function) in the real browser, colour contrast
     // included; any violation fails the story's test.
-    a11y: { test: 'error', config: { rules: KNOWN_COMPONENT_ISSUES } },
+    a11y: { test: 'error' },
     controls: { expanded: true, sort: 'requiredFirst' },
     // The source snippet shows what a merchant writes, not the stories' fake transport.
     jsx: {

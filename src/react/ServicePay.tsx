@@ -1,7 +1,8 @@
 import { forwardRef, useEffect, useId, useImperativeHandle, useRef, useState } from 'react';
+import type { ForwardRefExoticComponent, RefAttributes } from 'react';
 import { injectStylesheet } from './styles';
 import { pick, useSession } from './useServicePayment';
-import type { ServicePayHandle, UseServicePaymentOptions } from './useServicePayment';
+import type { ServicePayHandle, SessionProp, UseServicePaymentOptions } from './useServicePayment';
 
 export const DEFAULT_TITLE = 'Pay with your banking app';
 export const DEFAULT_LABEL = 'Pay securely with your banking app';
@@ -54,8 +55,12 @@ const initials = (name: string) =>
 /** Arrow keys move between tiles (DESIGN.md); Tab still walks them in order. */
 const STEPS: Record<string, number> = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 };
 
-/** The pay-by-bank component: title, label, Pay button and the bank list. */
-export const ServicePay = forwardRef<ServicePayHandle, ServicePayProps>(
+/**
+ * The component with the internal `session` prop, for `servicepay/vanilla` only: its class
+ * renders this very component around the session it drives (one implementation, two front
+ * doors). The package's React entry exports it as `ServicePay`, typed without that prop.
+ */
+export const ServicePayWithSession = forwardRef<ServicePayHandle, ServicePayProps & SessionProp>(
   function ServicePay(props, ref) {
     const {
       title = DEFAULT_TITLE,
@@ -118,6 +123,14 @@ export const ServicePay = forwardRef<ServicePayHandle, ServicePayProps>(
         list.current?.querySelector<HTMLElement>(searchable ? 'input' : 'button')?.focus();
       }
     }, [shown, loading, searchable]);
+
+    // The list closes once the bank's page is opened; when that page opened elsewhere (a new
+    // tab, a WebView) the shopper is still here, so focus must not be left on nothing.
+    useEffect(() => {
+      if (status === 'awaiting-authorisation' && document.activeElement === document.body) {
+        payButton.current?.focus();
+      }
+    }, [status]);
 
     return (
       <div
@@ -237,9 +250,13 @@ export const ServicePay = forwardRef<ServicePayHandle, ServicePayProps>(
                             height={40}
                           />
                         ) : (
-                          <span className={cx('service-initials')} aria-hidden="true">
-                            {initials(institution.name)}
-                          </span>
+                          // The initials are drawn by CSS (attr()), not text: the tile's visible
+                          // text then matches its accessible name, the bank's name (WCAG 2.5.3).
+                          <span
+                            className={cx('service-initials')}
+                            aria-hidden="true"
+                            data-initials={initials(institution.name)}
+                          />
                         )}
                         <span id={listId + index}>{institution.name}</span>
                       </button>
@@ -261,3 +278,8 @@ export const ServicePay = forwardRef<ServicePayHandle, ServicePayProps>(
     );
   },
 );
+
+/** The pay-by-bank component: title, label, Pay button and the bank list. */
+export const ServicePay: ForwardRefExoticComponent<
+  ServicePayProps & RefAttributes<ServicePayHandle>
+> = ServicePayWithSession;

@@ -42,17 +42,30 @@ export function pick<K extends Action>(
 const useClientLayoutEffect = typeof window === 'undefined' ? useEffect : useLayoutEffect;
 
 /**
+ * Internal (not exported by the package's entries): a session made elsewhere, which the
+ * component renders instead of making its own. `servicepay/vanilla` uses it so that its class
+ * and the rendered `<ServicePay>` drive one session.
+ */
+export interface SessionProp {
+  session?: PaymentSession;
+}
+
+/**
  * The session behind `options` and its current state, for `<ServicePay>` and
  * `useServicePayment`. The state lives in the core session; this hook only subscribes to it.
  */
-export function useSession(options: UseServicePaymentOptions): [PaymentSession, SessionState] {
+export function useSession(
+  options: UseServicePaymentOptions & SessionProp,
+): [PaymentSession, SessionState] {
   // Only these define the session; callbacks and flags are read at call time, so new inline
   // functions or option objects neither refetch nor re-create it.
-  const key = `${options.environment}|${options.applicationId}|${options.baseUrl ?? ''}`;
-  const [entry, setEntry] = useState(() => ({ key, session: createPaymentSession(options) }));
+  const given = options.session;
+  const key = given ?? `${options.environment}|${options.applicationId}|${options.baseUrl ?? ''}`;
+  const make = () => given ?? createPaymentSession(options);
+  const [entry, setEntry] = useState(() => ({ key, session: make() }));
   let session: PaymentSession = entry.session;
   if (entry.key !== key) {
-    session = createPaymentSession(options);
+    session = make();
     setEntry({ key, session });
   }
 
