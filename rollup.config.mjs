@@ -3,6 +3,9 @@
 // `servicepay` and `servicepay/core` share one engine module at run time.
 import { readFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
+import { nodeResolve } from '@rollup/plugin-node-resolve';
+import replace from '@rollup/plugin-replace';
+import terser from '@rollup/plugin-terser';
 import esbuild from 'rollup-plugin-esbuild';
 import { dts } from 'rollup-plugin-dts';
 
@@ -16,12 +19,23 @@ export const entries = {
   'webhook-web': 'src/webhook/web.ts',
   sandbox: 'src/sandbox/index.ts',
   'sandbox-cli': 'src/sandbox/cli.ts',
+  vanilla: 'src/vanilla/index.ts',
 };
+
+/**
+ * Entries compiled against Preact's React-compatible layer and bundled with it, so that plain
+ * pages need no React. Built on their own (below): they share no chunk with the React entry.
+ */
+const preactEntries = new Set(['vanilla']);
+const reactEntries = Object.fromEntries(
+  Object.entries(entries).filter(([name]) => !preactEntries.has(name)),
+);
+const preactInputs = Object.fromEntries([...preactEntries].map((name) => [name, entries[name]]));
 
 /** Entries with no types of their own (executables). */
 const typelessEntries = new Set(['sandbox-cli']);
 const typedEntries = Object.fromEntries(
-  Object.entries(entries).filter(([name]) => !typelessEntries.has(name)),
+  Object.entries(reactEntries).filter(([name]) => !typelessEntries.has(name)),
 );
 
 /** Entries whose output must start with the 'use client' directive (React Server Components). */
@@ -73,15 +87,56 @@ function cssFiles() {
     name: 'css-files',
     writeBundle() {
       mkdirSync('dist/css', { recursive: true });
-      for (const [src, out] of [
-        ['src/styles/service.css', 'Service-0.4.css'],
-        ['src/styles/tailwind.css', 'Service-tailwind-0.1.css'],
-      ]) {
+      for (const [src, out] of STYLESHEETS)
         writeFileSync(`dist/css/${out}`, readFileSync(src, 'utf8'));
+    },
+  };
+}
+
+const STYLESHEETS = [
+  ['src/styles/service.css', 'Service-0.4.css'],
+  ['src/styles/tailwind.css', 'Service-tailwind-0.1.css'],
+];
+
+/** The script host's stylesheets, the same files as dist/css. */
+function standaloneStylesheets() {
+  return {
+    name: 'standalone-stylesheets',
+    writeBundle() {
+      mkdirSync(STANDALONE, { recursive: true });
+      for (const [src, out] of STYLESHEETS) {
+        writeFileSync(`${STANDALONE}/${out}`, readFileSync(src, 'utf8'));
       }
     },
   };
 }
+
+/**
+ * The React API that src/react uses, from preact/compat: the same component compiled against a
+ * runtime of a few kilobytes. Exported for the tests, which bundle src/vanilla the same way.
+ */
+export const preactAliases = {
+  react: 'preact/compat',
+  'react-dom': 'preact/compat',
+  'react-dom/client': 'preact/compat/client',
+  'react/jsx-runtime': 'preact/compat/jsx-runtime',
+};
+
+function preactCompat() {
+  return {
+    name: 'preact-compat',
+    resolveId(id, importer, options) {
+      const target = preactAliases[id];
+      return target ? this.resolve(target, importer, { ...options, skipSelf: true }) : null;
+    },
+  };
+}
+
+const licence = `/*! servicepay ${pkg.version} | MIT | includes Preact (MIT, https://preactjs.com) */`;
+
+/** The standalone script's directory (spec 4.3), with the stylesheets beside the script. */
+const STANDALONE = 'dist/standalone';
+export const STANDALONE_SCRIPT = `${STANDALONE}/Service-${pkg.version}.min.js`;
 
 const onwarn = (warning, warn) => {
   // 'use client' is re-added through output.banner below.
@@ -97,7 +152,7 @@ const banner = (chunk) => {
 
 export default [
   {
-    input: entries,
+    input: reactEntries,
     external,
     onwarn,
     plugins: [rawCss(), esbuild({ target: 'es2020', jsx: 'automatic' }), cssFiles()],
@@ -134,4 +189,51 @@ export default [
       chunkFileNames: `chunks/[name]-[hash].d.${ext}`,
     },
   })),
+  // servicepay/vanilla: ESM + CJS with Preact bundled in (no dependency, no React); the
+  // bundler of the merchant's app still sees `process.env.NODE_ENV` and minifies.
+  {
+    input: preactInputs,
+    onwarn,
+    plugins: [
+      preactCompat(),
+      nodeResolve(),
+      rawCss(),
+      esbuild({ target: 'es2020', jsx: 'automatic' }),
+    ],
+    output: [
+      { dir: 'dist', format: 'es', entryFileNames: '[name].mjs', banner: licence },
+      {
+        dir: 'dist',
+        format: 'cjs',
+        entryFileNames: '[name].cjs',
+        exports: 'named',
+        banner: licence,
+      },
+    ],
+  },
+  // Its types on their own too, so they share no chunk with the React entry's (which imports
+  // React's types).
+  ...['mts', 'cts'].map((ext) => ({
+    input: preactInputs,
+    external,
+    onwarn,
+    plugins: [rawCss(), dts()],
+    output: { dir: 'dist', format: 'es', entryFileNames: `[name].d.${ext}` },
+  })),
+  // The standalone script of spec 4.3: window.Service and window.ServiceEvent, everything
+  // bundled, production mode, minified.
+  {
+    input: 'src/vanilla/standalone.ts',
+    onwarn,
+    plugins: [
+      preactCompat(),
+      nodeResolve(),
+      rawCss(),
+      replace({ preventAssignment: true, values: { 'process.env.NODE_ENV': '"production"' } }),
+      esbuild({ target: 'es2020', jsx: 'automatic' }),
+      terser({ compress: { passes: 2 }, format: { comments: /^!/ } }),
+      standaloneStylesheets(),
+    ],
+    output: { file: STANDALONE_SCRIPT, format: 'iife', banner: licence },
+  },
 ];

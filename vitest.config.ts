@@ -14,6 +14,7 @@ const alias = [
   { find: /^servicepay\/webhook$/, replacement: src('webhook/index.ts') },
   { find: /^servicepay\/webhook\/web$/, replacement: src('webhook/web.ts') },
   { find: /^servicepay\/sandbox$/, replacement: src('sandbox/index.ts') },
+  { find: /^servicepay\/vanilla$/, replacement: src('vanilla/index.ts') },
 ];
 
 export default defineConfig({
@@ -37,7 +38,8 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'dom',
-          include: ['test/react/**/*.test.{ts,tsx}'],
+          // test/vanilla: the Preact build of the component (test/vanilla/support.ts) beside React's.
+          include: ['test/react/**/*.test.{ts,tsx}', 'test/vanilla/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
           // The stylesheets are imported as strings (`?raw`); vitest empties CSS by default.
           css: { include: [/\.css/] },
@@ -52,6 +54,21 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 60_000,
+        },
+      },
+      // The package as users install it: test/package/global-setup.ts packs the tarball and
+      // installs it into scratch apps (React 18, React 19, none), whose own Node, Vite and
+      // Chromium then use it; no alias to src/ applies there. Last, after the storybook group:
+      // its npm installs, Vite build and browser would slow the timing-sensitive tests.
+      {
+        test: {
+          name: 'package',
+          include: ['test/package/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['test/package/global-setup.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+          sequence: { groupOrder: 2 },
         },
       },
       // Every story of the Storybook (stories/) as a test in a real headless Chromium: render,

@@ -1,5 +1,6 @@
 // `npm start`: builds the package, starts the local sandbox of the service and the example
-// checkout, prints the one URL to open, and stops both cleanly on Ctrl-C.
+// checkout (React, and the same on a plain page with the script tag, served by the sandbox as
+// its script host), prints the URLs to open, and stops both cleanly on Ctrl-C.
 import { spawnSync } from 'node:child_process';
 
 const build = spawnSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit' });
@@ -21,6 +22,7 @@ checkout.useSandbox(sandbox);
 
 console.log(`
   Example checkout:  ${checkout.url}   <- open this
+  On a plain page:   ${checkout.scriptTagUrl}   (the <script> tag, window.Service)
   Sandbox:           ${sandbox.url}  (webhook deliveries: ${sandbox.url.replace(/\/$/, '')}/deliveries)
 
   Press Ctrl-C to stop.

@@ -13,6 +13,8 @@ export interface StoredPayment {
 
 export declare function startCheckout(options?: { port?: number; host?: string }): Promise<{
   url: string;
+  /** The same checkout on a plain HTML page, with the component's script tag. */
+  scriptTagUrl: string;
   webhookUrl: string;
   returnUrl: string;
   payments: Map<string, StoredPayment>;

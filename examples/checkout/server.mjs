@@ -36,13 +36,18 @@ export async function buildCheckoutBundle() {
  * }} StoredPayment
  */
 
+/** Where examples/script-tag/index.html loads the component from: `npm start`'s sandbox. */
+const DEFAULT_SANDBOX_URL = 'http://127.0.0.1:4010';
+
 /**
  * @param {{ port?: number, host?: string }} [options]
  */
 export async function startCheckout({ port = 4000, host = '127.0.0.1' } = {}) {
-  const [bundle, css] = await Promise.all([
+  const [bundle, css, scriptTagHtml, scriptTagJs] = await Promise.all([
     buildCheckoutBundle(),
     readFile(here('./app.css'), 'utf8'),
+    readFile(here('../script-tag/index.html'), 'utf8'),
+    readFile(here('../script-tag/page.js'), 'utf8'),
   ]);
   /** @type {Map<string, StoredPayment>} */
   const payments = new Map();
@@ -71,6 +76,34 @@ export async function startCheckout({ port = 4000, host = '127.0.0.1' } = {}) {
   </body>
 </html>`;
 
+  /**
+   * The plain page as written, pointed at the running sandbox (its port may differ from the
+   * default), with this response's nonce on the component's script tag.
+   * @param {string} nonce
+   */
+  const scriptTagPage = (nonce) =>
+    scriptTagHtml
+      .replaceAll(DEFAULT_SANDBOX_URL, sandbox?.url ?? DEFAULT_SANDBOX_URL)
+      .replace('nonce=""', `nonce="${nonce}"`);
+
+  /**
+   * A strict CSP, as a merchant should run: scripts only from this origin (and, for the plain
+   * page, the script host), the component's injected styles by nonce, calls and images only
+   * to the sandbox.
+   * @param {string} nonce
+   * @param {string} [scriptHost]
+   */
+  const csp = (nonce, scriptHost) =>
+    [
+      "default-src 'self'",
+      `connect-src 'self' ${sandbox?.url ?? ''}`,
+      `img-src 'self' ${sandbox?.url ?? ''}`,
+      `style-src 'self' 'nonce-${nonce}'`,
+      `script-src 'self'${scriptHost ? ` ${scriptHost}` : ''}`,
+      "base-uri 'none'",
+      "frame-ancestors 'none'",
+    ].join('; ');
+
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname === '/webhooks/service') {
@@ -80,20 +113,27 @@ export async function startCheckout({ port = 4000, host = '127.0.0.1' } = {}) {
     if (req.method !== 'GET') return void res.writeHead(405, { Allow: 'GET' }).end();
     if (url.pathname === '/' || url.pathname === '/return') {
       const nonce = randomBytes(16).toString('base64');
-      // A strict CSP, as a merchant should run: the component's injected styles pass by nonce.
       res.writeHead(200, {
         'Content-Type': 'text/html; charset=utf-8',
-        'Content-Security-Policy': [
-          "default-src 'self'",
-          `connect-src 'self' ${sandbox?.url ?? ''}`,
-          `img-src 'self' ${sandbox?.url ?? ''}`,
-          `style-src 'self' 'nonce-${nonce}'`,
-          "script-src 'self'",
-          "base-uri 'none'",
-          "frame-ancestors 'none'",
-        ].join('; '),
+        'Content-Security-Policy': csp(nonce),
       });
       return void res.end(page(nonce));
+    }
+    // The same checkout on a plain page, with the component's <script> tag (spec 4.3, 4.4).
+    if (url.pathname === '/script-tag') {
+      return void res.writeHead(308, { Location: '/script-tag/' }).end();
+    }
+    if (url.pathname === '/script-tag/') {
+      const nonce = randomBytes(16).toString('base64');
+      res.writeHead(200, {
+        'Content-Type': 'text/html; charset=utf-8',
+        'Content-Security-Policy': csp(nonce, sandbox?.url ?? DEFAULT_SANDBOX_URL),
+      });
+      return void res.end(scriptTagPage(nonce));
+    }
+    if (url.pathname === '/script-tag/page.js') {
+      res.writeHead(200, { 'Content-Type': 'text/javascript; charset=utf-8' });
+      return void res.end(scriptTagJs);
     }
     if (url.pathname === '/app.js') {
       res.writeHead(200, { 'Content-Type': 'text/javascript; charset=utf-8' });
@@ -123,6 +163,7 @@ export async function startCheckout({ port = 4000, host = '127.0.0.1' } = {}) {
 
   return {
     url: `${origin}/`,
+    scriptTagUrl: `${origin}/script-tag/`,
     webhookUrl: `${origin}/webhooks/service`,
     returnUrl: `${origin}/return`,
     payments,

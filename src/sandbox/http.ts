@@ -43,6 +43,12 @@ const COMMON_HEADERS = {
   'Referrer-Policy': 'no-referrer',
 };
 
+/** 304 Not Modified: the validators and caching headers again, no body. */
+export function sendNotModified(res: ServerResponse, headers: Record<string, string>): void {
+  res.writeHead(304, { ...COMMON_HEADERS, ...headers });
+  res.end();
+}
+
 export function sendJson(
   res: ServerResponse,
   status: number,

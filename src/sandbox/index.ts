@@ -6,6 +6,7 @@ export { startSandbox, SANDBOX_APPLICATION_ID } from './server';
 export { SANDBOX_DEFAULT_PORT, DEFAULT_RETRY } from './options';
 export { DEFAULT_INSTITUTIONS } from './institutions';
 export { PUBLIC_KEY_PATH } from './router';
+export { SCRIPT_HOST_PATH } from './script-host';
 export { buildTestWebhookPayload, BANK_ERROR_DESCRIPTION, REJECTED_DESCRIPTION } from './payload';
 export type { SandboxWebhookPayload, TestWebhookPayloadOverrides } from './payload';
 export { sendTestWebhook } from './send-webhook';

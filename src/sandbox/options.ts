@@ -6,6 +6,7 @@
 import { SandboxConfigError } from './errors';
 import { isHexColour } from './icons';
 import { DEFAULT_INSTITUTIONS } from './institutions';
+import { defaultScriptDir } from './script-host';
 import type {
   SandboxInstitution,
   SandboxOptions,
@@ -25,6 +26,8 @@ export interface ResolvedOptions {
   institutions: ReadonlyMap<string, Required<SandboxInstitution>>;
   retry: Required<SandboxRetryOptions>;
   keyFile: string | undefined;
+  /** Where the script host's files are; undefined when the package's dist was not found. */
+  scriptDir: string | undefined;
   merchantName: string;
   log: (line: string) => void;
   onDelivery: ((attempt: WebhookDeliveryAttempt) => void) | undefined;
@@ -85,6 +88,15 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
       'keyFile',
     );
   }
+  if (
+    options.scriptDir !== undefined &&
+    (typeof options.scriptDir !== 'string' || options.scriptDir === '')
+  ) {
+    throw new SandboxConfigError(
+      'servicepay: sandbox option scriptDir must be a directory path.',
+      'scriptDir',
+    );
+  }
   return {
     port,
     host,
@@ -94,6 +106,7 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     institutions: institutionMap(options.institutions ?? DEFAULT_INSTITUTIONS),
     retry: retryPolicy(options.retry),
     keyFile: options.keyFile,
+    scriptDir: options.scriptDir ?? defaultScriptDir(),
     merchantName,
     log: safeLog(options.log),
     onDelivery: options.onDelivery,

@@ -55,6 +55,7 @@ ${rows}
 <ul>
 <li><a href="/deliveries">Webhook deliveries</a> (also as <a href="/deliveries.json">JSON</a>)</li>
 <li><a href="/.well-known/signature/pem">Public key</a> that verifies the webhook signatures</li>
+<li><a href="/js">Component script</a> for plain pages, newest version (the script host: <code>/js/Service-&lt;version&gt;.min.js</code>, <code>/js/Service-0.4.css</code>, <code>/js/Service-tailwind-0.1.css</code>)</li>
 <li><a href="${escapeHtml(institutionsHref)}">Institutions</a> (${context.institutionCount} banks)</li>
 </ul>
 <h2>Payments</h2>

@@ -20,6 +20,7 @@ import {
 } from './page-routes';
 import { STYLESHEET_PATH } from './html';
 import { describeFailure } from './put';
+import { SCRIPT_HOST_PATH, serveScriptHost } from './script-host';
 
 /** Path of the public-key endpoint (spec 4.2). */
 export const PUBLIC_KEY_PATH = '/.well-known/signature/pem';
@@ -93,6 +94,15 @@ function match(
             ),
         },
       };
+  }
+  if (path === SCRIPT_HOST_PATH || path.startsWith(`${SCRIPT_HOST_PATH}/`)) {
+    // `/js` and `/js/` are the bare script-host address (the newest script).
+    const name = decodeSegment(path.slice(SCRIPT_HOST_PATH.length + 1));
+    if (name === undefined) return undefined;
+    return {
+      cors: true,
+      methods: { GET: () => serveScriptHost(req, res, name, ctx.options.scriptDir) },
+    };
   }
   let m: RegExpExecArray | null;
   if ((m = /^\/icons\/([^/]+)\.svg$/.exec(path))) {

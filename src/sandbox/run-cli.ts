@@ -7,6 +7,7 @@ import type { ParseArgsConfig } from 'node:util';
 import { SandboxConfigError } from './errors';
 import { SANDBOX_DEFAULT_PORT } from './options';
 import { PUBLIC_KEY_PATH } from './router';
+import { SCRIPT_HOST_PATH } from './script-host';
 import { sendTestWebhook } from './send-webhook';
 import { startSandbox } from './server';
 import type { Sandbox } from './types';
@@ -128,6 +129,7 @@ async function serveCommand(argv: readonly string[], io: CliIo): Promise<number>
   io.out(`  public key      ${sandbox.url}${PUBLIC_KEY_PATH}`);
   io.out(`  webhooks        ${values['webhook-url'] ?? 'not sent (no --webhook-url)'}`);
   io.out(`  deliveries      ${sandbox.url}/deliveries`);
+  io.out(`  script host     ${sandbox.url}${SCRIPT_HOST_PATH} (the component for plain pages)`);
   io.out('Press Ctrl-C to stop.');
   io.onStarted?.(sandbox);
   await io.untilStopRequested();

@@ -93,6 +93,13 @@ export interface SandboxOptions {
    */
   keyFile?: string;
   /**
+   * Directory of the standalone component script and its stylesheets, which the sandbox
+   * serves as the script host of spec 4.3: `/js/Service-<version>.min.js` (the newest at the
+   * bare `/js`), `/js/Service-0.4.css`, `/js/Service-tailwind-0.1.css`.
+   * @default the servicepay package's dist/standalone (written by `npm run build`)
+   */
+  scriptDir?: string;
+  /**
    * The payee's name shown on the bank page.
    * @default 'ServicePay Demo Shop'
    */

@@ -1,0 +1,37 @@
+// Bundle sizes for `npm run bench` (bench/run.mjs): size-limit itself, with .size-limit.cjs
+// (the same entries, esbuild settings and budgets as `npm run size` in `npm test`), on the
+// built dist/. min+gzip bytes; a kB is 1000 bytes, as size-limit counts.
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const repo = fileURLToPath(new URL('..', import.meta.url));
+
+export async function run() {
+  if (!existsSync(new URL('../dist/index.mjs', import.meta.url))) {
+    throw new Error('size bench: dist/ is missing; run `npm run build` first');
+  }
+  let out;
+  try {
+    out = execFileSync(
+      new URL('../node_modules/.bin/size-limit', import.meta.url).pathname,
+      ['--json'],
+      {
+        cwd: repo,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+      },
+    );
+  } catch (error) {
+    // A missed budget exits 1 and still prints the figures.
+    out = error.stdout;
+  }
+  const results = JSON.parse(out.slice(out.indexOf('[')));
+  return results.map((r) => ({
+    name: `size: ${r.name}`,
+    unit: 'kB',
+    value: r.size / 1000,
+    budget: `<= ${r.sizeLimit / 1000} kB`,
+    ok: r.passed,
+  }));
+}

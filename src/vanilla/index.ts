@@ -1,0 +1,22 @@
+/**
+ * `servicepay/vanilla`: the `Service` class for pages without React (spec 4.4). Built on the
+ * same core session and the same component as the React entry; its UI runtime (Preact's
+ * React-compatible layer) is bundled in, so it needs no dependency.
+ */
+export { Service } from './service';
+export type { ServiceOptions } from './service';
+export { ServiceInjectionError } from './errors';
+export { ServiceEvent, ErrorLocation } from '../core/index';
+export type {
+  ServiceEventName,
+  ErrorLocationName,
+  ServiceError,
+  Environment,
+  AgentType,
+  PaymentArgs,
+  PaymentInitiatedDetails,
+  ServiceTransport,
+  Institution,
+  PaymentInitiation,
+  InitiatedPayment,
+} from '../core/index';

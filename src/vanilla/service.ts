@@ -1,0 +1,129 @@
+import { createElement } from 'react';
+import { createRoot } from 'react-dom/client';
+import type { Root } from 'react-dom/client';
+import { createPaymentSession } from '../core/index';
+import type { PaymentArgs } from '../core/index';
+import { ServicePayWithSession } from '../react/ServicePay';
+import type { ServicePayProps } from '../react/ServicePay';
+import { injectStylesheet } from '../react/styles';
+import { ServiceInjectionError } from './errors';
+
+/**
+ * Options of `new Service(options)`: those of spec 2.2 (`environment`, `applicationId`,
+ * `disableVolumeStyling`, `disablePayButton`, `isWebView`, `eventConsumer`, ...), plus the
+ * additions of the React component: `baseUrl`, `transport`, `openUrl`,
+ * `generateMerchantPaymentId`, `onPaymentInitiated`, `disabledReason`, `className`, `nonce`.
+ * They are read once, by the constructor.
+ */
+export interface ServiceOptions extends Omit<ServicePayProps, 'payment' | 'nonce'> {
+  /**
+   * CSP nonce for the component's injected `<style>` elements.
+   * @default in the standalone script, the `nonce` of its own `<script>` element
+   */
+  nonce?: string;
+}
+
+/** Set by the standalone script: the nonce its own `<script>` element carried. */
+let scriptNonce: string | undefined;
+export function setScriptNonce(nonce: string | undefined): void {
+  scriptNonce = nonce || undefined;
+}
+
+/**
+ * The component for plain pages (spec 4.4): `new Service(options)`, then `createPayment`,
+ * `injectComponent` and the other operations, from page script.
+ *
+ * It is the React component's session and markup, not a copy: the class holds a core payment
+ * session and renders `<ServicePay>` around it, so events, errors, markup and styling are
+ * those of the React component. Nothing is thrown into the page, except by `injectComponent`
+ * for an element id that the page does not have.
+ */
+export class Service {
+  /** Validates and prepares the next payment (spec 2.3). Returns whether it was valid. */
+  declare readonly createPayment: (args: PaymentArgs) => boolean;
+  /**
+   * Renders the component into the page element with this id, replacing its content; called
+   * again, it moves the component there (its state stays, `mounted` is not emitted again).
+   * @throws ServiceInjectionError when no element has this id.
+   */
+  declare readonly injectComponent: (elementId: string) => void;
+  /** Enables (true) or disables (false) the Pay button; emits `pay_button_enabled` / `_disabled`. */
+  declare readonly toggleButton: (enabled: boolean) => void;
+  /**
+   * Starts the payment at an institution, as a click on its icon does (spec 4.4 rule 1).
+   * Needs `createPayment` and `injectComponent` first. Never rejects: errors go to `errorConsumer`.
+   */
+  declare readonly payWithInstitution: (institutionId: string) => Promise<void>;
+  /** Opens the bank list; called before the banks arrive, it opens when they do. */
+  declare readonly openInstitutionSelection: () => void;
+  /**
+   * The merchantPaymentId the next payment will use: renewed on every `payment_initiated`
+   * (spec 4.4 rule 4). `onPaymentInitiated` receives the id each payment used.
+   */
+  declare readonly merchantPaymentId: string;
+
+  constructor(options: ServiceOptions) {
+    // Copied once. Not an object (or one whose getters throw): validated as an empty one, so
+    // the error names the first missing option.
+    let props = {} as ServiceOptions;
+    try {
+      if (options && typeof options == 'object') props = { ...options };
+    } catch {
+      // Reported by the session as a missing environment.
+    }
+    props.nonce ??= scriptNonce;
+    // The session validates the options and reports a problem to errorConsumer once
+    // injected, as <ServicePay> does at mount; the constructor never throws.
+    const session = createPaymentSession(props);
+    let root: Root | undefined;
+
+    // The methods are the session's own (they need no `this`): `button.onclick =
+    // service.openInstitutionSelection` works.
+    this.createPayment = session.createPayment;
+    this.toggleButton = session.toggleButton;
+    this.openInstitutionSelection = session.openInstitutionSelection;
+    Object.defineProperty(this, 'merchantPaymentId', {
+      enumerable: true,
+      get: () => session.getState().merchantPaymentId,
+    });
+
+    this.payWithInstitution = async (institutionId) => {
+      if (root) return session.payWithInstitution(institutionId);
+      // Before injection the session is not mounted and would refuse too; this says why.
+      const error = {
+        location: 'payWithBankInstitution',
+        error:
+          'servicepay: payWithInstitution needs the component in the page: call injectComponent(elementId) first',
+      } as const;
+      try {
+        props.errorConsumer?.(error);
+      } catch (thrown) {
+        console.error('servicepay: errorConsumer threw', thrown);
+      }
+    };
+
+    this.injectComponent = (elementId) => {
+      const element =
+        typeof elementId == 'string' && elementId ? document.getElementById(elementId) : null;
+      if (!element) {
+        throw new ServiceInjectionError(
+          `servicepay: injectComponent found no element with id ${JSON.stringify(elementId)}: ` +
+            'give the id of an element that is in the page (call it after the element is parsed, e.g. on DOMContentLoaded)',
+          elementId,
+        );
+      }
+      // Styles before the first paint of the markup (the component's own effect runs after it).
+      if (!props.disableVolumeStyling) injectStylesheet('service', props.nonce);
+      if (!props.disableTailwindStyling) injectStylesheet('tailwind', props.nonce);
+      const first = !root;
+      root?.unmount();
+      root = createRoot(element);
+      root.render(createElement(ServicePayWithSession, { ...props, session }));
+      // Mounted here, synchronously and for the life of the page, rather than in the
+      // component's effect (which runs after paint): `mounted` follows the markup into the
+      // page, and a payWithInstitution right after injectComponent already works. A second
+      // injection moves the markup; the session, its banks and its payment stay.
+      if (first) session.mount();
+    };
+  }
+}

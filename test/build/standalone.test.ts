@@ -1,0 +1,113 @@
+// @vitest-environment node
+// The standalone script and the servicepay/vanilla entry as users receive them (`npm test`
+// builds before it tests): what they define, what they import, what they carry.
+import { readFile, readdir } from 'node:fs/promises';
+import { JSDOM } from 'jsdom';
+import { describe, expect, it } from 'vitest';
+import { ServiceEvent } from '../../src/core/index';
+
+const dist = new URL('../../dist/', import.meta.url);
+const read = (file: string) => readFile(new URL(file, dist), 'utf8');
+const { version } = JSON.parse(
+  await readFile(new URL('../../package.json', import.meta.url), 'utf8'),
+) as { version: string };
+const SCRIPT = `Service-${version}.min.js`;
+
+/** A page that loads the script as a plain page does, with a nonce on its tag. */
+async function pageWithScript(nonce = '') {
+  const dom = new JSDOM(
+    `<!doctype html><html><head></head><body><div id="service-component"></div></body></html>`,
+    { runScripts: 'dangerously', url: 'https://shop.example/checkout' },
+  );
+  const before = new Set(Object.getOwnPropertyNames(dom.window));
+  const script = dom.window.document.createElement('script');
+  if (nonce) script.setAttribute('nonce', nonce);
+  script.textContent = await read(`standalone/${SCRIPT}`);
+  dom.window.document.head.append(script);
+  const added = Object.getOwnPropertyNames(dom.window).filter((name) => !before.has(name));
+  return { dom, window: dom.window as unknown as Window & typeof globalThis, added };
+}
+
+describe('the standalone script (spec 4.3)', () => {
+  it('is built as dist/standalone/Service-<version>.min.js, beside both stylesheets', async () => {
+    expect((await readdir(new URL('standalone/', dist))).sort()).toEqual([
+      'Service-0.4.css',
+      SCRIPT,
+      'Service-tailwind-0.1.css',
+    ]);
+    for (const css of ['Service-0.4.css', 'Service-tailwind-0.1.css']) {
+      expect(await read(`standalone/${css}`)).toBe(await read(`css/${css}`));
+    }
+  });
+
+  it('defines window.Service and window.ServiceEvent, and no other global', async () => {
+    const { window, added } = await pageWithScript();
+    expect(added.sort()).toEqual(['Service', 'ServiceEvent']);
+    expect(typeof window.Service).toBe('function');
+    expect({ ...window.ServiceEvent }).toEqual({ ...ServiceEvent });
+  });
+
+  it('works as the spec shows it: new Service, createPayment, injectComponent, events', async () => {
+    const { window } = await pageWithScript();
+    // Page script, run in the page (objects from this test's realm are not the page's).
+    const page = window.eval(`
+      const events = [];
+      const service = new window.Service({
+        environment: 'SANDBOX',
+        applicationId: '3f2a1d4e-5b6c-4d7e-8f90-a1b2c3d4e5f6',
+        transport: {
+          fetchInstitutions: async () => [{ id: 'monzo', name: 'Monzo' }],
+          initiatePayment: async () => ({ paymentId: 'p', authorisationUrl: 'https://bank.test/a' }),
+        },
+        eventConsumer: (event) => events.push(event),
+      });
+      const prepared = service.createPayment({ amount: 12.5, paymentReference: 'ORDER-1042' });
+      service.injectComponent('service-component');
+      ({ service, events, prepared });
+    `) as { service: { injectComponent(id: string): void }; events: string[]; prepared: boolean };
+    expect(page.prepared).toBe(true);
+    const root = window.document.querySelector('#service-component [data-state]')!;
+    expect(root.getAttribute('data-state')).toBe('idle');
+    expect(root.querySelector('button')!.textContent).toBe('Pay £12.50');
+    expect(page.events).toEqual(['mounted']);
+    expect(() => page.service.injectComponent('nope')).toThrow(/^servicepay: injectComponent/);
+  });
+
+  it("gives the component's styles the nonce of its own script tag", async () => {
+    const { window } = await pageWithScript('r4nd0m');
+    new window.Service({
+      environment: 'SANDBOX',
+      applicationId: '3f2a1d4e-5b6c-4d7e-8f90-a1b2c3d4e5f6',
+    }).injectComponent('service-component');
+    const styles = [...window.document.querySelectorAll('style[data-servicepay]')];
+    expect(styles.map((style) => style.getAttribute('nonce'))).toEqual(['r4nd0m', 'r4nd0m']);
+  });
+
+  it('is minified production code with everything bundled and its licences', async () => {
+    const code = await read(`standalone/${SCRIPT}`);
+    expect(code.startsWith(`/*! servicepay ${version} | MIT | includes Preact (MIT`)).toBe(true);
+    expect(code).not.toMatch(/process\.env|\brequire\(|\bimport\s*[({'"]|^export /m);
+    // Development-only warnings are gone with NODE_ENV=production.
+    expect(code).not.toContain('must not be used on iOS');
+    expect(code.split('\n').length).toBeLessThanOrEqual(3);
+  });
+});
+
+describe('servicepay/vanilla', () => {
+  it('imports nothing: Preact is bundled in, React is not needed', async () => {
+    for (const file of ['vanilla.mjs', 'vanilla.cjs', 'vanilla.d.mts', 'vanilla.d.cts']) {
+      const code = await read(file);
+      expect(code, file).not.toMatch(/(?:from|import|require\()\s*['"][^'"]+['"]/);
+    }
+  });
+
+  it('leaves the React entry free of Preact', async () => {
+    const files = [
+      'index.mjs',
+      ...(await readdir(new URL('chunks/', dist))).map((f) => `chunks/${f}`),
+    ];
+    for (const file of files.filter((f) => /\.m?js$/.test(f))) {
+      expect(await read(file), file).not.toMatch(/preact/i);
+    }
+  });
+});

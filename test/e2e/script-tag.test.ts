@@ -1,0 +1,271 @@
+// @vitest-environment node
+// End to end in a real headless Chromium: the plain page of examples/script-tag, which loads
+// the standalone script from the sandbox acting as the script host (spec 4.3) and uses
+// window.Service as spec 4.4 shows, beside the React checkout on the same sandbox.
+import { mkdir, readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import type { AxeResults } from 'axe-core';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startCheckout } from '../../examples/checkout/server.mjs';
+import { startSandbox } from '../../src/sandbox/index';
+import { launchChromium } from '../helpers/browser';
+import { describeMarkup } from '../helpers/markup';
+
+const require = createRequire(import.meta.url);
+const SHOTS = new URL('../../artifacts/screenshots/', import.meta.url);
+const shot = (page: Page, name: string) =>
+  page.screenshot({ path: new URL(`${name}.png`, SHOTS).pathname, fullPage: true });
+const { version } = JSON.parse(
+  await readFile(new URL('../../package.json', import.meta.url), 'utf8'),
+) as { version: string };
+const dist = (file: string) => readFile(new URL(`../../dist/${file}`, import.meta.url), 'utf8');
+
+const FAST_RETRY = { initialDelayMs: 20, factor: 2, maxDelayMs: 200, maxAttempts: 50 };
+const WHOLE_PAYMENT = [
+  'mounted',
+  'institutions_fetched',
+  'bank_selection_opened',
+  'payment_initiated',
+  'institution_selected',
+  'awaiting_authorisation',
+];
+
+let browser: Browser;
+beforeAll(async () => {
+  await mkdir(SHOTS, { recursive: true });
+  browser = await launchChromium();
+});
+afterAll(() => browser?.close());
+
+let checkout: Awaited<ReturnType<typeof startCheckout>>;
+let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+let page: Page;
+/** What went wrong in the page: uncaught errors, console errors (CSP included), HTTP >= 400. */
+let failures: string[];
+
+beforeEach(async () => {
+  checkout = await startCheckout({ port: 0 });
+  sandbox = await startSandbox({
+    port: 0,
+    webhookUrl: checkout.webhookUrl,
+    webCallbackUrl: checkout.returnUrl,
+    mobileCallbackUrl: `${checkout.returnUrl}?app=mobile`,
+    retry: FAST_RETRY,
+  });
+  checkout.useSandbox(sandbox);
+  page = await browser.newPage();
+  failures = [];
+  page.on('pageerror', (error) => failures.push(error.message));
+  page.on('console', (msg) => msg.type() === 'error' && failures.push(msg.text()));
+  page.on('response', (r) => r.status() >= 400 && failures.push(`${r.status()} ${r.url()}`));
+});
+
+afterEach(async () => {
+  await page?.close();
+  await sandbox?.stop();
+  await checkout?.stop();
+});
+
+const texts = (testId: string) => page.getByTestId(testId).locator('li').allTextContents();
+const payButton = () => page.getByRole('button', { name: 'Pay £12.50' });
+
+/**
+ * Keeps the page where it is when the component sends the shopper to the bank: the bank page
+ * answers 204, and a navigation answered 204 leaves the current document in place.
+ */
+const stayOffTheBank = (target: Page) =>
+  target.route(
+    (url) => url.href.startsWith(`${sandbox.url}/bank/`),
+    (route) => route.fulfill({ status: 204 }),
+  );
+
+describe('the plain page with the script tag (examples/script-tag)', () => {
+  it('loads the script from the sandbox as the script host, versioned and at the bare address', async () => {
+    const versioned = `${sandbox.url}/js/Service-${version}.min.js`;
+    await page.goto(checkout.scriptTagUrl);
+    await payButton().waitFor();
+    // The page's <script src> is the versioned address of spec 4.3, on the sandbox.
+    const src = await page.evaluate(
+      () => document.querySelector<HTMLScriptElement>('script[src*="/js/Service-"]')?.src,
+    );
+    expect(src).toBe(versioned);
+    expect(await page.evaluate(() => typeof window.Service)).toBe('function');
+
+    const built = await dist(`standalone/Service-${version}.min.js`);
+    const response = await fetch(versioned);
+    expect(response.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(await response.text()).toBe(built);
+    for (const bare of [`${sandbox.url}/js`, `${sandbox.url}/js/`]) {
+      const latest = await fetch(bare);
+      expect(latest.headers.get('content-location')).toBe(`/js/Service-${version}.min.js`);
+      expect(await latest.text()).toBe(built);
+    }
+    for (const css of ['Service-0.4.css', 'Service-tailwind-0.1.css']) {
+      expect(await (await fetch(`${sandbox.url}/js/${css}`)).text()).toBe(await dist(`css/${css}`));
+    }
+
+    // The bare address in a browser: a page with only that script tag gets window.Service.
+    const bare = await browser.newPage();
+    try {
+      await bare.setContent(`<!doctype html><script src="${sandbox.url}/js"></script>`);
+      expect(
+        await bare.evaluate(() => [typeof window.Service, window.ServiceEvent.PAYMENT_INITIATED]),
+      ).toEqual(['function', 'payment_initiated']);
+    } finally {
+      await bare.close();
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('takes a whole payment: COMPLETED, confirmed by the verified webhook, with the id the page showed', async () => {
+    await page.goto(checkout.scriptTagUrl);
+    await payButton().waitFor();
+    await expect.poll(() => texts('events')).toEqual(['mounted', 'institutions_fetched']);
+    const shownId = await page.getByTestId('merchant-payment-id').textContent();
+    await shot(page, 'script-tag-1-page');
+    await payButton().click();
+    await page.getByRole('button', { name: 'Barclays' }).waitFor();
+    await shot(page, 'script-tag-2-bank-list');
+    await page.getByRole('button', { name: 'Barclays' }).click();
+    await page.waitForURL(/\/bank\//);
+    await expect.poll(() => page.getByText('ORDER-1042').count()).toBeGreaterThan(0);
+    await page.getByRole('button', { name: 'Approve' }).click();
+    // The checkout's own result page: the status from the verified webhook only.
+    await page.waitForURL(/\/return\?/);
+    await expect.poll(() => page.getByTestId('status').textContent()).toBe('COMPLETED');
+    await shot(page, 'script-tag-3-result-completed');
+
+    const stored = [...checkout.payments.values()];
+    expect(stored).toEqual([
+      expect.objectContaining({
+        paymentStatus: 'COMPLETED',
+        amount: 12.5,
+        reference: 'ORDER-1042',
+        merchantPaymentId: shownId,
+        timesProcessed: 1,
+      }),
+    ]);
+    expect([...sandbox.payments.values()][0]).toMatchObject({
+      institutionId: 'barclays',
+      metadata: { orderId: 1042 },
+      merchantPaymentId: shownId,
+    });
+    expect(failures).toEqual([]);
+  });
+
+  it('sends the same events in the same order, with the same markup, as the React checkout', async () => {
+    const react = await browser.newPage();
+    try {
+      const markups: Record<string, string[]> = {};
+      const events: Record<string, string[]> = {};
+      for (const [name, target, url] of [
+        ['react', react, checkout.url],
+        ['script-tag', page, checkout.scriptTagUrl],
+      ] as const) {
+        await stayOffTheBank(target);
+        await target.goto(url);
+        const root = target.locator('[role="group"][data-state]');
+        const describe = async (state: string) => {
+          await expect.poll(() => root.getAttribute('data-state')).toBe(state);
+          return root.evaluate(describeMarkup);
+        };
+        const seen = () => target.getByTestId('events').locator('li').allTextContents();
+        await expect.poll(seen).toEqual(['mounted', 'institutions_fetched']);
+        markups[name] = [await describe('idle')];
+        await target.getByRole('button', { name: 'Pay £12.50' }).click();
+        await target.getByRole('button', { name: 'Barclays' }).waitFor();
+        markups[name].push(await describe('selecting'));
+        await target.getByRole('button', { name: 'Barclays' }).click();
+        await expect.poll(seen).toContain('awaiting_authorisation');
+        markups[name].push(await describe('awaiting-authorisation'));
+        events[name] = await seen();
+      }
+      expect(events['script-tag']).toEqual(WHOLE_PAYMENT);
+      expect(events['script-tag']).toEqual(events.react);
+      // React 19 and Preact render the one component alike (generated ids aside).
+      expect(markups['script-tag']).toEqual(markups.react);
+      expect(markups.react![1]).toContain('"Barclays"');
+      expect(sandbox.payments.size).toBe(2);
+    } finally {
+      await react.close();
+    }
+  });
+
+  it('toggleButton and payWithInstitution from page script; merchantPaymentId renewed on every payment_initiated', async () => {
+    await page.goto(checkout.scriptTagUrl);
+    await payButton().waitFor();
+    const nextId = () => page.getByTestId('merchant-payment-id').textContent();
+
+    await page.getByRole('button', { name: 'toggleButton(false)' }).click();
+    await expect.poll(() => payButton().isDisabled()).toBe(true);
+    await page.getByRole('button', { name: 'toggleButton(true)' }).click();
+    await expect.poll(() => payButton().isEnabled()).toBe(true);
+    await expect
+      .poll(() => texts('events'))
+      .toEqual(['mounted', 'institutions_fetched', 'pay_button_disabled', 'pay_button_enabled']);
+
+    // The first attempt fails at the service (503), so the page stays and shows its state.
+    const first = await nextId();
+    expect(first).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    await page.route(`${sandbox.url}/v1/payments`, (route) =>
+      route.request().method() === 'POST'
+        ? route.fulfill({
+            status: 503,
+            contentType: 'application/json',
+            headers: { 'Access-Control-Allow-Origin': new URL(checkout.url).origin },
+            body: JSON.stringify({ error: 'The service is unavailable (test)' }),
+          })
+        : route.continue(),
+    );
+    await page.getByRole('button', { name: "payWithInstitution('monzo')" }).click();
+    await expect
+      .poll(() => texts('errors'))
+      .toEqual(['payWithBankInstitution: The service is unavailable (test)']);
+    const second = await nextId();
+    expect(second).not.toBe(first);
+    expect(await texts('used-ids')).toEqual([`${first} (monzo)`]);
+    await shot(page, 'script-tag-4-page-script');
+    await page.unroute(`${sandbox.url}/v1/payments`);
+
+    // The second attempt goes through, with the renewed id, to Monzo's page.
+    await page.getByRole('button', { name: "payWithInstitution('monzo')" }).click();
+    await page.waitForURL(/\/bank\//);
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await page.waitForURL(/\/return\?/);
+    await expect.poll(() => page.getByTestId('status').textContent()).toBe('COMPLETED');
+    expect([...sandbox.payments.values()]).toEqual([
+      expect.objectContaining({ institutionId: 'monzo', merchantPaymentId: second }),
+    ]);
+    expect([...checkout.payments.values()]).toEqual([
+      expect.objectContaining({ merchantPaymentId: second, paymentStatus: 'COMPLETED' }),
+    ]);
+    // The 503 was the test's own; nothing else went wrong.
+    expect(failures.filter((f) => !/\b503\b|status of 503/.test(f))).toEqual([]);
+  });
+
+  it('has no axe violations, colour contrast included, idle and with the bank list open', async () => {
+    // axe is injected by the test, so this context lets it past the page's strict CSP.
+    const context = await browser.newContext({ bypassCSP: true });
+    const axePage = await context.newPage();
+    const axeSource = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
+    const violations = async () => {
+      await axePage.addScriptTag({ content: axeSource });
+      return axePage.evaluate(async () => {
+        const axe = (window as unknown as { axe: { run(context: Document): Promise<AxeResults> } })
+          .axe;
+        return (await axe.run(document)).violations.map((v) => `${v.id}: ${v.nodes.length}`);
+      });
+    };
+    try {
+      await axePage.goto(checkout.scriptTagUrl);
+      await axePage.getByRole('button', { name: 'Pay £12.50' }).waitFor();
+      expect(await violations()).toEqual([]);
+      await axePage.getByRole('button', { name: 'Pay £12.50' }).click();
+      await axePage.getByRole('button', { name: 'Barclays' }).waitFor();
+      expect(await violations()).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});

@@ -1,0 +1,93 @@
+// Packs the package as npm would publish it and installs the tarball, from the npm registry
+// (through the npm cache), into three scratch apps in a temp folder: one with nothing else,
+// one with React 18, one with React 19. The tests run their fixtures in those apps.
+// Without the registry (and a cold cache) the install fails and so does the run, loudly: CI
+// has the registry. SERVICEPAY_KEEP_SCRATCH=1 keeps the folder for a look afterwards.
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { REPO, SMOKE_APPS, run } from './support';
+import type { SmokeApps } from './support';
+
+const FIXTURES = join(REPO, 'test/package/fixtures');
+
+export default async function setup(project: TestProject) {
+  const started = Date.now();
+  const root = mkdtempSync(join(tmpdir(), 'servicepay-smoke-'));
+  const [info] = JSON.parse(
+    execFileSync('npm', ['pack', '--json', '--pack-destination', root], {
+      cwd: REPO,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }),
+  ) as { filename: string }[];
+  const tarball = join(root, info!.filename);
+
+  // The testing libraries at the repo's versions; React 19 too, React 18 as the oldest major
+  // the peer range allows.
+  const dev = (
+    JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as {
+      devDependencies: Record<string, string>;
+    }
+  ).devDependencies;
+  const pinned = (name: string) => `${name}@${dev[name]}`;
+  const testing = [
+    '@testing-library/react',
+    '@testing-library/dom',
+    '@testing-library/user-event',
+  ].map(pinned);
+  const apps: Record<Exclude<keyof SmokeApps, 'tarball'>, string[]> = {
+    bare: [],
+    react18: ['react@18.3.1', 'react-dom@18.3.1', ...testing],
+    react19: [pinned('react'), pinned('react-dom'), ...testing],
+  };
+
+  const dirs = await Promise.all(
+    Object.entries(apps).map(async ([name, deps]) => {
+      const dir = join(root, name);
+      mkdirSync(dir);
+      writeFileSync(
+        join(dir, 'package.json'),
+        JSON.stringify({ name: `smoke-${name}`, private: true, type: 'module' }, null, 2),
+      );
+      try {
+        await run(
+          'npm',
+          [
+            'install',
+            '--no-audit',
+            '--no-fund',
+            '--prefer-offline',
+            '--loglevel=error',
+            '--save-exact',
+            tarball,
+            ...deps,
+          ],
+          { cwd: dir, timeoutMs: 150_000 },
+        );
+      } catch (error) {
+        throw new Error(
+          `npm install failed in the ${name} scratch app: the smoke tests need the npm registry (or a warm npm cache).\n${String(error)}`,
+          { cause: error },
+        );
+      }
+      cpSync(FIXTURES, dir, { recursive: true });
+      return [name, dir] as const;
+    }),
+  );
+
+  const provided: SmokeApps = {
+    tarball,
+    ...(Object.fromEntries(dirs) as Omit<SmokeApps, 'tarball'>),
+  };
+  project.provide(SMOKE_APPS as never, provided as never);
+  console.log(
+    `package smoke tests: packed and installed into ${root} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
+
+  return () => {
+    if (!process.env.SERVICEPAY_KEEP_SCRATCH) rmSync(root, { recursive: true, force: true });
+  };
+}

@@ -1,0 +1,110 @@
+// servicepay/webhook, servicepay/webhook/web, servicepay/core and servicepay/sandbox as
+// `import` and `require` in plain Node, installed from the tarball into an app with nothing
+// else: React is an optional peer, none of these needs it.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { smokeApps } from './apps';
+import { VECTORS_PATH, run, runFixture, startFixture } from './support';
+
+const { bare } = smokeApps();
+const APP_ID = '3f2a1d4e-5b6c-4d7e-8f90-a1b2c3d4e5f6';
+
+interface NodeChecks {
+  resolved: Record<string, string>;
+  signature: Record<string, unknown>;
+  vector: { node: boolean; web: boolean } | null;
+  core: {
+    events: Record<string, string>;
+    invalid: boolean;
+    valid: boolean;
+    log: string[];
+    requests: unknown[];
+  };
+}
+
+describe('in plain Node, with no React installed', () => {
+  it('installs no React (an optional peer dependency)', () => {
+    expect(existsSync(join(bare, 'node_modules/servicepay/package.json'))).toBe(true);
+    expect(existsSync(join(bare, 'node_modules/react'))).toBe(false);
+  });
+
+  it.each([
+    ['import', 'node-esm.mjs', /\.mjs$/],
+    ['require', 'node-cjs.cjs', /\.cjs$/],
+  ])('%s: webhook signs and verifies, core takes a payment', async (_, file, extension) => {
+    const result = await runFixture<NodeChecks>(bare, file);
+    // Each format loads its own build from the installed package.
+    for (const path of Object.values(result.resolved)) {
+      expect(path).toContain('/node_modules/servicepay/dist/');
+      expect(path).toMatch(extension);
+    }
+    expect(result.signature).toEqual({
+      header: 'SHA256withRSA',
+      valid: true,
+      tampered: false,
+      web: true,
+      webTampered: false,
+    });
+    // The service's own signed example, where the work tree has ../shared.
+    if (existsSync(VECTORS_PATH)) expect(result.vector).toEqual({ node: true, web: true });
+
+    expect(result.core.events.MOUNTED).toBe('mounted');
+    expect(result.core.invalid).toBe(false);
+    expect(result.core.valid).toBe(true);
+    expect(result.core.log).toEqual([
+      'error:payWithBankInstitution:Input validation error: field=[paymentRequest.amount], value=[-1], error=[must be greater than 0]',
+      'mounted',
+      'institutions_fetched',
+      'bank_selection_opened',
+      'payment_initiated',
+      'institution_selected',
+      'open:https://bank.test/authorise/1',
+      'awaiting_authorisation',
+    ]);
+    expect(result.core.requests).toEqual([
+      {
+        environment: 'SANDBOX',
+        applicationId: APP_ID,
+        institutionId: 'monzo',
+        paymentRequest: { amount: 12.5, currency: 'GBP', reference: 'ORDER-1042' },
+        merchantPaymentId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        agentType: 'WEB_BROWSER',
+      },
+    ]);
+  });
+
+  it('the servicepay-sandbox command runs', async () => {
+    const { stdout } = await run(join(bare, 'node_modules/.bin/servicepay-sandbox'), ['--help'], {
+      cwd: bare,
+    });
+    expect(stdout).toContain('Usage:\n  servicepay-sandbox [options]');
+  });
+
+  it('servicepay/sandbox serves the banks, and the standalone script from the package', async () => {
+    const sandbox = await startFixture<{ url: string; applicationId: string }>(bare, 'sandbox.mjs');
+    try {
+      const base = sandbox.info.url.replace(/\/$/, '');
+      const banks = await fetch(
+        `${base}/v1/institutions?environment=SANDBOX&applicationId=${sandbox.info.applicationId}`,
+      );
+      expect(banks.status).toBe(200);
+      expect(((await banks.json()) as { institutions: unknown[] }).institutions).toHaveLength(20);
+
+      // The script host finds dist/standalone inside the installed package.
+      const { version } = JSON.parse(
+        readFileSync(join(bare, 'node_modules/servicepay/package.json'), 'utf8'),
+      ) as { version: string };
+      const script = await fetch(`${base}/js/Service-${version}.min.js`);
+      expect(script.status).toBe(200);
+      expect(await script.text()).toBe(
+        readFileSync(
+          join(bare, `node_modules/servicepay/dist/standalone/Service-${version}.min.js`),
+          'utf8',
+        ),
+      );
+    } finally {
+      await sandbox.stop();
+    }
+  });
+});

@@ -1,0 +1,562 @@
+// The Service class (servicepay/vanilla, spec 4.4), run as the package ships it: the Preact
+// build of the component (support.ts), in jsdom, beside React's <ServicePay> where they are
+// compared.
+import { createRef } from 'react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ServicePay, ServiceEvent as ReactServiceEvent } from '../../src/react/index';
+import type { ServicePayHandle } from '../../src/react/index';
+import type { ServiceOptions } from '../../src/vanilla/index';
+import { axe } from '../helpers/axe';
+import { describeMarkup } from '../helpers/markup';
+import { APP_ID, BANKS, deferred, makeLog, makeTransport } from '../react/support';
+import { loadVanilla } from './support';
+import type { VanillaModule } from './support';
+
+let vanilla: VanillaModule;
+beforeAll(async () => {
+  vanilla = await loadVanilla();
+});
+
+/** A page element to inject into; removed after the test. */
+function element(id = 'service-component'): HTMLElement {
+  const div = document.createElement('div');
+  div.id = id;
+  document.body.append(div);
+  return div;
+}
+afterEach(() => {
+  document.body.replaceChildren();
+});
+
+const PAYMENT = { amount: 12.5, paymentReference: 'ORDER-1042' };
+
+function setup(options: Partial<ServiceOptions> = {}, transport = makeTransport()) {
+  const { log, eventConsumer, errorConsumer } = makeLog();
+  const openUrl = vi.fn();
+  const service = new vanilla.Service({
+    environment: 'SANDBOX',
+    applicationId: APP_ID,
+    transport: transport.transport,
+    eventConsumer,
+    errorConsumer,
+    openUrl,
+    ...options,
+  });
+  return { service, log, openUrl, ...transport, user: userEvent.setup() };
+}
+
+const root = (container: HTMLElement) => container.querySelector<HTMLElement>('[data-state]')!;
+
+describe('Service', () => {
+  it('exports ServiceEvent with the keys and values of spec 6.2', () => {
+    expect(vanilla.ServiceEvent).toEqual({
+      MOUNTED: 'mounted',
+      INSTITUTIONS_FETCHED: 'institutions_fetched',
+      PAY_BUTTON_ENABLED: 'pay_button_enabled',
+      PAY_BUTTON_DISABLED: 'pay_button_disabled',
+      BANK_SELECTION_OPENED: 'bank_selection_opened',
+      INSTITUTION_SELECTED: 'institution_selected',
+      PAYMENT_INITIATED: 'payment_initiated',
+      AWAITING_AUTHORISATION: 'awaiting_authorisation',
+    });
+    expect(vanilla.ServiceEvent).toEqual(ReactServiceEvent);
+  });
+
+  it('takes a whole payment by clicks, with the events of the React component in order', async () => {
+    const { service, user, log, openUrl, payments } = setup();
+    expect(service.createPayment({ ...PAYMENT, metadata: { orderId: 1042 } })).toBe(true);
+    element();
+    service.injectComponent('service-component');
+    await user.click(await screen.findByRole('button', { name: 'Pay £12.50' }));
+    const barclays = await screen.findByRole('button', { name: 'Barclays' });
+    await waitFor(() => expect(barclays).toHaveFocus());
+    await user.click(barclays);
+    await waitFor(() => expect(openUrl).toHaveBeenCalledWith('https://bank.test/authorise/1'));
+    expect(log).toEqual([
+      'mounted',
+      'institutions_fetched',
+      'bank_selection_opened',
+      'payment_initiated',
+      'institution_selected',
+      'awaiting_authorisation',
+    ]);
+    expect(payments).toEqual([
+      expect.objectContaining({
+        institutionId: 'barclays',
+        paymentRequest: { amount: 12.5, currency: 'GBP', reference: 'ORDER-1042' },
+        paymentMetadata: { orderId: 1042 },
+        agentType: 'WEB_BROWSER',
+      }),
+    ]);
+    expect(await screen.findByRole('status')).toHaveTextContent(
+      "Continue in your bank's page or app.",
+    );
+  }, 10_000);
+
+  it('sends the same events in the same order as <ServicePay> for the same steps', async () => {
+    const react = makeLog();
+    const ref = createRef<ServicePayHandle>();
+    const reactOpen = vi.fn();
+    render(
+      <ServicePay
+        ref={ref}
+        environment="SANDBOX"
+        applicationId={APP_ID}
+        transport={makeTransport().transport}
+        payment={PAYMENT}
+        openUrl={reactOpen}
+        eventConsumer={react.eventConsumer}
+        errorConsumer={react.errorConsumer}
+      />,
+    );
+    const { service, log, openUrl } = setup();
+    service.createPayment(PAYMENT);
+    element();
+    service.injectComponent('service-component');
+    await waitFor(() => expect(react.log).toEqual(['mounted', 'institutions_fetched']));
+    await waitFor(() => expect(log).toEqual(react.log));
+    // The same calls on the ref handle and on the instance: the same operations.
+    const steps: ((h: ServicePayHandle) => unknown)[] = [
+      (h) => h.toggleButton(false),
+      (h) => h.toggleButton(true),
+      (h) => h.openInstitutionSelection(),
+      (h) => h.createPayment({ amount: 0 } as never),
+      (h) => h.createPayment(PAYMENT),
+      (h) => h.payWithInstitution('nope'),
+      (h) => h.payWithInstitution('monzo'),
+    ];
+    for (const step of steps) {
+      await act(async () => step(ref.current!));
+      await step(service);
+    }
+    await waitFor(() => expect(reactOpen).toHaveBeenCalled());
+    await waitFor(() => expect(openUrl).toHaveBeenCalled());
+    expect(log).toEqual(react.log);
+    expect(log).toContain('pay_button_disabled');
+    expect(log).toContain('error:payWithBankInstitution:servicepay: unknown institution "nope"');
+  });
+
+  describe('renders the same markup as <ServicePay> with the same options', () => {
+    const scenarios: [string, Partial<ServiceOptions>][] = [
+      ['the defaults', {}],
+      [
+        'its own texts, a class and no service styling',
+        {
+          title: 'Pay by bank',
+          label: 'No card needed',
+          payLabel: 'Pay now £',
+          className: 'checkout-pay',
+          disableVolumeStyling: true,
+          disableTailwindStyling: true,
+        },
+      ],
+      ['a disabled Pay button', { disablePayButton: true, disabledReason: 'Accept the terms.' }],
+    ];
+
+    it.each(scenarios)(
+      '%s: idle, bank list open, paying, awaiting authorisation',
+      async (_, props) => {
+        const ref = createRef<ServicePayHandle>();
+        const reactAnswer = deferred<{ paymentId: string; authorisationUrl: string }>();
+        const vanillaAnswer = deferred<{ paymentId: string; authorisationUrl: string }>();
+        const reactTransport = makeTransport();
+        reactTransport.transport.initiatePayment.mockImplementationOnce(() => reactAnswer.promise);
+        const vanillaTransport = makeTransport();
+        vanillaTransport.transport.initiatePayment.mockImplementationOnce(
+          () => vanillaAnswer.promise,
+        );
+        const common = {
+          environment: 'SANDBOX' as const,
+          applicationId: APP_ID,
+          openUrl: () => {},
+          ...props,
+        };
+        const { container } = render(
+          <ServicePay
+            ref={ref}
+            {...common}
+            transport={reactTransport.transport}
+            payment={PAYMENT}
+          />,
+        );
+        const { service } = setup(common, vanillaTransport);
+        service.createPayment(PAYMENT);
+        const page = element();
+        service.injectComponent('service-component');
+
+        const same = async (state: string) => {
+          await waitFor(() => expect(root(container)).toHaveAttribute('data-state', state));
+          const expected = describeMarkup(root(container));
+          await waitFor(() => expect(describeMarkup(root(page))).toBe(expected));
+        };
+        await waitFor(() => expect(reactTransport.transport.fetchInstitutions).toHaveBeenCalled());
+        await same('idle');
+        await act(async () => ref.current!.openInstitutionSelection());
+        service.openInstitutionSelection();
+        await same('selecting');
+        await act(async () => void ref.current!.payWithInstitution('hsbc'));
+        void service.payWithInstitution('hsbc');
+        await same('initiating');
+        const answer = { paymentId: 'p', authorisationUrl: 'https://bank.test/a' };
+        await act(async () => reactAnswer.resolve(answer));
+        vanillaAnswer.resolve(answer);
+        await same('awaiting-authorisation');
+      },
+    );
+
+    it('a failed bank list, with Retry', async () => {
+      const failing = () => {
+        const t = makeTransport();
+        t.transport.fetchInstitutions.mockRejectedValue(new Error('Service unavailable'));
+        return t;
+      };
+      const { container } = render(
+        <ServicePay environment="SANDBOX" applicationId={APP_ID} transport={failing().transport} />,
+      );
+      const { service } = setup({}, failing());
+      const page = element();
+      service.injectComponent('service-component');
+      await waitFor(() => expect(root(container)).toHaveAttribute('data-state', 'error'));
+      await waitFor(() => expect(describeMarkup(root(page))).toBe(describeMarkup(root(container))));
+      expect(within(page).getByRole('alert')).toHaveTextContent('Service unavailable');
+      expect(within(page).getByRole('button', { name: 'Retry' })).toBeInTheDocument();
+    });
+  });
+
+  describe('createPayment', () => {
+    it('may come before injectComponent: the Pay button shows the amount once injected', async () => {
+      const { service, log } = setup();
+      expect(service.createPayment({ amount: 7, paymentReference: 'R-1' })).toBe(true);
+      expect(log).toEqual([]);
+      element();
+      service.injectComponent('service-component');
+      expect(await screen.findByRole('button', { name: 'Pay £7.00' })).toBeEnabled();
+    });
+
+    it('refuses invalid arguments with the spec message, and the old payment with them', async () => {
+      const { service, log, user, payments } = setup();
+      service.createPayment(PAYMENT);
+      element();
+      service.injectComponent('service-component');
+      expect(service.createPayment({ amount: 12.5, paymentReference: 'ABCDEFGHIJKLMNOPQRS' })).toBe(
+        false,
+      );
+      expect(log).toContain(
+        'error:payWithBankInstitution:Input validation error: field=[paymentRequest.reference], value=[ABCDEFGHIJKLMNOPQRS], error=[must not be longer than 18 characters]',
+      );
+      expect(await screen.findByRole('button', { name: 'Pay £' })).toBeEnabled();
+      expect(screen.getByRole('alert')).toHaveTextContent('must not be longer than 18 characters');
+      await user.click(screen.getByRole('button', { name: 'Pay £' }));
+      expect(screen.queryByRole('button', { name: 'Barclays' })).not.toBeInTheDocument();
+      expect(payments).toEqual([]);
+    });
+  });
+
+  describe('injectComponent', () => {
+    it('throws a ServiceInjectionError for an id the page does not have, and renders nothing', () => {
+      const { service, log, transport } = setup();
+      const call = () => service.injectComponent('no-such-element');
+      expect(call).toThrow(vanilla.ServiceInjectionError);
+      expect(call).toThrow(
+        /^servicepay: injectComponent found no element with id "no-such-element"/,
+      );
+      try {
+        call();
+      } catch (error) {
+        expect(error).toMatchObject({
+          name: 'ServiceInjectionError',
+          elementId: 'no-such-element',
+        });
+      }
+      // Not mounted: nothing emitted, nothing fetched, and the id is still free to use later.
+      expect(log).toEqual([]);
+      expect(transport.fetchInstitutions).not.toHaveBeenCalled();
+      element('no-such-element');
+      service.injectComponent('no-such-element');
+      expect(log).toEqual(['mounted']);
+    });
+
+    it.each([undefined, '', 42, null])('throws for %j as the id', (id) => {
+      const { service } = setup();
+      expect(() => service.injectComponent(id as string)).toThrow(vanilla.ServiceInjectionError);
+    });
+
+    it('renders into the element, replacing its content, and emits mounted with the markup in place', async () => {
+      const page = element();
+      page.innerHTML = '<p class="placeholder">Loading the payment options…</p>';
+      const seen: string[] = [];
+      const { service } = setup({
+        eventConsumer: (event) => {
+          seen.push(
+            `${event}, markup ${page.querySelector('[role="group"]') ? 'in' : 'not in'} the page`,
+          );
+        },
+      });
+      service.injectComponent('service-component');
+      // Synchronously, as the call returns: the markup, and mounted after it.
+      expect(seen).toEqual(['mounted, markup in the page']);
+      expect(page.querySelector('.placeholder')).toBeNull();
+      expect(
+        within(page).getByRole('group', { name: 'Pay with your banking app' }),
+      ).toHaveAttribute('data-state', 'idle');
+      expect(await within(page).findByRole('button', { name: 'Pay £' })).toBeInTheDocument();
+    });
+
+    it('moves the component when called again; state stays, mounted and the fetch happen once', async () => {
+      const { service, log, transport, user } = setup();
+      const first = element('first');
+      const second = element('second');
+      service.createPayment(PAYMENT);
+      service.injectComponent('first');
+      await waitFor(() => expect(log).toEqual(['mounted', 'institutions_fetched']));
+      service.toggleButton(false);
+      service.injectComponent('second');
+      expect(first).toBeEmptyDOMElement();
+      const pay = await within(second).findByRole('button', { name: 'Pay £12.50' });
+      expect(pay).toBeDisabled();
+      service.toggleButton(true);
+      await waitFor(() => expect(pay).toBeEnabled());
+      await user.click(pay);
+      expect(await within(second).findByRole('button', { name: 'Monzo' })).toBeInTheDocument();
+      // The same element again re-renders in place.
+      service.injectComponent('second');
+      expect(await within(second).findAllByRole('group')).toHaveLength(1);
+      expect(log).toEqual([
+        'mounted',
+        'institutions_fetched',
+        'pay_button_disabled',
+        'pay_button_enabled',
+        'bank_selection_opened',
+      ]);
+      expect(transport.fetchInstitutions).toHaveBeenCalledTimes(1);
+    });
+  });
+
+  describe('toggleButton', () => {
+    it('disables and enables the Pay button, with its events and the reason read out', async () => {
+      const { service, log } = setup();
+      service.createPayment(PAYMENT);
+      element();
+      service.injectComponent('service-component');
+      const pay = await screen.findByRole('button', { name: 'Pay £12.50' });
+      service.toggleButton(false);
+      await waitFor(() => expect(pay).toBeDisabled());
+      expect(pay).toHaveAccessibleDescription('Payment is not available yet.');
+      service.toggleButton(true);
+      await waitFor(() => expect(pay).toBeEnabled());
+      expect(log.slice(-2)).toEqual(['pay_button_disabled', 'pay_button_enabled']);
+    });
+
+    it('starts disabled with disablePayButton, until toggleButton(true)', async () => {
+      const { service, log } = setup({ disablePayButton: true });
+      service.createPayment(PAYMENT);
+      element();
+      service.injectComponent('service-component');
+      const pay = await screen.findByRole('button', { name: 'Pay £12.50' });
+      expect(pay).toBeDisabled();
+      service.toggleButton(true);
+      await waitFor(() => expect(pay).toBeEnabled());
+      expect(log).toContain('pay_button_enabled');
+    });
+
+    it('reports a value other than true or false', () => {
+      const { service, log } = setup();
+      service.toggleButton('yes' as unknown as boolean);
+      expect(log).toEqual([
+        'error:payWithBankInstitution:servicepay: toggleButton expects true or false, got yes',
+      ]);
+    });
+  });
+
+  describe('payWithInstitution', () => {
+    it('starts a payment from page script right after injectComponent, before the banks arrive', async () => {
+      const t = makeTransport();
+      const banks = deferred<typeof BANKS>();
+      t.transport.fetchInstitutions.mockImplementationOnce(() => banks.promise);
+      const { service, log, openUrl, payments } = setup({}, t);
+      service.createPayment(PAYMENT);
+      element();
+      service.injectComponent('service-component');
+      await service.payWithInstitution('monzo');
+      expect(payments).toEqual([expect.objectContaining({ institutionId: 'monzo' })]);
+      expect(openUrl).toHaveBeenCalledWith('https://bank.test/authorise/1');
+      expect(log).toEqual([
+        'mounted',
+        'payment_initiated',
+        'institution_selected',
+        'awaiting_authorisation',
+      ]);
+      banks.resolve(BANKS);
+    });
+
+    it('works while the Pay button is disabled: the page asked for it, not the shopper', async () => {
+      const { service, openUrl } = setup({ disablePayButton: true });
+      service.createPayment(PAYMENT);
+      element();
+      service.injectComponent('service-component');
+      await service.payWithInstitution('barclays');
+      expect(openUrl).toHaveBeenCalledTimes(1);
+    });
+
+    it('before injectComponent: reports why, sends nothing, and never rejects', async () => {
+      const { service, log, payments } = setup();
+      service.createPayment(PAYMENT);
+      await expect(service.payWithInstitution('monzo')).resolves.toBeUndefined();
+      expect(log).toEqual([
+        'error:payWithBankInstitution:servicepay: payWithInstitution needs the component in the page: call injectComponent(elementId) first',
+      ]);
+      expect(payments).toEqual([]);
+    });
+
+    it('before createPayment: reports it at payWithBankInstitution', async () => {
+      const { service, log, payments } = setup();
+      element();
+      service.injectComponent('service-component');
+      await service.payWithInstitution('monzo');
+      expect(log).toContain(
+        'error:payWithBankInstitution:servicepay: payWithInstitution needs a valid payment: call createPayment({ amount, paymentReference }) first',
+      );
+      expect(payments).toEqual([]);
+    });
+
+    it('a throwing errorConsumer is logged, never thrown into the page', async () => {
+      const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+      const { service } = setup({
+        errorConsumer: () => {
+          throw new Error('merchant bug');
+        },
+      });
+      await expect(service.payWithInstitution('monzo')).resolves.toBeUndefined();
+      expect(error).toHaveBeenCalledWith('servicepay: errorConsumer threw', expect.any(Error));
+      error.mockRestore();
+    });
+  });
+
+  describe('openInstitutionSelection', () => {
+    it('called before injectComponent, opens the list once the banks arrive', async () => {
+      const { service, log } = setup();
+      service.createPayment(PAYMENT);
+      service.openInstitutionSelection();
+      element();
+      service.injectComponent('service-component');
+      expect(await screen.findByRole('button', { name: 'Barclays' })).toBeInTheDocument();
+      expect(log).toEqual(['mounted', 'institutions_fetched', 'bank_selection_opened']);
+    });
+
+    it('needs createPayment first', () => {
+      const { service, log } = setup();
+      service.openInstitutionSelection();
+      expect(log).toEqual([
+        'error:payWithBankInstitution:servicepay: openInstitutionSelection needs a valid payment: call createPayment({ amount, paymentReference }) first',
+      ]);
+    });
+  });
+
+  describe('merchantPaymentId (spec 4.4 rule 4)', () => {
+    it('is the id the next payment sends, renewed on every payment_initiated', async () => {
+      const used: string[] = [];
+      const nextAtEvent: string[] = [];
+      const t = makeTransport();
+      const { service } = setup(
+        {
+          eventConsumer: (event) => {
+            if (event === 'payment_initiated') nextAtEvent.push(service.merchantPaymentId);
+          },
+          onPaymentInitiated: ({ merchantPaymentId }) => used.push(merchantPaymentId),
+        },
+        t,
+      );
+      service.createPayment(PAYMENT);
+      element();
+      service.injectComponent('service-component');
+      const first = service.merchantPaymentId;
+      expect(first).toMatch(/^[0-9a-f-]{36}$/);
+      await service.payWithInstitution('monzo');
+      const second = service.merchantPaymentId;
+      await service.payWithInstitution('hsbc');
+      expect(t.payments.map((p) => p.merchantPaymentId)).toEqual([first, second]);
+      expect(used).toEqual([first, second]);
+      expect(second).not.toBe(first);
+      // Already renewed when payment_initiated reaches the page.
+      expect(nextAtEvent).toEqual([second, service.merchantPaymentId]);
+      expect(new Set([first, second, service.merchantPaymentId]).size).toBe(3);
+    });
+
+    it('takes the merchant’s own id from createPayment, and is read-only', () => {
+      const { service } = setup();
+      service.createPayment({ ...PAYMENT, merchantPaymentId: 'order-1042-attempt-1' });
+      expect(service.merchantPaymentId).toBe('order-1042-attempt-1');
+      expect(() => {
+        (service as { merchantPaymentId: string }).merchantPaymentId = 'x';
+      }).toThrow(TypeError);
+    });
+  });
+
+  describe('options', () => {
+    it('never throws from the constructor: invalid options are reported once injected', () => {
+      const { service, log } = setup({ environment: 'PROD' as 'LIVE' });
+      expect(log).toEqual([]);
+      element();
+      service.injectComponent('service-component');
+      expect(log).toEqual([
+        'mounted',
+        'error:fetchInstitutions:Input validation error: field=[environment], value=[PROD], error=[must be SANDBOX or LIVE]',
+      ]);
+    });
+
+    it('without any options, the component shows what is missing', async () => {
+      const service = new vanilla.Service(undefined as unknown as ServiceOptions);
+      const page = element();
+      service.injectComponent('service-component');
+      expect(await within(page).findByRole('alert')).toHaveTextContent(
+        'Input validation error: field=[environment], value=[undefined], error=[must be SANDBOX or LIVE]',
+      );
+      await expect(service.payWithInstitution('monzo')).resolves.toBeUndefined();
+    });
+
+    it('an options object whose getters throw is refused the same way, not thrown', () => {
+      const hostile = new Proxy({} as ServiceOptions, {
+        ownKeys() {
+          throw new Error('no keys for you');
+        },
+      });
+      const service = new vanilla.Service(hostile);
+      const page = element();
+      expect(() => service.injectComponent('service-component')).not.toThrow();
+      expect(within(page).getByRole('group')).toHaveAttribute('data-state', 'error');
+    });
+
+    it('gives the nonce to the injected stylesheets', () => {
+      for (const style of document.head.querySelectorAll('style[data-servicepay]')) style.remove();
+      const { service } = setup({ nonce: 'abc123' });
+      element();
+      service.injectComponent('service-component');
+      const styles = document.head.querySelectorAll<HTMLStyleElement>('style[data-servicepay]');
+      expect([...styles].map((s) => [s.dataset.servicepay, s.nonce])).toEqual([
+        ['service', 'abc123'],
+        ['tailwind', 'abc123'],
+      ]);
+    });
+  });
+
+  it('has methods that work detached from the instance (button.onclick = service.toggleButton)', () => {
+    const { service, log } = setup();
+    const { toggleButton, createPayment, openInstitutionSelection } = service;
+    toggleButton(false);
+    expect(createPayment(PAYMENT)).toBe(true);
+    openInstitutionSelection();
+    expect(log).toEqual(['pay_button_disabled']);
+  });
+
+  it('has no axe violations when idle and with the bank list open', async () => {
+    const { service, user } = setup();
+    service.createPayment(PAYMENT);
+    const page = element();
+    service.injectComponent('service-component');
+    await user.click(await screen.findByRole('button', { name: 'Pay £12.50' }));
+    await screen.findByRole('button', { name: 'Barclays' });
+    expect(await axe(page)).toHaveNoViolations();
+  });
+});

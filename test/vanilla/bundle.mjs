@@ -1,0 +1,43 @@
+// @ts-check
+// Bundles src/vanilla as the package ships it, compiled against preact/compat with the aliases
+// of rollup.config.mjs, into the ESM file named by the first argument. Run by support.ts in a
+// child process: esbuild refuses to load inside jsdom (its TextEncoder is another realm's).
+import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { minifyCss, preactAliases } from '../../rollup.config.mjs';
+
+const root = (/** @type {string} */ path) =>
+  fileURLToPath(new URL(`../../${path}`, import.meta.url));
+
+/** `import css from './x.css?raw'`, as rollup.config.mjs's rawCss plugin builds it. @type {import('esbuild').Plugin} */
+const rawCss = {
+  name: 'raw-css',
+  setup(builder) {
+    builder.onResolve({ filter: /\.css\?raw$/ }, ({ path, resolveDir }) => ({
+      path: join(resolveDir, path.slice(0, -'?raw'.length)),
+      namespace: 'raw-css',
+    }));
+    builder.onLoad({ filter: /.*/, namespace: 'raw-css' }, ({ path }) => ({
+      contents: `export default ${JSON.stringify(minifyCss(readFileSync(path, 'utf8')))};`,
+      loader: 'js',
+    }));
+  },
+};
+
+const result = await build({
+  entryPoints: [root('src/vanilla/index.ts')],
+  bundle: true,
+  format: 'esm',
+  platform: 'browser',
+  target: 'es2020',
+  jsx: 'automatic',
+  write: false,
+  alias: preactAliases,
+  plugins: [rawCss],
+  logLevel: 'silent',
+});
+const out =
+  process.argv[2] ?? join(dirname(root('package.json')), 'node_modules/.cache/vanilla.mjs');
+writeFileSync(out, result.outputFiles[0].text);
