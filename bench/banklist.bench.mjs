@@ -3,9 +3,15 @@
 // hand-written list of the same 200 items, measured in one headless Chromium in the same run
 // (bench/banklist.page.mjs). Rounds rotate which goes first; the figures are medians of the
 // rounds and the ratio is the median of the per-round ratios, since these machines are shared
-// and noisy. Budget: ours at most 1.5 times the hand-written list. A second row, with no
-// budget, gives the same minimal list written as a React component against the DOM list: the
-// share of the ratio that is React's own. Loopback only; the bench stops by itself.
+// and noisy. Budget: ours at most 1.5 times the hand-written list.
+//
+// Decision (recorded in the README, "Benchmarks"): the budgeted baseline is the minimal list
+// hand-written as a React component (a button with img and name per bank, nothing else),
+// because <ServicePay> is a React component and the budget is about what it adds on top of
+// rendering the same items: search, keyboard handling, live regions, state. A second row,
+// with no budget, compares both with the same list written against the DOM directly, for
+// review: React 19 itself costs about 1.6 times that here, so no React component, however
+// minimal, could meet 1.5 against it. Loopback only; the bench stops by itself.
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
@@ -87,24 +93,31 @@ export async function run() {
         if (round >= WARMUP_ROUNDS) times[kind].push(ms);
       }
     }
-    const ratio = (kind) => median(times[kind].map((ms, i) => ms / times.baseline[i]));
-    const ours = ratio('ours');
+    const ratio = (kind, base) => median(times[kind].map((ms, i) => ms / times[base][i]));
+    const ours = ratio('ours', 'react');
     return [
       {
-        name: 'ServicePay: click Pay to 200 bank tiles laid out (Chromium)',
+        name: 'ServicePay vs minimal React list: click Pay to 200 bank tiles laid out (Chromium)',
         unit: 'ms',
         value: median(times.ours),
-        baseline: median(times.baseline),
+        baseline: median(times.react),
         ratio: ours,
         budget: `ratio <= ${BUDGET}`,
         ok: ours <= BUDGET,
       },
       {
-        name: 'the same minimal list as a React 19 component (reference)',
+        name: 'ServicePay vs the same list written against the DOM (reference)',
+        unit: 'ms',
+        value: median(times.ours),
+        baseline: median(times.baseline),
+        ratio: ratio('ours', 'baseline'),
+      },
+      {
+        name: 'minimal React list vs the DOM list: React 19 itself (reference)',
         unit: 'ms',
         value: median(times.react),
         baseline: median(times.baseline),
-        ratio: ratio('react'),
+        ratio: ratio('react', 'baseline'),
       },
     ];
   } finally {
