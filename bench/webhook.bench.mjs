@@ -1,8 +1,13 @@
 // Webhook figures for `npm run bench` (bench/run.mjs), each beside a baseline measured in the
 // same run on the same signed payload (the 'completed' case of the shared vectors):
 //   1. verifications/second of verifyWebhookSignature (key given as the endpoint text, so the
-//      key cache is on the path) against bare crypto.verify with a cached KeyObject and the
-//      signature already decoded: the library may cost at most 7% over the RSA work itself.
+//      key cache is on the path) against bare crypto.verify with a cached KeyObject, given the
+//      same inputs (body bytes and header value): the least hand-written code does per call is
+//      take the signature out of the header, decode it and verify, as the receiver's baseline
+//      below does too. Decision: the signature is decoded inside the timed call, because a
+//      verifier receives a header, not bytes; decoding costs about 2 µs of the 50 µs of RSA,
+//      and a baseline that skipped it would count it against the library. The library may cost
+//      at most 7% more, for its strict header checks and the key cache lookup.
 //   2. requests/second of createWebhookHandler under autocannon on 127.0.0.1 against a bare
 //      node:http server that only reads the body and verifies: at most 15% for the receiver's
 //      reading, parsing and idempotency bookkeeping. The payload repeats, so after the first
@@ -75,9 +80,10 @@ async function prepare() {
 function measureVerify(lib, payload) {
   const body = Buffer.from(payload.body, 'utf8');
   const key = createPublicKey(payload.publicKeyPem);
-  const signature = Buffer.from(payload.authorization.slice('SHA256withRSA '.length), 'base64');
-  const ours = () => lib.verifyWebhookSignature(body, payload.authorization, payload.publicKey);
-  const bare = () => verify('sha256', body, key, signature);
+  const header = payload.authorization;
+  const ours = () => lib.verifyWebhookSignature(body, header, payload.publicKey);
+  const bare = () =>
+    verify('sha256', body, key, Buffer.from(header.slice('SHA256withRSA '.length), 'base64'));
   if (!ours() || !bare()) throw new Error('webhook bench: the sample payload does not verify');
 
   // CPU time of this process rather than wall time: on a shared machine another process
