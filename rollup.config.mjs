@@ -11,7 +11,7 @@ import { dts } from 'rollup-plugin-dts';
 
 const pkg = JSON.parse(readFileSync('./package.json', 'utf8'));
 
-/** dist name -> source. Later entries (vanilla, webhook, sandbox) are added here. */
+/** dist name -> source. */
 export const entries = {
   index: 'src/react/index.ts',
   core: 'src/core/index.ts',
@@ -81,14 +81,17 @@ export function minifyCss(css) {
   );
 }
 
-/** The stylesheets also ship as files (spec 4.3 names), for pages that link them. */
-function cssFiles() {
+/**
+ * The stylesheets also ship as files under their spec 4.3 names: in dist/css for pages that
+ * link them from the package, and beside the standalone script for its script host.
+ */
+function copyStylesheets(dir) {
   return {
-    name: 'css-files',
+    name: `stylesheets-to-${dir}`,
     writeBundle() {
-      mkdirSync('dist/css', { recursive: true });
+      mkdirSync(dir, { recursive: true });
       for (const [src, out] of STYLESHEETS)
-        writeFileSync(`dist/css/${out}`, readFileSync(src, 'utf8'));
+        writeFileSync(`${dir}/${out}`, readFileSync(src, 'utf8'));
     },
   };
 }
@@ -97,19 +100,6 @@ const STYLESHEETS = [
   ['src/styles/service.css', 'Service-0.4.css'],
   ['src/styles/tailwind.css', 'Service-tailwind-0.1.css'],
 ];
-
-/** The script host's stylesheets, the same files as dist/css. */
-function standaloneStylesheets() {
-  return {
-    name: 'standalone-stylesheets',
-    writeBundle() {
-      mkdirSync(STANDALONE, { recursive: true });
-      for (const [src, out] of STYLESHEETS) {
-        writeFileSync(`${STANDALONE}/${out}`, readFileSync(src, 'utf8'));
-      }
-    },
-  };
-}
 
 /**
  * The React API that src/react uses, from preact/compat: the same component compiled against a
@@ -155,7 +145,17 @@ export default [
     input: reactEntries,
     external,
     onwarn,
-    plugins: [rawCss(), esbuild({ target: 'es2020', jsx: 'automatic' }), cssFiles()],
+    plugins: [
+      rawCss(),
+      esbuild({ target: 'es2020', jsx: 'automatic' }),
+      copyStylesheets('dist/css'),
+    ],
+    // The engine's modules have no side effects, but some build tables at load time, which
+    // rollup cannot prove pure; without this it keeps a bare `import './chunks/validation…'`
+    // in the React entry to preserve load order, and bundlers warn about it.
+    treeshake: {
+      moduleSideEffects: (id, isExternal) => isExternal || !id.includes('/src/core/'),
+    },
     output: [
       {
         dir: 'dist',
@@ -232,7 +232,7 @@ export default [
       replace({ preventAssignment: true, values: { 'process.env.NODE_ENV': '"production"' } }),
       esbuild({ target: 'es2020', jsx: 'automatic' }),
       terser({ compress: { passes: 2 }, format: { comments: /^!/ } }),
-      standaloneStylesheets(),
+      copyStylesheets(STANDALONE),
     ],
     output: { file: STANDALONE_SCRIPT, format: 'iife', banner: licence },
   },

@@ -24,7 +24,8 @@
   service = new window.Service({
     environment: 'SANDBOX',
     applicationId,
-    // The sandbox of `npm start`; the real service's address needs no option.
+    // The sandbox of `npm start` (SANDBOX defaults to http://localhost:4010; LIVE has no
+    // default: pass the baseUrl of the backend that serves the contract, or a transport).
     baseUrl: sandboxUrl,
     eventConsumer: (event) => {
       append('events', event);

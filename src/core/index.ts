@@ -19,7 +19,7 @@ export type {
 export { createHttpTransport } from './http-transport';
 export type { HttpTransportOptions } from './http-transport';
 export { createPaymentSession, SANDBOX_BASE_URL } from './session';
-export type { PaymentSession } from './session';
+export type { PaymentSession, SessionInit } from './session';
 export type { SessionState, SessionStatus, FetchState, ListState, PaymentState } from './state';
 export {
   validatePaymentArgs,

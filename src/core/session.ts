@@ -43,11 +43,27 @@ export interface PaymentSession {
   retry(): void;
 }
 
+/** How a front door creates its session. */
+export interface SessionInit {
+  /**
+   * Calls `generateMerchantPaymentId` for the first payment now rather than at the first
+   * `mount()`. React creates sessions while rendering, where merchant code must not run, so
+   * `<ServicePay>` leaves this off; the `Service` class of `servicepay/vanilla` is created by
+   * page script, which may read `merchantPaymentId` before `injectComponent`.
+   * @default false
+   */
+  generateFirstIdNow?: boolean;
+}
+
 /**
  * The payment session: the whole behaviour of the component, with no UI. Creating one has no
- * side effects (safe during render and on the server); work starts at `mount()`.
+ * side effects (safe during render and on the server) unless `init.generateFirstIdNow`; work
+ * starts at `mount()`.
  */
-export function createPaymentSession(initialOptions: SessionOptions): PaymentSession {
+export function createPaymentSession(
+  initialOptions: SessionOptions,
+  init: SessionInit = {},
+): PaymentSession {
   const optionsIssue = validateOptions(initialOptions);
   // Invalid options are reported (through their errorConsumer when they have one) and never
   // used: no fetch, no payment (checked again on pay). Not an object at all: nothing to read.
@@ -58,6 +74,7 @@ export function createPaymentSession(initialOptions: SessionOptions): PaymentSes
   let controller = new AbortController();
   let mounts = 0;
   let everMounted = false;
+  let firstIdGenerated = false;
   let teardownPending = false;
   let idFromMerchant = false;
   let state = {} as SessionState;
@@ -112,6 +129,18 @@ export function createPaymentSession(initialOptions: SessionOptions): PaymentSes
     }
     return typeof id === 'string' && id && !usedIds.has(id) ? id : randomId();
   }
+  /**
+   * The generator is merchant code: called at the first mount, never while creating (React
+   * renders then), unless the front door asked for it at creation (`generateFirstIdNow`).
+   */
+  function generateFirstId(): void {
+    if (firstIdGenerated) return;
+    firstIdGenerated = true;
+    if (!idFromMerchant && options.generateMerchantPaymentId) {
+      update({ merchantPaymentId: nextMerchantPaymentId() });
+    }
+  }
+  if (init.generateFirstIdNow) generateFirstId();
 
   function transport(): ServiceTransport | string {
     const baseUrl =
@@ -259,10 +288,7 @@ export function createPaymentSession(initialOptions: SessionOptions): PaymentSes
       if (first) {
         if (!everMounted) {
           everMounted = true;
-          // The generator is merchant code: called from here, never while creating (render).
-          if (!idFromMerchant && options.generateMerchantPaymentId) {
-            update({ merchantPaymentId: nextMerchantPaymentId() });
-          }
+          generateFirstId();
           emit('mounted');
           if (optionsError) report('fetchInstitutions', optionsError, false);
           try {
@@ -360,7 +386,7 @@ export function createPaymentSession(initialOptions: SessionOptions): PaymentSes
       if (issue) return reportPay(formatValidationIssue(issue));
       if (!mounts) {
         return reportPay(
-          `${PREFIX} payWithInstitution needs the component mounted (its redirect would be lost)`,
+          `${PREFIX} payWithInstitution needs the component in the page (rendered, or injectComponent called): its redirect would be lost`,
         );
       }
       const institution = state.institutions.find((i) => i.id === institutionId);

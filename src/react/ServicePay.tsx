@@ -1,4 +1,12 @@
-import { forwardRef, useEffect, useId, useImperativeHandle, useRef, useState } from 'react';
+import {
+  forwardRef,
+  useEffect,
+  useId,
+  useImperativeHandle,
+  useInsertionEffect,
+  useRef,
+  useState,
+} from 'react';
 import type { ForwardRefExoticComponent, RefAttributes } from 'react';
 import { injectStylesheet } from './styles';
 import { pick, useSession } from './useServicePayment';
@@ -74,7 +82,7 @@ export const ServicePayWithSession = forwardRef<ServicePayHandle, ServicePayProp
     } = props;
     const [session, state] = useSession(props);
     const { status, payButtonEnabled: enabled, prepared, selectedInstitution: chosen } = state;
-    const id = useId();
+    const id = (props.idPrefix ?? '') + useId();
     const payButton = useRef<HTMLButtonElement>(null);
     const list = useRef<HTMLDivElement>(null);
     const [query, setQuery] = useState('');
@@ -92,7 +100,9 @@ export const ServicePayWithSession = forwardRef<ServicePayHandle, ServicePayProp
       [session],
     );
 
-    useEffect(() => {
+    // Before the markup's first paint (an insertion effect runs before layout effects and
+    // paint), so the component never shows unstyled; never on the server.
+    useInsertionEffect(() => {
       if (!plain) injectStylesheet('service', nonce);
       if (!noUtilities) injectStylesheet('tailwind', nonce);
     }, [plain, noUtilities, nonce]);

@@ -48,6 +48,11 @@ const useClientLayoutEffect = typeof window === 'undefined' ? useEffect : useLay
  */
 export interface SessionProp {
   session?: PaymentSession;
+  /**
+   * Put before the component's element ids. Preact numbers `useId` from zero in every root,
+   * so two `Service` instances on one page would otherwise share ids.
+   */
+  idPrefix?: string;
 }
 
 /**

@@ -5,7 +5,6 @@ import { createPaymentSession } from '../core/index';
 import type { PaymentArgs } from '../core/index';
 import { ServicePayWithSession } from '../react/ServicePay';
 import type { ServicePayProps } from '../react/ServicePay';
-import { injectStylesheet } from '../react/styles';
 import { ServiceInjectionError } from './errors';
 
 /**
@@ -22,6 +21,9 @@ export interface ServiceOptions extends Omit<ServicePayProps, 'payment' | 'nonce
    */
   nonce?: string;
 }
+
+/** Numbers the instances, whose element ids must differ (see SessionProp.idPrefix). */
+let instances = 0;
 
 /** Set by the standalone script: the nonce its own `<script>` element carried. */
 let scriptNonce: string | undefined;
@@ -73,8 +75,11 @@ export class Service {
     }
     props.nonce ??= scriptNonce;
     // The session validates the options and reports a problem to errorConsumer once
-    // injected, as <ServicePay> does at mount; the constructor never throws.
-    const session = createPaymentSession(props);
+    // injected, as <ServicePay> does at mount; the constructor never throws. Created by page
+    // script, not while rendering, so `generateMerchantPaymentId` runs now: `merchantPaymentId`
+    // is the one the first payment will use even before injectComponent.
+    const session = createPaymentSession(props, { generateFirstIdNow: true });
+    const idPrefix = `sp${++instances}-`;
     let root: Root | undefined;
 
     // The methods are the session's own (they need no `this`): `button.onclick =
@@ -87,20 +92,8 @@ export class Service {
       get: () => session.getState().merchantPaymentId,
     });
 
-    this.payWithInstitution = async (institutionId) => {
-      if (root) return session.payWithInstitution(institutionId);
-      // Before injection the session is not mounted and would refuse too; this says why.
-      const error = {
-        location: 'payWithBankInstitution',
-        error:
-          'servicepay: payWithInstitution needs the component in the page: call injectComponent(elementId) first',
-      } as const;
-      try {
-        props.errorConsumer?.(error);
-      } catch (thrown) {
-        console.error('servicepay: errorConsumer threw', thrown);
-      }
-    };
+    // Before injectComponent the session is not mounted: it reports that and sends nothing.
+    this.payWithInstitution = session.payWithInstitution;
 
     this.injectComponent = (elementId) => {
       const element =
@@ -112,13 +105,10 @@ export class Service {
           elementId,
         );
       }
-      // Styles before the first paint of the markup (the component's own effect runs after it).
-      if (!props.disableVolumeStyling) injectStylesheet('service', props.nonce);
-      if (!props.disableTailwindStyling) injectStylesheet('tailwind', props.nonce);
       const first = !root;
       root?.unmount();
       root = createRoot(element);
-      root.render(createElement(ServicePayWithSession, { ...props, session }));
+      root.render(createElement(ServicePayWithSession, { ...props, session, idPrefix }));
       // Mounted here, synchronously and for the life of the page, rather than in the
       // component's effect (which runs after paint): `mounted` follows the markup into the
       // page, and a payWithInstitution right after injectComponent already works. A second

@@ -104,9 +104,10 @@ describe('servicepay/vanilla', () => {
   it('leaves the React entry free of Preact', async () => {
     const files = [
       'index.mjs',
+      'index.cjs',
       ...(await readdir(new URL('chunks/', dist))).map((f) => `chunks/${f}`),
     ];
-    for (const file of files.filter((f) => /\.m?js$/.test(f))) {
+    for (const file of files.filter((f) => /\.[cm]?js$/.test(f))) {
       expect(await read(file), file).not.toMatch(/preact/i);
     }
   });

@@ -262,14 +262,13 @@ describe('Service', () => {
       expect(call).toThrow(
         /^servicepay: injectComponent found no element with id "no-such-element"/,
       );
+      let thrown: unknown;
       try {
         call();
       } catch (error) {
-        expect(error).toMatchObject({
-          name: 'ServiceInjectionError',
-          elementId: 'no-such-element',
-        });
+        thrown = error;
       }
+      expect(thrown).toMatchObject({ name: 'ServiceInjectionError', elementId: 'no-such-element' });
       // Not mounted: nothing emitted, nothing fetched, and the id is still free to use later.
       expect(log).toEqual([]);
       expect(transport.fetchInstitutions).not.toHaveBeenCalled();
@@ -332,6 +331,37 @@ describe('Service', () => {
       ]);
       expect(transport.fetchInstitutions).toHaveBeenCalledTimes(1);
     });
+  });
+
+  it('gives two components on one page their own element ids', async () => {
+    const first = setup();
+    const second = setup();
+    first.service.createPayment(PAYMENT);
+    second.service.createPayment(PAYMENT);
+    element('first');
+    element('second');
+    first.service.injectComponent('first');
+    second.service.injectComponent('second');
+    first.service.openInstitutionSelection();
+    second.service.openInstitutionSelection();
+    const hosts = await Promise.all(
+      ['first', 'second'].map((id) =>
+        waitFor(() => {
+          const host = document.getElementById(id)!;
+          expect(within(host).getAllByRole('button', { name: 'Barclays' })).toHaveLength(1);
+          return host;
+        }),
+      ),
+    );
+    const ids = Array.from(document.querySelectorAll('[id]'), (e) => e.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    // Each Pay button controls its own list, and each component is named by its own title.
+    for (const host of hosts) {
+      const pay = within(host).getByRole('button', { name: 'Pay £12.50' });
+      expect(host.contains(document.getElementById(pay.getAttribute('aria-controls')!))).toBe(true);
+      expect(within(host).getByRole('group', { name: 'Pay with your banking app' })).toBeTruthy();
+      expect(within(host).getByRole('list', { name: 'Banks' })).toBeTruthy();
+    }
   });
 
   describe('toggleButton', () => {
@@ -405,7 +435,7 @@ describe('Service', () => {
       service.createPayment(PAYMENT);
       await expect(service.payWithInstitution('monzo')).resolves.toBeUndefined();
       expect(log).toEqual([
-        'error:payWithBankInstitution:servicepay: payWithInstitution needs the component in the page: call injectComponent(elementId) first',
+        'error:payWithBankInstitution:servicepay: payWithInstitution needs the component in the page (rendered, or injectComponent called): its redirect would be lost',
       ]);
       expect(payments).toEqual([]);
     });
@@ -482,6 +512,20 @@ describe('Service', () => {
       // Already renewed when payment_initiated reaches the page.
       expect(nextAtEvent).toEqual([second, service.merchantPaymentId]);
       expect(new Set([first, second, service.merchantPaymentId]).size).toBe(3);
+    });
+
+    it('with generateMerchantPaymentId, is the generated id already before injectComponent, and that id is sent', async () => {
+      let n = 0;
+      const t = makeTransport();
+      const { service } = setup({ generateMerchantPaymentId: () => `order-7-${++n}` }, t);
+      expect(service.merchantPaymentId).toBe('order-7-1');
+      service.createPayment(PAYMENT);
+      element();
+      service.injectComponent('service-component');
+      expect(service.merchantPaymentId).toBe('order-7-1');
+      await service.payWithInstitution('monzo');
+      expect(t.payments.map((p) => p.merchantPaymentId)).toEqual(['order-7-1']);
+      expect(service.merchantPaymentId).toBe('order-7-2');
     });
 
     it('takes the merchant’s own id from createPayment, and is read-only', () => {
