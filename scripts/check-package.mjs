@@ -13,6 +13,9 @@
 //      or replaced global, no DOM change, no timer or listener), which is what `sideEffects`
 //      promises bundlers that drop an unused import; the standalone script must leave one
 //      (window.Service), which proves the probe can see a side effect.
+//   5. 'use client': the packed React entry (dist/index.mjs and dist/index.cjs) has the
+//      directive as its first statement, so React Server Components frameworks treat it as a
+//      client module (rollup drops the source's directive; the build re-adds it as a banner).
 //
 // Exits non-zero with every problem listed. The tarball is packed into a temp dir and removed.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -32,6 +35,13 @@ const requireFromRepo = createRequire(join(repo, 'package.json'));
 const TOP_LEVEL = ['package.json', 'README.md', 'LICENSE'];
 /** What `sideEffects` must say: stylesheets, and the classic script that defines window.Service. */
 const SIDE_EFFECTS = ['*.css', './dist/standalone/*.js'];
+/** The React entry's files as packed, each of which must open with 'use client'. */
+const CLIENT_ENTRIES = ['dist/index.mjs', 'dist/index.cjs'];
+/**
+ * The directive as the first statement: only whitespace and comments may come before it (a
+ * directive prologue), then `'use client';` or `"use client";`.
+ */
+const USE_CLIENT_FIRST = /^(?:\s+|\/\/[^\n]*|\/\*[\s\S]*?\*\/)*(['"])use client\1;/;
 
 const problems = [];
 const fail = (area, message) => problems.push(`${area}: ${message}`);
@@ -47,6 +57,7 @@ try {
   const pkg = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8'));
 
   checkContents(pkg, files, pkgDir);
+  checkClientDirective(files, pkgDir);
   await checkPublint(tarball);
   checkTypes(pkg, tarball);
   checkSideEffects(pkg, files, work);
@@ -154,6 +165,26 @@ function checkContents(pkg, files, pkgDir) {
   for (const file of unreached) {
     fail(area, `${file} is shipped but nothing reaches it (stale build output? unused file?)`);
   }
+}
+
+function checkClientDirective(files, pkgDir) {
+  const area = "'use client'";
+  let ok = 0;
+  for (const file of CLIENT_ENTRIES) {
+    if (!files.includes(file)) {
+      fail(area, `${file} is not shipped, so it cannot carry the directive`);
+      continue;
+    }
+    const code = readFileSync(join(pkgDir, file), 'utf8');
+    if (!USE_CLIENT_FIRST.test(code)) {
+      const start = JSON.stringify(code.slice(0, 60));
+      fail(
+        area,
+        `${file} does not start with the 'use client'; directive as its first statement (it starts ${start}); React Server Components frameworks would treat the component as server code`,
+      );
+    } else ok++;
+  }
+  console.log(`'use client': ${ok}/${CLIENT_ENTRIES.length} React entry files open with it`);
 }
 
 async function checkPublint(tarball) {

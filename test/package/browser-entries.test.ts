@@ -12,13 +12,16 @@ const pkgDir = join(bare, 'node_modules/servicepay');
 const read = (file: string) => readFile(join(pkgDir, file), 'utf8');
 const { version } = JSON.parse(await read('package.json')) as { version: string };
 
-/** The file and every package file it imports, transitively (paths relative to the package). */
+/**
+ * The file and every package file it imports, transitively (paths relative to the package):
+ * static imports, dynamic `import('./…')` and `require('./…')`.
+ */
 async function closure(file: string, seen = new Set<string>()): Promise<Set<string>> {
   if (seen.has(file)) return seen;
   seen.add(file);
   const code = await read(file);
   for (const [, spec] of code.matchAll(
-    /(?:\bfrom|\bimport|\brequire\()\s*['"](\.{1,2}\/[^'"]+)['"]/g,
+    /(?:\bfrom|\bimport|\brequire\()\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g,
   )) {
     await closure(posix.join(posix.dirname(file), spec!), seen);
   }

@@ -16,78 +16,115 @@ const FIXTURES = join(REPO, 'test/package/fixtures');
 export default async function setup(project: TestProject) {
   const started = Date.now();
   const root = mkdtempSync(join(tmpdir(), 'servicepay-smoke-'));
-  const [info] = JSON.parse(
-    execFileSync('npm', ['pack', '--json', '--pack-destination', root], {
-      cwd: REPO,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-    }),
-  ) as { filename: string }[];
-  const tarball = join(root, info!.filename);
-
-  // The testing libraries at the repo's versions; React 19 too, React 18 as the oldest major
-  // the peer range allows.
-  const dev = (
-    JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as {
-      devDependencies: Record<string, string>;
-    }
-  ).devDependencies;
-  const pinned = (name: string) => `${name}@${dev[name]}`;
-  const testing = [
-    '@testing-library/react',
-    '@testing-library/dom',
-    '@testing-library/user-event',
-  ].map(pinned);
-  const apps: Record<Exclude<keyof SmokeApps, 'tarball'>, string[]> = {
-    bare: [],
-    react18: ['react@18.3.1', 'react-dom@18.3.1', ...testing],
-    react19: [pinned('react'), pinned('react-dom'), ...testing],
-  };
-
-  const dirs = await Promise.all(
-    Object.entries(apps).map(async ([name, deps]) => {
-      const dir = join(root, name);
-      mkdirSync(dir);
-      writeFileSync(
-        join(dir, 'package.json'),
-        JSON.stringify({ name: `smoke-${name}`, private: true, type: 'module' }, null, 2),
-      );
-      try {
-        await run(
-          'npm',
-          [
-            'install',
-            '--no-audit',
-            '--no-fund',
-            '--prefer-offline',
-            '--loglevel=error',
-            '--save-exact',
-            tarball,
-            ...deps,
-          ],
-          { cwd: dir, timeoutMs: 150_000 },
-        );
-      } catch (error) {
-        throw new Error(
-          `npm install failed in the ${name} scratch app: the smoke tests need the npm registry (or a warm npm cache).\n${String(error)}`,
-          { cause: error },
-        );
-      }
-      cpSync(FIXTURES, dir, { recursive: true });
-      return [name, dir] as const;
-    }),
-  );
-
-  const provided: SmokeApps = {
-    tarball,
-    ...(Object.fromEntries(dirs) as Omit<SmokeApps, 'tarball'>),
-  };
-  project.provide(SMOKE_APPS as never, provided as never);
-  console.log(
-    `package smoke tests: packed and installed into ${root} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
-  );
-
-  return () => {
+  const removeRoot = () => {
     if (!process.env.SERVICEPAY_KEEP_SCRATCH) rmSync(root, { recursive: true, force: true });
   };
+  try {
+    const tarball = pack(root);
+
+    // The testing libraries at the repo's versions; React 19 too, React 18 as the oldest major
+    // the peer range allows.
+    const dev = (
+      JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as {
+        devDependencies: Record<string, string>;
+      }
+    ).devDependencies;
+    const pinned = (name: string) => `${name}@${dev[name]}`;
+    const testing = [
+      '@testing-library/react',
+      '@testing-library/dom',
+      '@testing-library/user-event',
+    ].map(pinned);
+    const apps: Record<Exclude<keyof SmokeApps, 'tarball'>, string[]> = {
+      bare: [],
+      react18: ['react@18.3.1', 'react-dom@18.3.1', ...testing],
+      react19: [pinned('react'), pinned('react-dom'), ...testing],
+    };
+
+    // allSettled, not all: on a failure the other installs are still writing into root, which
+    // is only removed once every one of them has ended.
+    const settled = await Promise.allSettled(
+      Object.entries(apps).map(async ([name, deps]) => {
+        const dir = join(root, name);
+        mkdirSync(dir);
+        writeFileSync(
+          join(dir, 'package.json'),
+          JSON.stringify({ name: `smoke-${name}`, private: true, type: 'module' }, null, 2),
+        );
+        try {
+          await run(
+            'npm',
+            [
+              'install',
+              '--no-audit',
+              '--no-fund',
+              '--prefer-offline',
+              '--loglevel=error',
+              '--save-exact',
+              tarball,
+              ...deps,
+            ],
+            { cwd: dir, timeoutMs: 150_000 },
+          );
+        } catch (error) {
+          throw new Error(
+            `npm install failed in the ${name} scratch app: the smoke tests need the npm registry (or a warm npm cache).\n${String(error)}`,
+            { cause: error },
+          );
+        }
+        cpSync(FIXTURES, dir, { recursive: true });
+        return [name, dir] as const;
+      }),
+    );
+    const failed = settled.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed.length > 0) {
+      const [first, ...others] = failed.map((r) => r.reason as unknown);
+      if (others.length > 0) {
+        console.error(
+          `package smoke tests: ${others.length} more scratch app(s) failed to install:\n${others.map(String).join('\n')}`,
+        );
+      }
+      throw first;
+    }
+    const dirs = settled.map((r) => (r as PromiseFulfilledResult<readonly [string, string]>).value);
+
+    const provided: SmokeApps = {
+      tarball,
+      ...(Object.fromEntries(dirs) as Omit<SmokeApps, 'tarball'>),
+    };
+    project.provide(SMOKE_APPS as never, provided as never);
+    console.log(
+      `package smoke tests: packed and installed into ${root} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    );
+  } catch (error) {
+    removeRoot();
+    const message = error instanceof Error ? error.message : String(error);
+    const scratch = process.env.SERVICEPAY_KEEP_SCRATCH ? 'kept' : 'removed';
+    throw new Error(`package smoke tests: setup failed (${root} ${scratch})\n${message}`, {
+      cause: error,
+    });
+  }
+
+  return removeRoot;
+}
+
+/** `npm pack` into `dir`; the tarball's path. Its stderr is kept, so a failure says why. */
+function pack(dir: string): string {
+  let out: string;
+  try {
+    out = execFileSync('npm', ['pack', '--json', '--pack-destination', dir], {
+      cwd: REPO,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      maxBuffer: 64 * 1024 * 1024,
+    });
+  } catch (error) {
+    // execFileSync's message already holds stderr; stdout is added in case npm printed there.
+    const { stdout } = error as { stdout?: string };
+    const message = error instanceof Error ? error.message : String(error);
+    throw new Error(`npm pack failed: ${message}\n${stdout ?? ''}`.trim(), { cause: error });
+  }
+  const [info] = JSON.parse(out) as { filename: string }[];
+  if (!info?.filename) throw new Error(`npm pack printed no tarball name:\n${out}`);
+  return join(dir, info.filename);
 }

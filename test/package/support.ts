@@ -4,7 +4,6 @@
 // through the repo's aliases to src/.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -84,28 +83,88 @@ export async function runFixture<T>(app: string, file: string): Promise<T> {
   return JSON.parse(stdout.trim().split('\n').at(-1)!) as T;
 }
 
+export interface StartOptions {
+  /** How long the script may take to print its first line; then it is killed. */
+  startTimeoutMs?: number;
+}
+
+/** After SIGTERM, how long `stop()` waits before SIGKILL. */
+const STOP_GRACE_MS = 5_000;
+
 /**
  * Starts a long-running Node script in an app and resolves with the JSON of its first line
- * (the script prints where it listens); `stop()` sends SIGTERM and waits for the exit.
+ * (the script prints where it listens). If the script exits, fails to print within
+ * `startTimeoutMs` or prints something other than JSON, it is killed and the promise rejects
+ * with what it wrote to stderr. `stop()` sends SIGTERM, then SIGKILL after 5 s, and waits for
+ * the exit.
  */
 export async function startFixture<T>(
   app: string,
   file: string,
+  options: StartOptions = {},
 ): Promise<{ info: T; stop: () => Promise<void> }> {
-  const child: ChildProcess = spawn(process.execPath, [file], { cwd: app });
+  const { startTimeoutMs = 30_000 } = options;
+  const child = spawn(process.execPath, [file], { cwd: app, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const firstLine = await new Promise<string>((resolve, reject) => {
-    const lines = createInterface({ input: child.stdout! });
-    lines.once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`${file} exited ${code} at start\n${stderr}`)));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
+  // Read stdout to its end, so a chatty script never blocks on a full pipe.
+  const lines = createInterface({ input: child.stdout });
+  let ended = false;
+  const exited = new Promise<void>((resolve) => {
+    const done = () => {
+      ended = true;
+      resolve();
+    };
+    child.once('exit', done);
+    // A process that could not be spawned emits 'error' and may never emit 'exit'.
+    child.once('error', () => {
+      if (child.pid === undefined) done();
+    });
   });
-  return {
-    info: JSON.parse(firstLine) as T,
-    stop: async () => {
+
+  const stop = async () => {
+    if (!ended) {
       child.kill('SIGTERM');
-      await exited;
-    },
+      const timer = setTimeout(() => {
+        if (!ended) child.kill('SIGKILL');
+      }, STOP_GRACE_MS);
+      try {
+        await exited;
+      } finally {
+        clearTimeout(timer);
+      }
+    }
+    lines.close();
   };
+
+  let firstLine: string | undefined;
+  try {
+    firstLine = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`printed nothing within ${startTimeoutMs} ms (killed)`)),
+        startTimeoutMs,
+      );
+      lines.once('line', (line) => {
+        clearTimeout(timer);
+        resolve(line);
+      });
+      // 'close', not 'exit': stdout is drained by then, so a last line is not mistaken for none.
+      child.once('close', (code, signal) => {
+        clearTimeout(timer);
+        reject(new Error(`exited ${signal ?? code} before printing its address`));
+      });
+      child.once('error', (error) => {
+        clearTimeout(timer);
+        reject(error);
+      });
+    });
+    return { info: JSON.parse(firstLine) as T, stop };
+  } catch (error) {
+    await stop();
+    const why = error instanceof Error ? error.message : String(error);
+    const printed = firstLine === undefined ? '' : `\nits first line: ${firstLine}`;
+    throw new Error(`${file} (in ${app}) failed to start: ${why}${printed}\nstderr:\n${stderr}`, {
+      cause: error,
+    });
+  }
 }

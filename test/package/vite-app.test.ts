@@ -21,6 +21,9 @@ const TYPES: Record<string, string> = {
   '.js': 'text/javascript',
   '.css': 'text/css',
 };
+// expect.poll's default (1 s) is too short on a loaded 2-core machine: page, Chromium and the
+// sandbox all share it.
+const POLL = { timeout: 15_000 };
 
 let buildOutput = '';
 let server: Server;
@@ -92,24 +95,29 @@ describe('a Vite + React 19 app', () => {
       const pay = page.getByRole('button', { name: 'Pay £12.50' });
       await pay.waitFor();
       await expect
-        .poll(() => page.evaluate(() => (window as unknown as { smokeLog: string[] }).smokeLog))
+        .poll(
+          () => page.evaluate(() => (window as unknown as { smokeLog: string[] }).smokeLog),
+          POLL,
+        )
         .toEqual(['mounted', 'institutions_fetched']);
       // Both stylesheets, injected once.
       expect(await page.locator('style[data-servicepay]').count()).toBe(2);
 
       await pay.click();
       const banks = page.getByRole('list', { name: 'Banks' }).getByRole('button');
-      await expect.poll(() => banks.count()).toBe(20);
+      await expect.poll(() => banks.count(), POLL).toBe(20);
       await expect
-        .poll(() => page.evaluate(() => document.activeElement?.getAttribute('type')))
+        .poll(() => page.evaluate(() => document.activeElement?.getAttribute('type')), POLL)
         .toBe('search');
       // The icons come from the sandbox and load.
       const monzo = page.getByRole('button', { name: 'Monzo' });
       await expect
-        .poll(() =>
-          monzo
-            .locator('img')
-            .evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth),
+        .poll(
+          () =>
+            monzo
+              .locator('img')
+              .evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth),
+          POLL,
         )
         .toBeGreaterThan(0);
 
