@@ -1,33 +1,29 @@
 // @vitest-environment node
 // End to end in a real headless Chromium: the example checkout, the local sandbox of the
 // service, and the example's webhook receiver, all on 127.0.0.1.
-import { mkdir, readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { AxeResults } from 'axe-core';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startCheckout } from '../../examples/checkout/server.mjs';
 import { startSandbox } from '../../src/sandbox/index';
 import { createWebhookHandler } from '../../src/webhook/index';
 import { launchChromium } from '../helpers/browser';
-
-const require = createRequire(import.meta.url);
-const SHOTS = new URL('../../artifacts/screenshots/', import.meta.url);
-const shot = (page: Page, name: string) =>
-  page.screenshot({ path: new URL(`${name}.png`, SHOTS).pathname, fullPage: true });
+import {
+  FAST_RETRY,
+  axeViolations,
+  prepareScreenshots,
+  shot,
+  startCheckoutWithSandbox,
+} from './support';
+import type { Checkout, Sandbox } from './support';
 
 let browser: Browser;
 beforeAll(async () => {
-  await mkdir(SHOTS, { recursive: true });
+  await prepareScreenshots();
   browser = await launchChromium();
 });
 afterAll(() => browser?.close());
-
-type Checkout = Awaited<ReturnType<typeof startCheckout>>;
-type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
-const FAST_RETRY = { initialDelayMs: 20, factor: 2, maxDelayMs: 200, maxAttempts: 50 };
 
 /** A port that nothing listens on (yet). */
 async function freePort(): Promise<number> {
@@ -48,25 +44,17 @@ async function payAtBank(page: Page, checkout: Checkout, bank = 'Barclays') {
 describe('the example checkout against the sandbox', () => {
   let checkout: Checkout;
   let sandbox: Sandbox;
+  let stop: () => Promise<void>;
   let page: Page;
 
   beforeEach(async () => {
-    checkout = await startCheckout({ port: 0 });
-    sandbox = await startSandbox({
-      port: 0,
-      webhookUrl: checkout.webhookUrl,
-      webCallbackUrl: checkout.returnUrl,
-      mobileCallbackUrl: `${checkout.returnUrl}?app=mobile`,
-      retry: FAST_RETRY,
-    });
-    checkout.useSandbox(sandbox);
+    ({ checkout, sandbox, stop } = await startCheckoutWithSandbox());
     page = await browser.newPage();
   });
 
   afterEach(async () => {
     await page?.close();
-    await sandbox?.stop();
-    await checkout?.stop();
+    await stop?.();
   });
 
   it('approves a payment: COMPLETED, confirmed by a verified webhook processed once', async () => {
@@ -133,27 +121,11 @@ describe('the example checkout against the sandbox', () => {
 
 describe('accessibility in a real browser', () => {
   it('has no axe violations, colour contrast included, on the checkout and the bank page', async () => {
-    const checkout = await startCheckout({ port: 0 });
-    const sandbox = await startSandbox({
-      port: 0,
-      webhookUrl: checkout.webhookUrl,
-      webCallbackUrl: checkout.returnUrl,
-      mobileCallbackUrl: checkout.returnUrl,
-    });
-    checkout.useSandbox(sandbox);
+    const { checkout, stop } = await startCheckoutWithSandbox();
     // axe is injected by the test, so this context lets it past the pages' strict CSP.
     const context = await browser.newContext({ bypassCSP: true });
     const page = await context.newPage();
-    const axeSource = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
-    const violations = async () => {
-      await page.addScriptTag({ content: axeSource });
-      const result = await page.evaluate(async () => {
-        const axe = (window as unknown as { axe: { run(context: Document): Promise<AxeResults> } })
-          .axe;
-        return (await axe.run(document)).violations.map((v) => `${v.id}: ${v.nodes.length}`);
-      });
-      return result;
-    };
+    const violations = () => axeViolations(page);
     try {
       await page.goto(checkout.url);
       await page.getByRole('button', { name: 'Pay £12.50' }).waitFor();
@@ -166,8 +138,7 @@ describe('accessibility in a real browser', () => {
       expect(await violations()).toEqual([]);
     } finally {
       await context.close();
-      await sandbox.stop();
-      await checkout.stop();
+      await stop();
     }
   });
 });

@@ -2,26 +2,19 @@
 // End to end in a real headless Chromium: the plain page of examples/script-tag, which loads
 // the standalone script from the sandbox acting as the script host (spec 4.3) and uses
 // window.Service as spec 4.4 shows, beside the React checkout on the same sandbox.
-import { mkdir, readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import type { AxeResults } from 'axe-core';
+import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startCheckout } from '../../examples/checkout/server.mjs';
-import { startSandbox } from '../../src/sandbox/index';
 import { launchChromium } from '../helpers/browser';
 import { describeMarkup } from '../helpers/markup';
+import { axeViolations, prepareScreenshots, shot, startCheckoutWithSandbox } from './support';
+import type { Checkout, Sandbox } from './support';
 
-const require = createRequire(import.meta.url);
-const SHOTS = new URL('../../artifacts/screenshots/', import.meta.url);
-const shot = (page: Page, name: string) =>
-  page.screenshot({ path: new URL(`${name}.png`, SHOTS).pathname, fullPage: true });
 const { version } = JSON.parse(
   await readFile(new URL('../../package.json', import.meta.url), 'utf8'),
 ) as { version: string };
 const dist = (file: string) => readFile(new URL(`../../dist/${file}`, import.meta.url), 'utf8');
 
-const FAST_RETRY = { initialDelayMs: 20, factor: 2, maxDelayMs: 200, maxAttempts: 50 };
 const WHOLE_PAYMENT = [
   'mounted',
   'institutions_fetched',
@@ -33,27 +26,20 @@ const WHOLE_PAYMENT = [
 
 let browser: Browser;
 beforeAll(async () => {
-  await mkdir(SHOTS, { recursive: true });
+  await prepareScreenshots();
   browser = await launchChromium();
 });
 afterAll(() => browser?.close());
 
-let checkout: Awaited<ReturnType<typeof startCheckout>>;
-let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+let checkout: Checkout;
+let sandbox: Sandbox;
+let stop: () => Promise<void>;
 let page: Page;
 /** What went wrong in the page: uncaught errors, console errors (CSP included), HTTP >= 400. */
 let failures: string[];
 
 beforeEach(async () => {
-  checkout = await startCheckout({ port: 0 });
-  sandbox = await startSandbox({
-    port: 0,
-    webhookUrl: checkout.webhookUrl,
-    webCallbackUrl: checkout.returnUrl,
-    mobileCallbackUrl: `${checkout.returnUrl}?app=mobile`,
-    retry: FAST_RETRY,
-  });
-  checkout.useSandbox(sandbox);
+  ({ checkout, sandbox, stop } = await startCheckoutWithSandbox());
   page = await browser.newPage();
   failures = [];
   page.on('pageerror', (error) => failures.push(error.message));
@@ -63,8 +49,7 @@ beforeEach(async () => {
 
 afterEach(async () => {
   await page?.close();
-  await sandbox?.stop();
-  await checkout?.stop();
+  await stop?.();
 });
 
 const texts = (testId: string) => page.getByTestId(testId).locator('li').allTextContents();
@@ -248,15 +233,7 @@ describe('the plain page with the script tag (examples/script-tag)', () => {
     // axe is injected by the test, so this context lets it past the page's strict CSP.
     const context = await browser.newContext({ bypassCSP: true });
     const axePage = await context.newPage();
-    const axeSource = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
-    const violations = async () => {
-      await axePage.addScriptTag({ content: axeSource });
-      return axePage.evaluate(async () => {
-        const axe = (window as unknown as { axe: { run(context: Document): Promise<AxeResults> } })
-          .axe;
-        return (await axe.run(document)).violations.map((v) => `${v.id}: ${v.nodes.length}`);
-      });
-    };
+    const violations = () => axeViolations(axePage);
     try {
       await axePage.goto(checkout.scriptTagUrl);
       await axePage.getByRole('button', { name: 'Pay £12.50' }).waitFor();
