@@ -70,6 +70,10 @@ export function createFetchHandlerWith<K>(
     } catch (error) {
       response = receiver.refuse('internal-error', error);
     }
-    return new Response(response.body, { status: response.status, headers: response.headers });
+    // null, not '': a string body, even empty, makes Response add a text/plain content type.
+    return new Response(response.body === '' ? null : response.body, {
+      status: response.status,
+      headers: response.headers,
+    });
   };
 }

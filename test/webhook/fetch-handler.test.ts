@@ -53,6 +53,7 @@ describe.each(variants)('createFetchWebhookHandler from %s', (_name, create) => 
     const first = await handle(put(d.body, { authorization: d.authorization }));
     expect(first.status).toBe(200);
     expect(await first.text()).toBe('');
+    expect(first.headers.get('content-type')).toBeNull(); // an empty answer, typed as nothing
     expect((await handle(put(d.body, { authorization: d.authorization }))).status).toBe(200);
     expect(record.notifications).toEqual([sent]);
   });

@@ -74,6 +74,8 @@ describe('createWebhookHandler over node:http', () => {
     const delivery = signed(sent, keys.privateKey);
     const answer = await deliver(r.url, delivery);
     expect(answer.status).toBe(200);
+    expect(answer.text).toBe('');
+    expect(answer.headers.get('content-length')).toBe('0');
     expect(r.record.notifications).toEqual([sent]);
     const [context] = r.record.contexts;
     expect(context?.idempotencyKey).toBe(`${sent.paymentId}:COMPLETED`);
