@@ -1,5 +1,5 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
-import { createPaymentSession } from '../core/index';
+import { createPaymentSession, validatePaymentArgs } from '../core/index';
 import type { PaymentArgs, PaymentSession, SessionOptions, SessionState } from '../core/index';
 
 export interface UseServicePaymentOptions extends SessionOptions {
@@ -107,7 +107,20 @@ export function useSession(
     session.createPayment(payment.current);
   }, [session, paymentKey]);
 
-  return [session, useSyncExternalStore(session.subscribe, session.getState, session.getState)];
+  const state = useSyncExternalStore(session.subscribe, session.getState, session.getState);
+  // The payment prop reaches the session in the effect above, so on the server, in the first
+  // render and in a render after it changed, the session's `prepared` is not yet (or no longer)
+  // the prop's. Until the effect has run, the prop's own value is shown when it is valid: the
+  // server HTML already says "Pay £12.50", with no jump once hydrated. Display only: paying
+  // still needs the session's prepared payment.
+  if (
+    paymentKey !== undefined &&
+    !(applied.current?.[0] === session && applied.current[1] === paymentKey)
+  ) {
+    const shown = validatePaymentArgs(options.payment);
+    if (shown.ok) return [session, { ...state, prepared: shown.value }];
+  }
+  return [session, state];
 }
 
 /**

@@ -19,7 +19,24 @@ describe('server rendering', () => {
     );
     expect(html).toContain('Pay &lt;b&gt;now&lt;/b&gt;');
     expect(html).toContain('data-state="idle"');
-    expect(html).toMatch(/<button[^>]*>Pay £<\/button>/);
+    // The payment prop's amount is in the server HTML (React separates the two texts with a
+    // comment), so the shopper never sees a bare "Pay £" before hydration.
+    expect(html).toMatch(/<button[^>]*>Pay £(<!-- -->)?12\.50<\/button>/);
     expect(fetchInstitutions).not.toHaveBeenCalled();
+  });
+
+  it('shows no amount for an invalid payment prop, and reports nothing while rendering', () => {
+    const errorConsumer = vi.fn();
+    const html = renderToString(
+      createElement(ServicePay, {
+        environment: 'SANDBOX',
+        applicationId: '3f2a1d4e-5b6c-4d7e-8f90-a1b2c3d4e5f6',
+        payment: { amount: 12.5, paymentReference: 'R'.repeat(19) },
+        errorConsumer,
+        transport: { fetchInstitutions: vi.fn(), initiatePayment: vi.fn() },
+      }),
+    );
+    expect(html).toMatch(/<button[^>]*>Pay £<\/button>/);
+    expect(errorConsumer).not.toHaveBeenCalled();
   });
 });
