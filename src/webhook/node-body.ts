@@ -41,19 +41,21 @@ export function readNodeBody(
 
   const chunks: Buffer[] = [];
   let length = 0;
-  // Listeners come off before `done`, so it runs once even if 'error' and 'close' both fire.
-  // (With no 'error' listener left, node:http does not emit a later abort as an error.)
+  // `done` runs once even if 'error' and 'close' both fire. The listeners stay on (they go with
+  // the request) rather than come off one by one on every delivery: cheaper, and a late 'error'
+  // still has a listener, so it can never be thrown as unhandled.
+  let settled = false;
   const finish = (result: NodeBody): void => {
-    req.off('data', onData);
-    req.off('end', onEnd);
-    req.off('error', onError);
-    req.off('close', onClose);
+    if (settled) return;
+    settled = true;
     done(result);
   };
   const onData = (chunk: Buffer): void => {
     length += chunk.length;
     if (length > limit) {
+      // Stop buffering the rest; the answer closes the connection.
       chunks.length = 0;
+      req.off('data', onData);
       finish({ kind: 'too-large' });
       return;
     }

@@ -104,11 +104,16 @@ function headersFor(response: ReceiverResponse): Record<string, string | number>
 function send(res: ServerResponse, response: ReceiverResponse): void {
   try {
     if (res.headersSent || res.writableEnded) return;
+    if (response.body === '' && response.status === 200) {
+      // The 200s, on every genuine delivery: end() with no chunk (given one, even '', node
+      // takes its body-writing path, measured at about 5% of the receiver's time under load),
+      // and no headers object to copy: node itself sends Content-Length: 0.
+      res.statusCode = 200;
+      res.end();
+      return;
+    }
     res.writeHead(response.status, headersFor(response));
-    // end() with no chunk, not end(''): given a chunk, even an empty one, node takes its
-    // body-writing path, which measured about 5% of the receiver's time per 200 under load.
-    if (response.body === '') res.end();
-    else res.end(response.body, 'utf8');
+    res.end(response.body, 'utf8');
   } catch {
     // The socket is gone; there is nobody left to answer.
   }
