@@ -15,30 +15,11 @@
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
+import { CHROMIUM_ARGS, chromiumPath } from '../test/helpers/chromium.mjs';
 
 const WARMUP_ROUNDS = 8;
 const ROUNDS = 41;
 const BUDGET = 1.5;
-
-/** Same resolution order and arguments as test/helpers/browser.ts (../shared/TOOLCHAIN.md). */
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-async function chromiumPath() {
-  if (process.env.CHROME_PATH) return process.env.CHROME_PATH;
-  const system = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
-  const found = system.find((path) => existsSync(path));
-  if (found) return found;
-  const { default: packaged } = await import('@sparticuz/chromium');
-  return packaged.executablePath();
-}
 
 const ICON =
   '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40"><rect width="40" height="40" rx="8" fill="#1f6feb"/></svg>';

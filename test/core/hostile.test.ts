@@ -224,16 +224,16 @@ const metadataCases: [string, () => unknown, Expect][] = [
   ],
 ];
 
-/** A session paying through the HTTP transport, the JSON body it sent captured. */
-function httpSession() {
+/**
+ * A session paying through the HTTP transport, the JSON body it sent captured; the backend
+ * answers with `authorisationUrl`.
+ */
+function httpSession(authorisationUrl = 'https://bank.test/a') {
   const bodies: string[] = [];
   const fetch = vi.fn(async (url: RequestInfo | URL, init?: RequestInit) => {
     if (String(url).includes('/v1/payments')) {
       bodies.push(String(init?.body));
-      return Response.json(
-        { paymentId: 'p-1', authorisationUrl: 'https://bank.test/a' },
-        { status: 201 },
-      );
+      return Response.json({ paymentId: 'p-1', authorisationUrl }, { status: 201 });
     }
     return Response.json({ institutions: [{ id: BANK, name: 'Monzo' }] });
   });
@@ -568,19 +568,7 @@ describe('authorisation URLs', () => {
   it.each(['javascript:alert(1)', '//evil.example/a', 'data:text/html,x'])(
     'refuses %j from the HTTP transport too',
     async (authorisationUrl) => {
-      const fetch = vi.fn(async (url: RequestInfo | URL) =>
-        String(url).includes('/v1/payments')
-          ? Response.json({ paymentId: 'p-1', authorisationUrl }, { status: 201 })
-          : Response.json({ institutions: [{ id: BANK, name: 'Monzo' }] }),
-      );
-      const log = createEventLog();
-      const session = createPaymentSession({
-        environment: 'SANDBOX',
-        applicationId: APP_ID,
-        transport: createHttpTransport({ baseUrl: 'https://backend.test', fetch }),
-        errorConsumer: log.errorConsumer,
-        openUrl: log.openUrl,
-      });
+      const { session, log } = httpSession(authorisationUrl);
       await mountReady(session);
       session.createPayment(VALID_PAYMENT);
       await session.payWithInstitution(BANK);
