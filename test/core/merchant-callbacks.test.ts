@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { reply } from '../helpers/fake-transport';
 import { BANK, VALID_PAYMENT, mountReady, setup } from './support/harness';
+import { WHOLE_PAYMENT } from '../helpers/events';
 
 // A merchant callback that throws must not break the session (nor the session the page):
 // the error goes to console.error and the payment carries on.
@@ -27,14 +28,7 @@ describe('merchant callbacks that throw', () => {
     session.openInstitutionSelection();
     await session.payWithInstitution(BANK);
 
-    expect(eventConsumer.mock.calls.map(([event]) => event)).toEqual([
-      'mounted',
-      'institutions_fetched',
-      'bank_selection_opened',
-      'payment_initiated',
-      'institution_selected',
-      'awaiting_authorisation',
-    ]);
+    expect(eventConsumer.mock.calls.map(([event]) => event)).toEqual(WHOLE_PAYMENT);
     expect(transport.paymentCalls).toHaveLength(1);
     expect(log.openUrl).toHaveBeenCalledTimes(1);
     expect(session.getState().status).toBe('awaiting-authorisation');

@@ -9,20 +9,12 @@ import { launchChromium } from '../helpers/browser';
 import { describeMarkup } from '../helpers/markup';
 import { axeViolations, prepareScreenshots, shot, startCheckoutWithSandbox } from './support';
 import type { Checkout, Sandbox } from './support';
+import { WHOLE_PAYMENT } from '../helpers/events';
 
 const { version } = JSON.parse(
   await readFile(new URL('../../package.json', import.meta.url), 'utf8'),
 ) as { version: string };
 const dist = (file: string) => readFile(new URL(`../../dist/${file}`, import.meta.url), 'utf8');
-
-const WHOLE_PAYMENT = [
-  'mounted',
-  'institutions_fetched',
-  'bank_selection_opened',
-  'payment_initiated',
-  'institution_selected',
-  'awaiting_authorisation',
-];
 
 let browser: Browser;
 beforeAll(async () => {

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { smokeApps } from './apps';
 import { runFixture } from './support';
+import { WHOLE_PAYMENT } from '../helpers/events';
 
 const apps = smokeApps();
 const APP_ID = '3f2a1d4e-5b6c-4d7e-8f90-a1b2c3d4e5f6';
@@ -54,14 +55,7 @@ describe.each([
       tiles: 3,
       logo: 'https://icons.test/barclays.svg',
     });
-    expect(result.log).toEqual([
-      'mounted',
-      'institutions_fetched',
-      'bank_selection_opened',
-      'payment_initiated',
-      'institution_selected',
-      'awaiting_authorisation',
-    ]);
+    expect(result.log).toEqual(WHOLE_PAYMENT);
     expect(result.payments).toEqual([
       {
         environment: 'SANDBOX',

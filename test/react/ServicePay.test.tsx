@@ -6,6 +6,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { ServicePay, ServiceEvent } from '../../src/react/index';
 import type { ServicePayHandle, ServicePayProps } from '../../src/react/index';
 import { APP_ID, BANKS, deferred, makeLog, makeTransport } from './support';
+import { WHOLE_PAYMENT } from '../helpers/events';
 
 function setup(props: Partial<ServicePayProps> = {}, transport = makeTransport()) {
   const { log, eventConsumer, errorConsumer } = makeLog();
@@ -54,14 +55,7 @@ describe('<ServicePay>', () => {
     );
     await user.click(barclays);
     await waitFor(() => expect(openUrl).toHaveBeenCalledWith('https://bank.test/authorise/1'));
-    expect(log).toEqual([
-      'mounted',
-      'institutions_fetched',
-      'bank_selection_opened',
-      'payment_initiated',
-      'institution_selected',
-      'awaiting_authorisation',
-    ]);
+    expect(log).toEqual(WHOLE_PAYMENT);
     expect(payments).toHaveLength(1);
     expect(payments[0]).toMatchObject({
       environment: 'SANDBOX',

@@ -13,6 +13,7 @@ import { describeMarkup } from '../helpers/markup';
 import { APP_ID, BANKS, deferred, makeLog, makeTransport } from '../react/support';
 import { loadVanilla } from './support';
 import type { VanillaModule } from './support';
+import { WHOLE_PAYMENT } from '../helpers/events';
 
 let vanilla: VanillaModule;
 beforeAll(async () => {
@@ -74,14 +75,7 @@ describe('Service', () => {
     await waitFor(() => expect(barclays).toHaveFocus());
     await user.click(barclays);
     await waitFor(() => expect(openUrl).toHaveBeenCalledWith('https://bank.test/authorise/1'));
-    expect(log).toEqual([
-      'mounted',
-      'institutions_fetched',
-      'bank_selection_opened',
-      'payment_initiated',
-      'institution_selected',
-      'awaiting_authorisation',
-    ]);
+    expect(log).toEqual(WHOLE_PAYMENT);
     expect(payments).toEqual([
       expect.objectContaining({
         institutionId: 'barclays',
