@@ -1,5 +1,5 @@
 // `npm run check:package` (part of `npm test`, after the build): checks the package as npm
-// publishes it — the packed tarball, not the work tree (../shared/STYLE.md, habit 8).
+// publishes it — the packed tarball, not the work tree (CONTRIBUTING.md, "Release checks").
 //
 //   1. Contents: only dist/ plus package.json, README.md and LICENSE; every file that
 //      package.json names (exports, bin, main, module, types, typesVersions) is in it; every
