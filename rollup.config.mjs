@@ -14,6 +14,7 @@ const pkg = JSON.parse(readFileSync('./package.json', 'utf8'));
 /** dist name -> source. */
 export const entries = {
   index: 'src/react/index.ts',
+  client: 'src/react/client.ts',
   core: 'src/core/index.ts',
   webhook: 'src/webhook/index.ts',
   'webhook-web': 'src/webhook/web.ts',
@@ -32,14 +33,33 @@ const reactEntries = Object.fromEntries(
 );
 const preactInputs = Object.fromEntries([...preactEntries].map((name) => [name, entries[name]]));
 
-/** Entries with no types of their own (executables). */
-const typelessEntries = new Set(['sandbox-cli']);
+/** Entries with no types of their own (executables, and the root entry's client half). */
+const typelessEntries = new Set(['sandbox-cli', 'client']);
 const typedEntries = Object.fromEntries(
   Object.entries(reactEntries).filter(([name]) => !typelessEntries.has(name)),
 );
 
-/** Entries whose output must start with the 'use client' directive (React Server Components). */
-const clientEntries = new Set(['index']);
+/**
+ * React Server Components: a module that opens with 'use client' is a client module, and so are
+ * all its exports. The root entry must not be one (a Server Component imports ServiceEvent from
+ * it), so the component and the hook live behind src/react/client.ts, built as an entry of its
+ * own (dist/client.*) whose output opens with the directive again (rollup drops module-level
+ * directives). The root entry imports it as an external file, not as modules of its own graph:
+ * otherwise rollup folds both into one chunk, and a file is client or not as a whole.
+ */
+const CLIENT_ENTRY = 'client';
+const CLIENT_FILE = '\0servicepay-client';
+function clientBoundary() {
+  return {
+    name: 'client-boundary',
+    resolveId(id, importer) {
+      if (id === './client' && importer?.endsWith('/src/react/index.ts')) {
+        return { id: CLIENT_FILE, external: true };
+      }
+      return null;
+    },
+  };
+}
 
 const external = (id) =>
   id.startsWith('node:') ||
@@ -136,7 +156,7 @@ const onwarn = (warning, warn) => {
 
 const banner = (chunk) => {
   if (!chunk.isEntry) return '';
-  if (clientEntries.has(chunk.name)) return "'use client';";
+  if (chunk.name === CLIENT_ENTRY) return "'use client';";
   return chunk.name === 'sandbox-cli' ? '#!/usr/bin/env node' : '';
 };
 
@@ -146,6 +166,7 @@ export default [
     external,
     onwarn,
     plugins: [
+      clientBoundary(),
       rawCss(),
       esbuild({ target: 'es2020', jsx: 'automatic' }),
       copyStylesheets('dist/css'),
@@ -164,6 +185,7 @@ export default [
         chunkFileNames: 'chunks/[name]-[hash].mjs',
         // An entry imports only the chunks it uses (size-limit and tree-shakers see no extras).
         hoistTransitiveImports: false,
+        paths: { [CLIENT_FILE]: './client.mjs' },
         banner,
       },
       {
@@ -173,6 +195,7 @@ export default [
         chunkFileNames: 'chunks/[name]-[hash].cjs',
         hoistTransitiveImports: false,
         exports: 'named',
+        paths: { [CLIENT_FILE]: './client.cjs' },
         banner,
       },
     ],
