@@ -36,7 +36,8 @@ export interface RunResult {
 
 export interface RunOptions {
   cwd: string;
-  env?: Record<string, string>;
+  /** Added to the environment; a key set to undefined is removed from it. */
+  env?: Record<string, string | undefined>;
   timeoutMs?: number;
 }
 
