@@ -55,6 +55,8 @@ function nodeTraces(code: string): string[] {
 const BROWSER_ENTRIES = [
   'dist/index.mjs',
   'dist/index.cjs',
+  'dist/client.mjs',
+  'dist/client.cjs',
   'dist/core.mjs',
   'dist/core.cjs',
   'dist/vanilla.mjs',
@@ -86,7 +88,9 @@ describe('the browser entries of the installed package', () => {
     async (ext) => {
       const root = await closure(`dist/index.${ext}`);
       const core = await closure(`dist/core.${ext}`);
-      const beyondCore = [...root].filter((f) => f !== `dist/index.${ext}` && !core.has(f));
+      // The entry and its client half (the component, under 'use client'), over core.
+      const own = [`dist/index.${ext}`, `dist/client.${ext}`];
+      const beyondCore = [...root].filter((f) => !own.includes(f) && !core.has(f));
       expect(beyondCore).toEqual([]);
 
       // Nothing of the server entries' own exports is in it, not even inlined.
