@@ -2,7 +2,7 @@ import { storybookTest } from '@storybook/addon-vitest/vitest-plugin';
 import { playwright } from '@vitest/browser-playwright';
 import { defineConfig } from 'vitest/config';
 import { CHROMIUM_ARGS, chromiumPath } from './test/helpers/browser.js';
-import { sourceAliases } from './test/helpers/source-aliases';
+import { sourceAliases } from './test/helpers/source-aliases.js';
 
 // Unit tests run in Node, React tests in jsdom, end-to-end tests in Node driving a real
 // headless Chromium (playwright-core).

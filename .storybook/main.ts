@@ -1,5 +1,5 @@
 import type { StorybookConfig } from '@storybook/react-vite';
-import { sourceAliases } from '../test/helpers/source-aliases';
+import { sourceAliases } from '../test/helpers/source-aliases.js';
 
 // Stories import the package by name, as a merchant's code would; it resolves to the sources
 // through tsconfig.json's `paths`, as tsc and vitest.config.ts do.
