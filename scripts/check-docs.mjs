@@ -111,6 +111,27 @@ function sourceAliases(root) {
   return aliases;
 }
 
+/**
+ * Parsed declaration files (TypeScript's lib, @types/*, packages' .d.ts), kept for the next
+ * check in the same process: they do not change between runs, and parsing them is most of a
+ * run's time (the checker's own test runs it several times).
+ */
+const declarations = new Map();
+
+function cachingHost(options) {
+  const host = ts.createCompilerHost(options);
+  const getSourceFile = host.getSourceFile.bind(host);
+  host.getSourceFile = (fileName, languageVersion, ...rest) => {
+    if (!fileName.endsWith('.d.ts')) return getSourceFile(fileName, languageVersion, ...rest);
+    const key = `${JSON.stringify(languageVersion)}:${fileName}`;
+    if (!declarations.has(key)) {
+      declarations.set(key, getSourceFile(fileName, languageVersion, ...rest));
+    }
+    return declarations.get(key);
+  };
+  return host;
+}
+
 const display = (root, path) => {
   const rel = relative(root, path);
   return rel.startsWith('..') || isAbsolute(rel) ? path : rel.split(sep).join('/');
@@ -182,7 +203,8 @@ function checkInto(docs, root, out) {
   });
 
   if (roots.length > 0) {
-    const program = ts.createProgram({ rootNames: roots, options: compilerOptions(root) });
+    const options = compilerOptions(root);
+    const program = ts.createProgram({ rootNames: roots, options, host: cachingHost(options) });
     const diagnostics = [
       ...program.getOptionsDiagnostics(),
       ...program.getGlobalDiagnostics(),
