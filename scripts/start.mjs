@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 const build = spawnSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit' });
 if (build.status !== 0) process.exit(build.status ?? 1);
 
-const { startSandbox } = await import('../dist/sandbox.mjs');
+const { startSandbox, SANDBOX_APPLICATION_ID } = await import('../dist/sandbox.mjs');
 const { startCheckout } = await import('../examples/checkout/server.mjs');
 
 const host = process.env.HOST ?? '127.0.0.1';
@@ -17,6 +17,8 @@ const sandbox = await startSandbox({
   webhookUrl: checkout.webhookUrl,
   webCallbackUrl: checkout.returnUrl,
   mobileCallbackUrl: `${checkout.returnUrl}?app=mobile`,
+  // The bank page names the shop the shopper is paying, as a real bank's would.
+  applications: { [SANDBOX_APPLICATION_ID]: { merchantName: checkout.merchantName } },
 });
 checkout.useSandbox(sandbox);
 
