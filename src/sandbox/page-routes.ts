@@ -141,6 +141,8 @@ export function showIndex(res: ServerResponse, ctx: SandboxContext): void {
       webhookUrl: options.webhookUrl?.href,
       webCallbackUrl: options.webCallbackUrl?.href,
       mobileCallbackUrl: options.mobileCallbackUrl?.href,
+      merchantName: options.merchantNameFor(ctx.applicationId),
+      publicUrl: options.publicUrl?.origin,
       institutionCount: options.institutions.size,
       payments: ctx.payments.list(),
     }),
