@@ -57,7 +57,7 @@ if (oldestOutput() > inputs) {
   step(`Built in ${((Date.now() - started) / 1000).toFixed(0)} s.`);
 }
 
-const { startSandbox } = await import('../dist/sandbox.mjs');
+const { startSandbox, SANDBOX_APPLICATION_ID } = await import('../dist/sandbox.mjs');
 const { startCheckout } = await import('../examples/checkout/server.mjs');
 
 /**
@@ -103,6 +103,8 @@ const sandbox = await listen('the sandbox', 'SANDBOX_PORT', sandboxPort, () =>
     webhookUrl: checkout.webhookUrl,
     webCallbackUrl: checkout.returnUrl,
     mobileCallbackUrl: `${checkout.returnUrl}?app=mobile`,
+    // The bank page names the shop the shopper is paying, as a real bank's would.
+    applications: { [SANDBOX_APPLICATION_ID]: { merchantName: checkout.merchantName } },
   }),
 );
 running.push(sandbox);
