@@ -35,6 +35,38 @@ export function bodyBytes(body: unknown): Uint8Array | null {
   return null;
 }
 
+/**
+ * Reads a stream whole, up to `limit` bytes. Past the limit it cancels the stream at once
+ * (nothing more is pulled from the peer) and returns null. Rejects when the stream errors.
+ */
+export async function readAtMost(
+  stream: ReadableStream<Uint8Array>,
+  limit: number,
+): Promise<Uint8Array | null> {
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    length += value.byteLength;
+    if (length > limit) {
+      reader.cancel().catch(() => {});
+      return null;
+    }
+    chunks.push(value);
+  }
+  // One chunk is the common case: use it as is rather than copy it.
+  if (chunks.length === 1) return chunks[0] as Uint8Array;
+  const bytes = new Uint8Array(length);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
 // Base64 ------------------------------------------------------------------------------------
 // Decoders are lenient (Node ignores bad characters and missing padding), hence the checks.
 

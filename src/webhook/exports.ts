@@ -4,7 +4,7 @@
  * (the verifier and the Fetch handler bound to it). Nothing here imports a Node built-in.
  */
 export { parseWebhookNotification } from './notification';
-export { fetchPublicKey, publicKeyUrl, PUBLIC_KEY_PATH, SANDBOX_BASE_URL } from './public-key';
+export { fetchPublicKey, publicKeyUrl, PUBLIC_KEY_PATH, SANDBOX_BASE_URL } from './key-fetch';
 export { MemoryIdempotencyStore } from './memory-store';
 export { notificationIdempotencyKey } from './store';
 export { SIGNATURE_ALGORITHM } from './encoding';
@@ -27,7 +27,7 @@ export type {
 } from './notification';
 export type { IdempotencyClaim, IdempotencyStore } from './store';
 export type { MemoryIdempotencyStoreOptions } from './memory-store';
-export type { FetchPublicKeyOptions, PublicKeySource, WebhookEnvironment } from './public-key';
+export type { FetchPublicKeyOptions, PublicKeySource, WebhookEnvironment } from './key-fetch';
 export type {
   WebhookErrorContext,
   WebhookNotificationContext,

@@ -4,6 +4,7 @@
  * passes its crypto (node:crypto in `servicepay/webhook`, WebCrypto in
  * `servicepay/webhook/web`). Also what both front doors share about reading a body.
  */
+import { readAtMost } from './encoding';
 import { FETCH_BODY_ALREADY_PARSED, WebhookConfigError, WebhookRequestError } from './errors';
 import { resolveReceiverOptions } from './options';
 import type { WebhookReceiverOptions } from './options';
@@ -113,30 +114,10 @@ export async function readRequestBody(request: Request, limit: number): Promise<
   // raw-body pitfall).
   if (request.bodyUsed) return { kind: 'already-parsed' };
   if (request.body === null) return { kind: 'bytes', bytes: new Uint8Array(0) };
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let length = 0;
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      length += value.byteLength;
-      if (length > limit) {
-        // Stop pulling from the client at once instead of buffering what will be refused.
-        reader.cancel().catch(() => {});
-        return { kind: 'too-large' };
-      }
-      chunks.push(value);
-    }
+    const bytes = await readAtMost(request.body, limit);
+    return bytes === null ? { kind: 'too-large' } : { kind: 'bytes', bytes };
   } catch (error) {
     return { kind: 'unreadable', error };
   }
-  if (chunks.length === 1) return { kind: 'bytes', bytes: chunks[0] as Uint8Array };
-  const bytes = new Uint8Array(length);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return { kind: 'bytes', bytes };
 }

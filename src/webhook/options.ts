@@ -10,14 +10,10 @@ import { WebhookConfigError } from './errors';
 import { MemoryIdempotencyStore } from './memory-store';
 import type { WebhookNotification } from './notification';
 import type { WebhookOutcome } from './outcome';
-import {
-  fixedKeySource,
-  missingKeySource,
-  PUBLIC_KEY_ENV,
-  publicKeyUrl,
-  urlKeySource,
-} from './public-key';
-import type { CryptoProvider, KeyInput, KeySource, WebhookEnvironment } from './public-key';
+import { fixedKeySource, missingKeySource, publicKeyUrl, urlKeySource } from './key-fetch';
+import type { KeySource, WebhookEnvironment } from './key-fetch';
+import { PUBLIC_KEY_ENV } from './public-key';
+import type { CryptoProvider, KeyInput } from './public-key';
 import { notificationIdempotencyKey } from './store';
 import type { IdempotencyStore } from './store';
 
