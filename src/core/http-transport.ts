@@ -1,4 +1,4 @@
-import { ServiceTransportError, isAbortError } from './errors';
+import { ServiceTransportError } from './errors';
 import type {
   InitiatedPayment,
   Institution,
@@ -12,8 +12,13 @@ export interface HttpTransportOptions {
   baseUrl: string;
   /** A fetch implementation. @default globalThis.fetch */
   fetch?: typeof fetch;
-  /** Gives up on a call after this many milliseconds. @default 30000 */
+  /**
+   * Gives up on a call after this many milliseconds: the whole exchange, from sending the
+   * request to the last byte of the answer. @default 30000
+   */
   timeoutMs?: number;
+  /** Gives up on an answer larger than this many bytes. @default 4194304 (4 MiB) */
+  maxResponseBytes?: number;
 }
 
 /**
@@ -24,24 +29,39 @@ export interface HttpTransportOptions {
  * - `POST {baseUrl}/v1/payments` with the PaymentInitiation as JSON and
  *   `Idempotency-Key: <merchantPaymentId>` → 201 `{ "paymentId", "authorisationUrl" }`
  * - any error → non-2xx with `{ "error": "<message the component reports>" }`
+ *
+ * Every read is bounded in time and size: a backend that sends its headers and then stalls
+ * (or trickles, or streams without end) must not leave a payment "initiating" forever.
+ * The entries of the answers are checked by the session (transport-answers.ts), whatever
+ * the transport.
  */
 export function createHttpTransport(options: HttpTransportOptions): ServiceTransport {
   const base = options.baseUrl.replace(/\/+$/, '');
   const timeoutMs = options.timeoutMs ?? 30_000;
+  // A list of a few hundred banks with inline logos fits many times over.
+  const maxBytes = options.maxResponseBytes ?? 4 * 1024 * 1024;
   const unreadable = (what: string, status?: number) =>
     new ServiceTransportError(`The service sent an unreadable ${what}`, status);
+  const tooLarge = () =>
+    new ServiceTransportError(`The service sent an answer larger than ${maxBytes} bytes`);
 
   async function call(
     path: string,
     signal: AbortSignal | undefined,
     init: RequestInit = { method: 'GET' },
   ): Promise<Record<string, unknown>> {
+    // One controller for the whole exchange: the caller's abort (unmount) and the timer stay
+    // attached until the body has been read, not only until the headers arrive.
     const controller = new AbortController();
     const abort = () => controller.abort(signal?.reason);
     if (signal?.aborted) abort();
     signal?.addEventListener('abort', abort);
-    const timer = setTimeout(() => controller.abort(), timeoutMs);
-    let response: Response;
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, timeoutMs);
+    let response: Response | undefined;
     let body: unknown;
     try {
       response = await (options.fetch ?? globalThis.fetch)(base + path, {
@@ -49,31 +69,40 @@ export function createHttpTransport(options: HttpTransportOptions): ServiceTrans
         headers: { Accept: 'application/json', ...init.headers },
         signal: controller.signal,
       });
+      const text = await readText(response, controller.signal, maxBytes);
+      if (text === undefined) throw tooLarge();
+      try {
+        body = JSON.parse(text);
+      } catch {
+        // Not JSON: reported below by status, or as unreadable.
+      }
     } catch (error) {
-      throw signal?.aborted
-        ? error
-        : isAbortError(error)
-          ? new ServiceTransportError(`The service did not answer within ${timeoutMs} ms`)
-          : new ServiceTransportError(`Network error: could not reach ${base}`, undefined, {
-              cause: error,
-            });
+      if (signal?.aborted) throw error;
+      if (timedOut) {
+        throw new ServiceTransportError(`The service did not answer within ${timeoutMs} ms`);
+      }
+      if (error instanceof ServiceTransportError) throw error;
+      // A body cut off after an error status is still reported by its status.
+      if (!response) {
+        throw new ServiceTransportError(`Network error: could not reach ${base}`, undefined, {
+          cause: error,
+        });
+      }
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener('abort', abort);
+      // Whatever happened, nothing of this exchange stays open (no-op once complete).
+      controller.abort();
     }
-    try {
-      body = await response.json();
-    } catch {
-      // Not JSON: reported below by status, or as unreadable.
-    }
-    const { ok, status } = response;
+    // Set whenever we get here: every path without a response has thrown above.
+    const { ok, status, statusText } = response!;
     if (!ok || !isPlainObject(body)) {
       throw ok
         ? unreadable('answer', status)
         : new ServiceTransportError(
             isPlainObject(body) && typeof body.error === 'string'
               ? body.error
-              : `HTTP ${status} ${response.statusText}`.trim(),
+              : `HTTP ${status} ${statusText}`.trim(),
             status,
           );
     }
@@ -115,4 +144,44 @@ export function createHttpTransport(options: HttpTransportOptions): ServiceTrans
       return { paymentId, authorisationUrl };
     },
   };
+}
+
+/**
+ * The body as text, or undefined when it is larger than `max` bytes (stopping there, not
+ * after the whole download). Rejects once `signal` aborts, even with a fetch whose body
+ * ignores its signal.
+ */
+async function readText(
+  response: Response,
+  signal: AbortSignal,
+  max: number,
+): Promise<string | undefined> {
+  if (Number(response.headers.get('content-length')) > max) return undefined;
+  const aborted = new Promise<never>((_resolve, reject) => {
+    const fail = () => reject(signal.reason as Error);
+    if (signal.aborted) fail();
+    else signal.addEventListener('abort', fail);
+  });
+  aborted.catch(() => undefined);
+  const reader = response.body?.getReader?.();
+  if (!reader) {
+    // A fetch without streams (an old polyfill): bounded in time, then checked for size.
+    const text = await Promise.race([response.text(), aborted]);
+    return new TextEncoder().encode(text).length > max ? undefined : text;
+  }
+  const decoder = new TextDecoder();
+  let text = '';
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await Promise.race([reader.read(), aborted]);
+      if (done) return text + decoder.decode();
+      size += value.byteLength;
+      if (size > max) return undefined;
+      text += decoder.decode(value, { stream: true });
+    }
+  } finally {
+    // Stops the download of whatever is left (nothing, once done).
+    reader.cancel().catch(() => undefined);
+  }
 }
