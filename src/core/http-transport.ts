@@ -5,7 +5,7 @@ import type {
   PaymentInitiation,
   ServiceTransport,
 } from './transport';
-import { isHttpUrl, isPlainObject } from './validation';
+import { isPlainObject } from './validation';
 
 export interface HttpTransportOptions {
   /** Address of a backend serving the contract below, e.g. `http://localhost:4010`. */
@@ -117,19 +117,16 @@ export function createHttpTransport(options: HttpTransportOptions): ServiceTrans
       });
       const { institutions } = await call(`/v1/institutions?${query}`, signal);
       if (!Array.isArray(institutions)) throw unreadable('list of banks');
-      return institutions.flatMap((item: unknown): Institution[] => {
-        if (!isPlainObject(item)) return [];
-        const { id, name, iconUrl } = item;
-        if (typeof id !== 'string' || typeof name !== 'string') return [];
-        // Icons may be given relative to the backend; only http(s) icons are kept.
-        let icon: string | undefined;
+      // Icons may be given relative to the backend. The entries are checked by the session,
+      // which reports what it had to drop or repair.
+      return institutions.map((item: unknown): unknown => {
+        if (!isPlainObject(item) || typeof item.iconUrl !== 'string') return item;
         try {
-          icon = typeof iconUrl === 'string' ? new URL(iconUrl, `${base}/`).href : undefined;
+          return { ...item, iconUrl: new URL(item.iconUrl, `${base}/`).href };
         } catch {
-          // Not a URL: no icon.
+          return item;
         }
-        return [icon && isHttpUrl(icon) ? { id, name, iconUrl: icon } : { id, name }];
-      });
+      }) as Institution[];
     },
 
     async initiatePayment(req: PaymentInitiation, signal): Promise<InitiatedPayment> {
