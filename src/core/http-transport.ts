@@ -42,8 +42,6 @@ export function createHttpTransport(options: HttpTransportOptions): ServiceTrans
   const maxBytes = options.maxResponseBytes ?? 4 * 1024 * 1024;
   const unreadable = (what: string, status?: number) =>
     new ServiceTransportError(`The service sent an unreadable ${what}`, status);
-  const tooLarge = () =>
-    new ServiceTransportError(`The service sent an answer larger than ${maxBytes} bytes`);
 
   async function call(
     path: string,
@@ -70,7 +68,9 @@ export function createHttpTransport(options: HttpTransportOptions): ServiceTrans
         signal: controller.signal,
       });
       const text = await readText(response, controller.signal, maxBytes);
-      if (text === undefined) throw tooLarge();
+      if (text === undefined) {
+        throw new ServiceTransportError(`The service sent an answer larger than ${maxBytes} bytes`);
+      }
       try {
         body = JSON.parse(text);
       } catch {
@@ -144,16 +144,14 @@ export function createHttpTransport(options: HttpTransportOptions): ServiceTrans
 }
 
 /**
- * The body as text, or undefined when it is larger than `max` bytes (stopping there, not
- * after the whole download). Rejects once `signal` aborts, even with a fetch whose body
- * ignores its signal.
+ * The body as text, or undefined once it passes `max` bytes (the download stops there).
+ * Rejects once `signal` aborts, even with a fetch whose body ignores its signal.
  */
 async function readText(
   response: Response,
   signal: AbortSignal,
   max: number,
 ): Promise<string | undefined> {
-  if (Number(response.headers.get('content-length')) > max) return undefined;
   const aborted = new Promise<never>((_resolve, reject) => {
     const fail = () => reject(signal.reason as Error);
     if (signal.aborted) fail();
@@ -161,11 +159,8 @@ async function readText(
   });
   aborted.catch(() => undefined);
   const reader = response.body?.getReader?.();
-  if (!reader) {
-    // A fetch without streams (an old polyfill): bounded in time, then checked for size.
-    const text = await Promise.race([response.text(), aborted]);
-    return new TextEncoder().encode(text).length > max ? undefined : text;
-  }
+  // A fetch without streams (an old polyfill) is bounded in time only.
+  if (!reader) return Promise.race([response.text(), aborted]);
   const decoder = new TextDecoder();
   let text = '';
   let size = 0;
@@ -173,8 +168,7 @@ async function readText(
     for (;;) {
       const { done, value } = await Promise.race([reader.read(), aborted]);
       if (done) return text + decoder.decode();
-      size += value.byteLength;
-      if (size > max) return undefined;
+      if ((size += value.byteLength) > max) return;
       text += decoder.decode(value, { stream: true });
     }
   } finally {

@@ -7,9 +7,7 @@ import { isHttpUrl } from './validation';
 // before it reaches its state (and so the page): a bad entry is dropped or repaired, never
 // rendered, and the merchant hears about it once, in words saying what to fix.
 
-const PREFIX = 'servicepay:';
-/** Problems named one by one in the report; the rest are counted. */
-const NAMED = 5;
+const PREFIX = 'servicepay: ';
 
 /**
  * Raster logos inline as base64 are shown; SVG is not. An SVG is a document that can carry
@@ -17,14 +15,7 @@ const NAMED = 5;
  * (useServicePayment) might put the URL, and a logo needs none of that. Raster images
  * cannot carry script anywhere.
  */
-const DATA_IMAGE = /^data:image\/(?:png|jpeg|gif|webp);base64,[a-z\d+/]+={0,2}$/i;
-
-/** The logo as it may be shown, or undefined. http(s) URLs come back in their parsed form. */
-export function safeIconUrl(value: unknown): string | undefined {
-  if (typeof value !== 'string') return undefined;
-  if (DATA_IMAGE.test(value)) return value;
-  return isHttpUrl(value) ? new URL(value).href : undefined;
-}
+const DATA_IMAGE = /^data:image\/(png|jpeg|gif|webp);base64,[a-z\d+/]+=*$/i;
 
 export interface CheckedInstitutions {
   /** The usable institutions (ids unique, first wins); null when the answer was no list at all. */
@@ -37,66 +28,51 @@ export interface CheckedInstitutions {
 export function checkInstitutions(answer: unknown): CheckedInstitutions {
   const problems: string[] = [];
   const institutions: Institution[] = [];
-  const seen = new Set<string>();
-  let length = -1;
+  const ids = new Set<string>();
+  let list: unknown[] | undefined;
   try {
-    if (Array.isArray(answer)) length = answer.length;
+    if (Array.isArray(answer)) list = [...(answer as unknown[])];
   } catch {
     // A revoked Proxy: no list.
   }
-  if (length < 0) {
+  if (!list) {
     return {
       institutions: null,
-      problem: `${PREFIX} fetchInstitutions resolved with ${describeValue(answer)}, not an array of institutions ({ id, name, iconUrl? })`,
+      problem: `${PREFIX}fetchInstitutions resolved with ${describeValue(answer)}, not an array of institutions { id, name, iconUrl? }`,
     };
   }
-  for (let i = 0; i < length; i++) {
-    const at = `institutions[${i}]`;
+  list.forEach((item, i) => {
+    const fix = (what: string) => problems.push(`[${i}] ${what}`);
     try {
+      if (typeof item != 'object' || !item)
+        return fix(`dropped, not an object: ${describeValue(item)}`);
       // Each field is read once: a getter cannot pass the checks with one value and render another.
-      const item: unknown = (answer as unknown[])[i];
-      if (typeof item !== 'object' || item === null) {
-        problems.push(`dropped ${at}: ${describeValue(item)} is not an object`);
-        continue;
+      const { id, name: given, iconUrl } = item as Record<string, unknown>;
+      const name = typeof given == 'number' ? String(given) : given;
+      if (typeof id != 'string' || !id) return fix(`dropped, bad id: ${describeValue(id)}`);
+      if (ids.has(id)) return fix(`dropped, repeated id: ${id}`);
+      if (typeof name != 'string' || !name.trim()) {
+        return fix(`dropped, bad name: ${describeValue(given)}`);
       }
-      const { id, name: rawName, iconUrl } = item as Record<string, unknown>;
-      if (typeof id !== 'string' || !id) {
-        problems.push(`dropped ${at}: its id ${describeValue(id)} is not a non-empty string`);
-        continue;
+      if (name !== given) fix(`number name shown as text: ${name}`);
+      let icon: string | undefined;
+      if (typeof iconUrl == 'string' && (DATA_IMAGE.test(iconUrl) || isHttpUrl(iconUrl))) {
+        icon = iconUrl[0] == 'd' ? iconUrl : new URL(iconUrl).href;
+      } else if (iconUrl != null) {
+        fix(`bad iconUrl removed: ${describeValue(iconUrl)}`);
       }
-      if (seen.has(id)) {
-        problems.push(`dropped ${at}: its id "${id}" repeats an earlier one`);
-        continue;
-      }
-      // A number is shown as its digits; anything else without text cannot be recognised.
-      const name =
-        typeof rawName === 'number' && Number.isFinite(rawName) ? String(rawName) : rawName;
-      if (typeof name !== 'string' || !name.trim()) {
-        problems.push(`dropped ${at} ("${id}"): its name ${describeValue(rawName)} is not text`);
-        continue;
-      }
-      if (name !== rawName)
-        problems.push(`${at} ("${id}"): its name, the number ${name}, is shown as text`);
-      const icon = safeIconUrl(iconUrl);
-      if (iconUrl != null && !icon) {
-        problems.push(
-          `${at} ("${id}"): its iconUrl ${describeValue(iconUrl)} is not shown (only http(s) URLs and base64 PNG, JPEG, GIF or WebP data URLs are)`,
-        );
-      }
-      seen.add(id);
+      ids.add(id);
       institutions.push(icon ? { id, name, iconUrl: icon } : { id, name });
     } catch (error) {
       // A Proxy or a getter that throws.
-      problems.push(`dropped ${at}: reading it threw ${describeValue(String(error))}`);
+      fix(`dropped, unreadable: ${describeValue(String(error))}`);
     }
-  }
-  const more = problems.length - NAMED;
+  });
   return {
     institutions,
+    // One report for the whole list; the banks that are left are shown.
     problem: problems.length
-      ? `${PREFIX} the institution list needed fixing (the other institutions are shown): ${problems
-          .slice(0, NAMED)
-          .join('; ')}${more > 0 ? `; and ${more} more` : ''}`
+      ? `${PREFIX}fetchInstitutions answer fixed, the other banks are shown (logos must be http(s) or base64 PNG, JPEG, GIF or WebP data URLs): ${problems.slice(0, 5).join('; ')}${problems.length > 5 ? `; ${problems.length - 5} more` : ''}`
       : null,
   };
 }
@@ -106,30 +82,20 @@ export function checkInstitutions(answer: unknown): CheckedInstitutions {
  * Never throws.
  */
 export function checkInitiatedPayment(answer: unknown): { url: string } | { problem: string } {
-  let read: Record<string, unknown> | undefined;
+  let id: unknown;
+  let url: unknown;
   try {
-    if (typeof answer === 'object' && answer !== null) {
-      const { paymentId, authorisationUrl } = answer as Record<string, unknown>;
-      read = { paymentId, authorisationUrl };
-    }
+    ({ paymentId: id, authorisationUrl: url } = answer as Record<string, unknown>);
   } catch {
-    // A Proxy or a getter that throws: unreadable.
+    // A getter that throws: checked below as missing.
   }
-  if (!read) {
-    return {
-      problem: `${PREFIX} initiatePayment resolved with ${describeValue(answer)}, not { paymentId, authorisationUrl }`,
-    };
-  }
-  const { paymentId, authorisationUrl: url } = read;
-  if (typeof url !== 'string' || !isHttpUrl(url)) {
-    return {
-      problem: `${PREFIX} refused to open a non-http(s) authorisation URL: ${describeValue(url)}`,
-    };
-  }
-  if (typeof paymentId !== 'string' || !paymentId) {
-    return {
-      problem: `${PREFIX} initiatePayment resolved with the paymentId ${describeValue(paymentId)}, not a non-empty string`,
-    };
-  }
-  return { url };
+  const problem =
+    typeof answer != 'object' || !answer
+      ? `initiatePayment resolved with ${describeValue(answer)}, not { paymentId, authorisationUrl }`
+      : typeof url != 'string' || !isHttpUrl(url)
+        ? `refused to open a non-http(s) authorisation URL: ${describeValue(url)}`
+        : typeof id != 'string' || !id
+          ? `initiatePayment resolved with paymentId ${describeValue(id)}, not a string`
+          : '';
+  return problem ? { problem: PREFIX + problem } : { url: url as string };
 }

@@ -6,7 +6,8 @@ import { DEFAULT_INSTITUTIONS, defaultInitiatedPayment, reply } from '../helpers
 import { BANK, VALID_PAYMENT, mountReady, setup, until } from './support/harness';
 
 const [BARCLAYS, HSBC] = DEFAULT_INSTITUTIONS;
-const FIXED = 'servicepay: the institution list needed fixing (the other institutions are shown): ';
+const FIXED =
+  'servicepay: fetchInstitutions answer fixed, the other banks are shown (logos must be http(s) or base64 PNG, JPEG, GIF or WebP data URLs): ';
 
 /** A session whose transport answers the bank list with `answer`, once it has settled. */
 async function listFrom(answer: unknown) {
@@ -25,36 +26,24 @@ describe('the bank list from the transport', () => {
   });
 
   it.each([
-    ['a null item', [BARCLAYS, null, HSBC], 'dropped institutions[1]: null is not an object'],
+    ['a null item', [BARCLAYS, null, HSBC], '[1] dropped, not an object: null'],
     [
       'a name that is an object',
       [BARCLAYS, { id: 'ob-x', name: { en: 'X' } }, HSBC],
-      'dropped institutions[1] ("ob-x"): its name {"en":"X"} is not text',
+      '[1] dropped, bad name: {"en":"X"}',
     ],
-    [
-      'a missing name',
-      [BARCLAYS, { id: 'ob-x' }, HSBC],
-      'dropped institutions[1] ("ob-x"): its name undefined is not text',
-    ],
-    [
-      'a blank name',
-      [BARCLAYS, { id: 'ob-x', name: '  ' }, HSBC],
-      'dropped institutions[1] ("ob-x"): its name    is not text',
-    ],
+    ['a missing name', [BARCLAYS, { id: 'ob-x' }, HSBC], '[1] dropped, bad name: undefined'],
+    ['a blank name', [BARCLAYS, { id: 'ob-x', name: '  ' }, HSBC], '[1] dropped, bad name:   '],
     [
       'an id that is a number',
       [BARCLAYS, { id: 7, name: 'Seven' }, HSBC],
-      'dropped institutions[1]: its id 7 is not a non-empty string',
+      '[1] dropped, bad id: 7',
     ],
-    [
-      'an empty id',
-      [BARCLAYS, { id: '', name: 'Empty' }, HSBC],
-      'dropped institutions[1]: its id  is not a non-empty string',
-    ],
+    ['an empty id', [BARCLAYS, { id: '', name: 'Empty' }, HSBC], '[1] dropped, bad id: '],
     [
       'a duplicate id (the first wins)',
       [BARCLAYS, { ...BARCLAYS, name: 'Barclays again' }, HSBC],
-      'dropped institutions[1]: its id "ob-barclays" repeats an earlier one',
+      '[1] dropped, repeated id: ob-barclays',
     ],
     [
       'an item whose getter throws',
@@ -68,7 +57,7 @@ describe('the bank list from the transport', () => {
         }),
         HSBC,
       ],
-      'dropped institutions[1]: reading it threw Error: no name',
+      '[1] dropped, unreadable: Error: no name',
     ],
   ])('%s is dropped and reported once; the other banks stay', async (_name, list, problem) => {
     const { state, log } = await listFrom(list);
@@ -86,7 +75,7 @@ describe('the bank list from the transport', () => {
     expect(log.errors()).toEqual([
       {
         location: 'fetchInstitutions',
-        error: `${FIXED}institutions[0] ("ob-42"): its name, the number 42, is shown as text`,
+        error: `${FIXED}[0] number name shown as text: 42`,
       },
     ]);
   });
@@ -102,7 +91,7 @@ describe('the bank list from the transport', () => {
     expect(log.errors()).toEqual([
       {
         location: 'fetchInstitutions',
-        error: `${FIXED}institutions[0] ("ob-x"): its iconUrl ${typeof iconUrl === 'string' ? iconUrl : iconUrl} is not shown (only http(s) URLs and base64 PNG, JPEG, GIF or WebP data URLs are)`,
+        error: `${FIXED}[0] bad iconUrl removed: ${iconUrl}`,
       },
     ]);
   });
@@ -130,8 +119,8 @@ describe('the bank list from the transport', () => {
     expect(log.errors()).toHaveLength(1);
     expect(log.errors()[0]!.error).toBe(
       FIXED +
-        [0, 1, 2, 3, 4].map((i) => `dropped institutions[${i}]: null is not an object`).join('; ') +
-        '; and 2 more',
+        [0, 1, 2, 3, 4].map((i) => `[${i}] dropped, not an object: null`).join('; ') +
+        '; 2 more',
     );
   });
 
@@ -143,7 +132,7 @@ describe('the bank list from the transport', () => {
     'a list that is %s fails the fetch (reported once, Retry offered); a retry with a list works',
     async (_name, answer, shown) => {
       const { session, state, log } = await listFrom(answer);
-      const error = `servicepay: fetchInstitutions resolved with ${shown}, not an array of institutions ({ id, name, iconUrl? })`;
+      const error = `servicepay: fetchInstitutions resolved with ${shown}, not an array of institutions { id, name, iconUrl? }`;
       expect(state).toMatchObject({
         institutionsState: 'failed',
         status: 'error',
@@ -176,12 +165,12 @@ describe('the payment answer from the transport', () => {
     [
       'a numeric paymentId',
       { paymentId: 7, authorisationUrl: 'https://bank.test/a' },
-      'servicepay: initiatePayment resolved with the paymentId 7, not a non-empty string',
+      'servicepay: initiatePayment resolved with paymentId 7, not a string',
     ],
     [
       'no paymentId',
       { authorisationUrl: 'https://bank.test/a' },
-      'servicepay: initiatePayment resolved with the paymentId undefined, not a non-empty string',
+      'servicepay: initiatePayment resolved with paymentId undefined, not a string',
     ],
     [
       'a javascript: URL',

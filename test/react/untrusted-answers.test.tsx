@@ -68,7 +68,9 @@ describe('<ServicePay> with a transport answering bad banks', () => {
     expect(errorConsumer).toHaveBeenCalledTimes(1);
     expect(errorConsumer).toHaveBeenCalledWith({
       location: 'fetchInstitutions',
-      error: expect.stringMatching(/^servicepay: the institution list needed fixing/) as string,
+      error: expect.stringMatching(
+        /^servicepay: fetchInstitutions answer fixed, the other banks are shown/,
+      ) as string,
     });
     expect(screen.getByRole('alert')).toBeEmptyDOMElement();
   });
@@ -107,7 +109,7 @@ describe('<ServicePay> with a transport answering bad banks', () => {
         {
           location: 'fetchInstitutions',
           error:
-            'servicepay: fetchInstitutions resolved with null, not an array of institutions ({ id, name, iconUrl? })',
+            'servicepay: fetchInstitutions resolved with null, not an array of institutions { id, name, iconUrl? }',
         },
       ],
     ]);
