@@ -1,4 +1,4 @@
-import { describeValue } from './errors';
+import { describeValue, errorMessage } from './errors';
 import type { Institution } from './transport';
 import { isHttpUrl } from './validation';
 
@@ -65,7 +65,7 @@ export function checkInstitutions(answer: unknown): CheckedInstitutions {
       institutions.push(icon ? { id, name, iconUrl: icon } : { id, name });
     } catch (error) {
       // A Proxy or a getter that throws.
-      fix(`dropped, unreadable: ${describeValue(String(error))}`);
+      fix(`dropped, unreadable: ${errorMessage(error)}`);
     }
   });
   return {

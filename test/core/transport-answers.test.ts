@@ -57,7 +57,7 @@ describe('the bank list from the transport', () => {
         }),
         HSBC,
       ],
-      '[1] dropped, unreadable: Error: no name',
+      '[1] dropped, unreadable: no name',
     ],
   ])('%s is dropped and reported once; the other banks stay', async (_name, list, problem) => {
     const { state, log } = await listFrom(list);
