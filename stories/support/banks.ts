@@ -2,7 +2,7 @@ import type { Institution } from 'servicepay';
 
 // Logos are drawn here as PNG data: URLs, so the catalogue never touches the network. PNG,
 // not SVG: the component shows base64 raster data URLs but refuses SVG ones (an SVG can
-// carry script; docs/http-contract-notes.md).
+// carry script; docs/http-contract.md).
 function logo(background: string, mark: string, foreground = '#fff'): string {
   const canvas = document.createElement('canvas');
   canvas.width = canvas.height = 80; // drawn at 2x for sharp 40 px tiles
