@@ -112,9 +112,11 @@ afterAll(async () => {
 });
 
 describe('examples/nextjs with the packed package', () => {
-  it('builds with no key in the environment', () => {
-    expect(`${build.stdout}\n${build.stderr}`).toMatch(
-      /Compiled successfully|Generating static pages/,
+  it('builds with no key in the environment; the route only warns, naming the variable', () => {
+    const output = `${build.stdout}\n${build.stderr}`;
+    expect(output).toContain('Compiled successfully');
+    expect(output).toContain(
+      'servicepay: the webhook handler has no public key: set SERVICEPAY_PUBLIC_KEY',
     );
   });
 
