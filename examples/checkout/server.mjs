@@ -120,7 +120,7 @@ export async function startCheckout({ port = 4000, host = '127.0.0.1' } = {}) {
 
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
-    if (url.pathname === '/webhooks/service') {
+    if (url.pathname === '/webhooks/servicepay') {
       if (!receive) return void res.writeHead(503).end();
       return void receive(req, res);
     }
@@ -171,7 +171,7 @@ export async function startCheckout({ port = 4000, host = '127.0.0.1' } = {}) {
     url: `${origin}/`,
     merchantName: MERCHANT_NAME,
     scriptTagUrl: `${origin}/script-tag/`,
-    webhookUrl: `${origin}/webhooks/service`,
+    webhookUrl: `${origin}/webhooks/servicepay`,
     returnUrl: `${origin}/return`,
     payments,
     /**
