@@ -6,12 +6,11 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { afterEach, describe, expect, it } from 'vitest';
 import { signWebhookPayload } from '../../src/webhook/index';
+import { freePort } from '../helpers/free-port';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 // Inside the repository, so that the bundle finds express in its node_modules.
@@ -25,14 +24,6 @@ afterEach(() => {
   child?.kill();
   child = undefined;
 });
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** Bundles the example (servicepay resolved to the sources), starts it, waits for its line. */
 async function startExample(name: string): Promise<string> {

@@ -23,6 +23,7 @@ import {
   startCheckoutWithSandbox,
 } from './support';
 import type { Checkout, Sandbox } from './support';
+import { freePort } from '../helpers/free-port';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -30,15 +31,6 @@ beforeAll(async () => {
   browser = await launchChromium();
 });
 afterAll(() => browser?.close());
-
-/** A port that nothing listens on (yet). */
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 async function payAtBank(page: Page, checkout: Checkout, bank = 'Barclays') {
   await page.goto(checkout.url);

@@ -5,8 +5,6 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
@@ -15,6 +13,7 @@ import { startSandbox } from '../../src/sandbox/index';
 import { launchChromium } from '../helpers/browser';
 import { smokeApps } from './apps';
 import { REPO, run } from './support';
+import { freePort } from '../helpers/free-port';
 
 const EXAMPLE = join(REPO, 'examples/nextjs');
 const { tarball } = smokeApps();
@@ -26,14 +25,6 @@ const NO_SECRETS = {
   NEXT_TELEMETRY_DISABLED: '1',
   NODE_ENV: 'production',
 };
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** Resolves when `url` answers 200; rejects when the server exits or after `limitMs`. */
 async function untilServing(url: string, exited: () => boolean, limitMs: number): Promise<void> {
