@@ -4,7 +4,7 @@ import { describeValue, errorMessage, formatValidationIssue } from './errors';
 import { createHttpTransport } from './http-transport';
 import { randomId } from './merchant-payment-id';
 import { deriveStatus } from './state';
-import type { SessionState } from './state';
+import type { Problem, SessionState } from './state';
 import type { Institution, PaymentInitiation, ServiceTransport } from './transport';
 import type { SessionOptions } from './types';
 import { isHttpUrl, validateOptions, validatePaymentArgs } from './validation';
@@ -13,6 +13,12 @@ import { isHttpUrl, validateOptions, validatePaymentArgs } from './validation';
 export const SANDBOX_BASE_URL = 'http://localhost:4010';
 
 const PREFIX = 'servicepay:';
+
+/**
+ * After this long without the banks, the shopper is told it is slow and offered a retry: well
+ * before the HTTP transport gives up (30 s), and long enough that a normal load never shows it.
+ */
+export const SLOW_LOAD_MS = 5000;
 
 // Development-only warnings sit in `try { if (process.env.NODE_ENV !== 'production' ...) }`:
 // bundlers replace the expression, so production builds drop the check and its message, and
@@ -39,7 +45,7 @@ export interface PaymentSession {
   closeInstitutionSelection(): void;
   /** Starts the payment at an institution, as a click on its icon does. Never rejects. */
   payWithInstitution(institutionId: unknown): Promise<void>;
-  /** Fetches the institutions again after a failure. */
+  /** Fetches the institutions again after a failure, or while a load is slow. */
   retry(): void;
 }
 
@@ -72,6 +78,8 @@ export function createPaymentSession(
   const listeners = new Set<() => void>();
   const usedIds = new Set<string>();
   let controller = new AbortController();
+  /** The bank-list request in flight; a retry while it is slow abandons it. */
+  let loading: AbortController | undefined;
   let mounts = 0;
   let everMounted = false;
   let firstIdGenerated = false;
@@ -89,6 +97,9 @@ export function createPaymentSession(
     merchantPaymentId: randomId(),
     selectedInstitution: null,
     error: optionsError ? { location: 'fetchInstitutions', error: optionsError } : null,
+    problem: optionsError ? 'unavailable' : null,
+    paymentInvalid: false,
+    slow: false,
   });
 
   function update(patch: Partial<SessionState>): void {
@@ -112,13 +123,28 @@ export function createPaymentSession(
 
   const emit = (event: ServiceEventName) => callMerchant('eventConsumer', event);
 
-  function report(location: ErrorLocationName, error: string, show = true): void {
-    if (show) update({ error: { location, error } });
+  /**
+   * The developer's detail goes to errorConsumer (and the console in development); the shopper
+   * is told `problem` in plain words, when there is something to tell them.
+   */
+  function report(
+    location: ErrorLocationName,
+    error: string,
+    problem?: Problem | null,
+    keep = false,
+  ): void {
+    if (!keep) update({ error: { location, error }, ...(problem !== undefined && { problem }) });
+    try {
+      if (process.env.NODE_ENV !== 'production') console.warn(`${PREFIX} [${location}] ${error}`);
+    } catch {
+      // No bundler: no warning.
+    }
     callMerchant('errorConsumer', { location, error });
   }
 
   /** Reports a wrong call or a failed payment at payWithBankInstitution. */
-  const reportPay = (message: string) => report('payWithBankInstitution', message);
+  const reportPay = (message: string, problem?: Problem) =>
+    report('payWithBankInstitution', message, problem);
 
   function nextMerchantPaymentId(): string {
     let id: unknown;
@@ -158,11 +184,18 @@ export function createPaymentSession(
     const issue = validateOptions(options);
     const t = issue ? formatValidationIssue(issue) : transport();
     if (typeof t === 'string') {
-      if (!issue) update({ institutionsState: 'failed' });
-      return report('fetchInstitutions', t);
+      update({ institutionsState: 'failed' });
+      return report('fetchInstitutions', t, 'unavailable');
     }
-    const { signal } = controller;
-    update({ institutionsState: 'loading', error: null });
+    loading?.abort();
+    const load = (loading = new AbortController());
+    const { signal } = load;
+    const session = controller.signal;
+    const stop = () => load.abort();
+    session.addEventListener('abort', stop);
+    update({ institutionsState: 'loading', error: null, problem: null, slow: false });
+    // A timer here, not in the UI, so that every front door says the same thing at the same time.
+    const timer = setTimeout(() => signal.aborted || update({ slow: true }), SLOW_LOAD_MS);
     try {
       const institutions = await t.fetchInstitutions(
         { environment: options.environment, applicationId: options.applicationId },
@@ -174,14 +207,18 @@ export function createPaymentSession(
         institutionsState: 'ready',
         institutions,
         listState: opening ? 'open' : state.listState,
+        slow: false,
       });
       emit('institutions_fetched');
       if (opening) emit('bank_selection_opened');
     } catch (error) {
-      // Only our own abort (unmount) is silent; a transport's own AbortError is a failure.
+      // Only our own abort (unmount, retry) is silent; a transport's own AbortError is a failure.
       if (signal.aborted) return;
-      update({ institutionsState: 'failed' });
-      report('fetchInstitutions', errorMessage(error));
+      update({ institutionsState: 'failed', slow: false });
+      report('fetchInstitutions', errorMessage(error), 'load-failed');
+    } finally {
+      clearTimeout(timer);
+      session.removeEventListener('abort', stop);
     }
   }
 
@@ -205,13 +242,14 @@ export function createPaymentSession(
       selectedInstitution: institution,
       merchantPaymentId: nextMerchantPaymentId(),
       error: null,
+      problem: state.problem === 'pay-failed' ? null : state.problem,
     });
     emit('payment_initiated');
     emit('institution_selected');
     callMerchant('onPaymentInitiated', { merchantPaymentId, institutionId: institution.id });
     const fail = (message: string) => {
       update({ paymentState: 'none' });
-      reportPay(message);
+      reportPay(message, 'pay-failed');
     };
     if (typeof t === 'string') return fail(t);
 
@@ -258,12 +296,15 @@ export function createPaymentSession(
     update({
       institutionsState: state.institutionsState === 'loading' ? 'idle' : state.institutionsState,
       paymentState: state.paymentState === 'initiating' ? 'none' : state.paymentState,
+      slow: false,
     });
   }
 
-  /** Fetches again after a failure, while mounted. */
+  /** Fetches again after a failure or while slow, while mounted. */
   function refetch(): void {
-    if (state.institutionsState === 'failed' && mounts > 0) void fetchInstitutions();
+    if ((state.institutionsState === 'failed' || state.slow) && mounts > 0) {
+      void fetchInstitutions();
+    }
   }
 
   return {
@@ -290,7 +331,7 @@ export function createPaymentSession(
           everMounted = true;
           generateFirstId();
           emit('mounted');
-          if (optionsError) report('fetchInstitutions', optionsError, false);
+          if (optionsError) report('fetchInstitutions', optionsError, null, true);
           try {
             if (
               process.env.NODE_ENV !== 'production' &&
@@ -322,7 +363,7 @@ export function createPaymentSession(
       const result = validatePaymentArgs(args);
       if (!result.ok) {
         // A stale payment must not be paid after the merchant tried to change it.
-        update({ prepared: null });
+        update({ prepared: null, paymentInvalid: true });
         reportPay(formatValidationIssue(result.issue));
         return false;
       }
@@ -346,6 +387,7 @@ export function createPaymentSession(
       }
       update({
         prepared: result.value,
+        paymentInvalid: false,
         merchantPaymentId: id,
         error: state.error?.location === 'payWithBankInstitution' ? null : state.error,
       });
@@ -371,7 +413,12 @@ export function createPaymentSession(
     },
 
     closeInstitutionSelection() {
-      if (state.listState !== 'closed') update({ listState: 'closed' });
+      if (state.listState !== 'closed') {
+        update({
+          listState: 'closed',
+          problem: state.problem === 'pay-failed' ? null : state.problem,
+        });
+      }
     },
 
     async payWithInstitution(institutionId) {

@@ -13,6 +13,7 @@ export {
   createHttpTransport,
   hasAppLinkFragment,
   stripAppLinkFragment,
+  DEFAULT_MESSAGES,
 } from '../core/index';
 export type {
   ServiceEventName,
@@ -27,4 +28,7 @@ export type {
   PaymentInitiation,
   InitiatedPayment,
   SessionStatus,
+  ServiceMessages,
+  ServiceMessagesOption,
+  ShopperText,
 } from '../core/index';

@@ -1,6 +1,19 @@
+'use client';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
-import { createPaymentSession, validatePaymentArgs } from '../core/index';
-import type { PaymentArgs, PaymentSession, SessionOptions, SessionState } from '../core/index';
+import {
+  createPaymentSession,
+  resolveMessages,
+  shopperText,
+  validatePaymentArgs,
+} from '../core/index';
+import type {
+  PaymentArgs,
+  PaymentSession,
+  ServiceMessagesOption,
+  SessionOptions,
+  SessionState,
+  ShopperText,
+} from '../core/index';
 
 export interface UseServicePaymentOptions extends SessionOptions {
   /**
@@ -8,6 +21,11 @@ export interface UseServicePaymentOptions extends SessionOptions {
    * changes (a new object with the same content does nothing).
    */
   payment?: PaymentArgs;
+  /**
+   * The shopper's words, to translate or reword any of them (see docs/messages.md). Partial:
+   * what is left out keeps its English default.
+   */
+  messages?: ServiceMessagesOption;
 }
 
 /** The actions of a payment session; also what the `<ServicePay>` ref handle exposes. */
@@ -23,6 +41,11 @@ export interface ServicePayHandle {
 }
 
 export interface ServicePaymentApi extends SessionState, ServicePayHandle {
+  /**
+   * What to tell the shopper about the current state, from the messages table: never the
+   * developer's text of `error`.
+   */
+  text: ShopperText;
   closeInstitutionSelection(): void;
   /** Fetches the institutions again after a failed fetch. */
   retry(): void;
@@ -129,9 +152,11 @@ export function useSession(
  */
 export function useServicePayment(options: UseServicePaymentOptions): ServicePaymentApi {
   const [session, state] = useSession(options);
+  const { messages } = options;
   return useMemo(
     () => ({
       ...state,
+      text: shopperText(state, resolveMessages(messages)),
       ...pick(
         session,
         'createPayment',
@@ -142,6 +167,6 @@ export function useServicePayment(options: UseServicePaymentOptions): ServicePay
         'retry',
       ),
     }),
-    [state, session],
+    [state, session, messages],
   );
 }
