@@ -38,16 +38,15 @@ export const DEFAULT_MESSAGES = {
   /** The shop's set-up stops payments (a merchant's mistake): nothing the shopper can retry. */
   unavailable: 'Paying by bank isn’t available right now. Please choose another way to pay.',
   /** Nothing matched the search. */
-  noMatch: (query: string) =>
-    `No bank matches “${query}”. Check the spelling or try a shorter name.`,
+  noMatch: (query: string) => `No bank matches “${query}”. Try fewer letters.`,
   /** The backend lists no banks. */
-  noBanks: 'No banks are available right now. Please try again later.',
+  noBanks: 'No banks are available. Please try again later.',
   /** Announced and shown on the Pay button while the bank's page is being opened. */
   opening: (bank: string) => `Opening ${bank}…`,
   /** After the bank's page opened. */
   awaiting: 'Continue in your bank’s page or app.',
   /** Starting the payment at a bank failed. */
-  payFailed: (bank: string) => `We couldn’t connect to ${bank}. Try again, or choose another bank.`,
+  payFailed: (bank: string) => `We couldn’t reach ${bank}. Try again or choose another bank.`,
 };
 
 /** The whole table: what the component uses. */

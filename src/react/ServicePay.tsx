@@ -112,7 +112,7 @@ export const ServicePayWithSession = forwardRef<ServicePayHandle, ServicePayProp
     useEffect(() => {
       if (!shown || loading) return;
       const coarse = window.matchMedia?.('(pointer: coarse)').matches;
-      step.current?.querySelector<HTMLElement>(coarse ? 'h3' : 'input,ul [tabindex="0"]')?.focus();
+      step.current?.querySelector<HTMLElement>(coarse ? 'h2' : 'input,ul [tabindex="0"]')?.focus();
     }, [shown, loading]);
 
     // The step closes once the bank's page is opened; when that page opened elsewhere (a new
@@ -200,10 +200,10 @@ export const ServicePayWithSession = forwardRef<ServicePayHandle, ServicePayProp
             aria-busy={loading}
           >
             <div className={cx('service-step-head', 'flex items-center')}>
-              <h3 id={headingId} className={cx('service-heading')} tabIndex={-1}>
+              <h2 id={headingId} className={cx('service-heading')} tabIndex={-1}>
                 {messages.chooseBank}
-              </h3>
-              <button type="button" className={cx('service-close')} onClick={close}>
+              </h2>
+              <button type="button" className={cx('service-retry service-close')} onClick={close}>
                 {messages.close}
               </button>
             </div>

@@ -36,7 +36,7 @@ const MARKUP = [
 ];
 
 /** The elements and attributes the component itself renders; anything else was injected. */
-const TAGS = new Set(['DIV', 'P', 'BUTTON', 'UL', 'LI', 'SPAN', 'IMG', 'INPUT', 'SECTION', 'H3']);
+const TAGS = new Set(['DIV', 'P', 'BUTTON', 'UL', 'LI', 'SPAN', 'IMG', 'INPUT', 'SECTION', 'H2']);
 const ATTRIBUTES = new Set([
   'class',
   'data-state',
