@@ -2,10 +2,11 @@ import type { ArgTypes, Decorator, Preview, StoryContext } from '@storybook/reac
 
 // Every story sits in a frame: padding keeps focus rings inside the screenshots, and the width
 // is what a checkout column gives the component. `parameters.frame: 'wide'` for side-by-side
-// stories. (A <style> element, as a page would do it: nothing here uses style attributes.)
+// stories, `'phone'` for a 390 px phone screen. (A <style> element, as a page would do it: nothing here uses style attributes.)
 const FRAME_CSS = `
 .story-frame { box-sizing: border-box; width: 100%; max-width: 476px; padding: 12px; }
 .story-frame[data-frame='wide'] { max-width: 960px; }
+.story-frame[data-frame='phone'] { max-width: 390px; padding: 12px 8px; }
 `;
 
 const withFrame: Decorator = (Story, { parameters }) => (

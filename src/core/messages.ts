@@ -16,9 +16,9 @@ export const DEFAULT_MESSAGES = {
   /** Under the disabled Pay button while the merchant has it switched off (`toggleButton(false)`). */
   payUnavailable: 'Payment is not available yet.',
   /** Under the disabled Pay button before the shop has given a payment. */
-  paymentNotReady: 'Getting your payment ready…',
+  paymentNotReady: 'Preparing your payment…',
   /** Under the disabled Pay button when the shop's payment details were refused. */
-  paymentInvalid: 'This payment can’t be made as it is. Please go back to the shop and try again.',
+  paymentInvalid: 'This payment can’t be made. Please contact the shop.',
   /** The heading of the open bank step. */
   chooseBank: 'Choose your bank',
   /** The control that closes the bank step. */
@@ -34,9 +34,9 @@ export const DEFAULT_MESSAGES = {
   /** The retry action (slow or failed load). */
   retry: 'Try again',
   /** The banks could not be loaded. */
-  loadFailed: 'We couldn’t load the list of banks. Check your connection and try again.',
+  loadFailed: 'We couldn’t load the banks. Check your connection and try again.',
   /** The shop's set-up stops payments (a merchant's mistake): nothing the shopper can retry. */
-  unavailable: 'Paying by bank isn’t available right now. Please choose another way to pay.',
+  unavailable: 'Paying by bank isn’t available. Please choose another way to pay.',
   /** Nothing matched the search. */
   noMatch: (query: string) => `No bank matches “${query}”. Try fewer letters.`,
   /** The backend lists no banks. */
