@@ -29,8 +29,18 @@ export interface PaymentSession {
   getState(): SessionState;
   /** Calls `listener` after every state change; returns the unsubscribe function. */
   subscribe(listener: () => void): () => void;
-  /** Replaces the options (callbacks, flags). Changing environment or applicationId needs a new session. */
+  /**
+   * Replaces the options (callbacks, flags). Changing environment or applicationId needs a new
+   * session. A `payment` whose value changed is applied (createPayment); a changed
+   * `disablePayButton` acts as toggleButton. Merchant code may run: not while rendering.
+   */
   setOptions(options: SessionOptions): void;
+  /**
+   * The state as a render with these options should show it: before setOptions has applied
+   * their `payment` (the server, a first render, a render after it changed), its value when
+   * valid, so the amount never jumps. Display only: paying needs the applied payment. Pure.
+   */
+  optimisticState(options: SessionOptions, base?: SessionState): SessionState;
   /**
    * Marks the UI as mounted: emits `mounted` and fetches the institutions on the first call.
    * Returns the unmount function; a remount in the same tick (React StrictMode) is not an unmount.
@@ -86,6 +96,9 @@ export function createPaymentSession(
   let teardownPending = false;
   let idFromMerchant = false;
   let state = {} as SessionState;
+  /** The `payment` option's value (JSON, or the object itself when not JSON) last applied. */
+  let appliedPayment: unknown;
+  let disabledOption = !!options.disablePayButton;
 
   update({
     institutionsState: optionsError ? 'failed' : 'idle',
@@ -307,8 +320,24 @@ export function createPaymentSession(
     }
   }
 
-  return {
+  /** The `payment` option by value; undefined when none is given. */
+  function paymentKey(payment: unknown): unknown {
+    try {
+      return JSON.stringify(payment);
+    } catch {
+      return payment;
+    }
+  }
+
+  const session: PaymentSession = {
     getState: () => state,
+
+    optimisticState(next, base = state) {
+      const key = paymentKey(next.payment);
+      if (key === undefined || key === appliedPayment) return base;
+      const shown = validatePaymentArgs(next.payment);
+      return shown.ok ? { ...base, prepared: shown.value } : base;
+    },
 
     subscribe(listener) {
       listeners.add(listener);
@@ -320,6 +349,19 @@ export function createPaymentSession(
       const message = issue && formatValidationIssue(issue);
       if (!message) options = next;
       else if (state.error?.error !== message) report('fetchInstitutions', message);
+      if (!next || typeof next != 'object') return;
+      // disablePayButton sets the initial state; a later change acts as toggleButton.
+      const disabled = !!next.disablePayButton;
+      if (disabled !== disabledOption) {
+        disabledOption = disabled;
+        session.toggleButton(!disabled);
+      }
+      // Compared by value: a new object with the same content does nothing.
+      const key = paymentKey(next.payment);
+      if (key !== undefined && key !== appliedPayment) {
+        appliedPayment = key;
+        session.createPayment(next.payment);
+      }
     },
 
     mount() {
@@ -447,4 +489,5 @@ export function createPaymentSession(
 
     retry: refetch,
   };
+  return session;
 }
