@@ -37,7 +37,7 @@ module.exports = [
     path: 'dist/core.mjs',
     gzip: true,
     // The messages table and shopperText live in the core (shared by React and window.Service).
-    limit: '5.3 KB',
+    limit: '5.45 KB',
     modifyEsbuildConfig: production,
   },
   // The file a plain page loads with <script src> (spec 4.3), measured as served: rollup has

@@ -83,7 +83,7 @@ export default defineConfig({
           test: {
             name: 'storybook',
             setupFiles: ['.storybook/vitest.setup.ts'],
-            // After the other projects, not beside them: two browsers on two cores would slow
+            // After the other projects, not beside them: browsers on two cores would slow
             // their timing-sensitive tests (retries, timeouts) down to flakiness.
             sequence: { groupOrder: 1 },
             provide: {
@@ -93,12 +93,24 @@ export default defineConfig({
               enabled: true,
               headless: true,
               provider: playwright({ launchOptions }),
-              // Light and dark (prefers-color-scheme): the default colours must pass in both.
+              // Light and dark (prefers-color-scheme), at a laptop's width and at a phone's 390 px:
+              // the default colours and the layout must pass axe in all four.
               instances: [
                 { browser: 'chromium' },
                 {
                   browser: 'chromium',
                   name: 'storybook (chromium, dark)',
+                  provider: playwright({ launchOptions, contextOptions: { colorScheme: 'dark' } }),
+                },
+                {
+                  browser: 'chromium',
+                  name: 'storybook (chromium, 390px)',
+                  viewport: { width: 390, height: 844 },
+                },
+                {
+                  browser: 'chromium',
+                  name: 'storybook (chromium, 390px, dark)',
+                  viewport: { width: 390, height: 844 },
                   provider: playwright({ launchOptions, contextOptions: { colorScheme: 'dark' } }),
                 },
               ],

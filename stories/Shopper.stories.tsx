@@ -159,7 +159,10 @@ export const WideGrid: Story = {
     const first = box();
     await userEvent.keyboard('{ArrowRight}');
     await expect(await tile('HSBC UK')).toHaveFocus();
-    await expect(box().top).toBe(first.top);
+    // On a phone's screen the component is narrow again: a list, where ArrowRight goes down.
+    if (canvasElement.getBoundingClientRect().width > 480) {
+      await expect(box().top).toBe(first.top);
+    }
     await userEvent.keyboard('{End}');
     await expect(await tile('Nationwide')).toHaveFocus();
     await userEvent.keyboard('{Home}');
