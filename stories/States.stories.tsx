@@ -133,7 +133,7 @@ export const ValidationError: Story = {
     await waitFor(() => expect(errorsOf(args)).toHaveLength(1));
     await expect(errorsOf(args)).toEqual([{ location: 'payWithBankInstitution', error: message }]);
     // No payment is prepared: the button shows no amount, is disabled, and says why.
-    await expect(pay()).toHaveAccessibleName('Pay £');
+    await expect(pay()).toHaveAccessibleName('Pay');
     await expect(pay()).toBeDisabled();
     await expect(canvas.getByText(DEFAULT_MESSAGES.paymentInvalid)).toBeVisible();
     await expect(developerTextIn(canvasElement)).toBeUndefined();

@@ -173,11 +173,14 @@ export const ServicePayWithSession = forwardRef<ServicePayHandle, ServicePayProp
             : failed
               ? // The banks failed to load: the primary action is to try again.
                 messages.retry
-              : payLabel +
-                (prepared?.amount.toLocaleString('en-GB', {
-                  minimumFractionDigits: 2,
-                  maximumFractionDigits: 2,
-                }) ?? '')}
+              : prepared
+                ? payLabel +
+                  prepared.amount.toLocaleString('en-GB', {
+                    minimumFractionDigits: 2,
+                    maximumFractionDigits: 2,
+                  })
+                : // No amount yet: "Pay", not a dangling "Pay £".
+                  payLabel.replace(/\s*£\s*$/, '')}
         </button>
         {hint && (
           <p id={hintId} className={cx('service-hint')}>
