@@ -8,10 +8,9 @@ import { act, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { DEFAULT_MESSAGES, SLOW_LOAD_MS } from '../../src/core/index';
-import type { ServiceMessages } from '../../src/core/index';
 import { ServicePay } from '../../src/react/index';
 import type { ServicePayHandle, ServicePayProps } from '../../src/react/index';
-import { developerTextIn, shopperFacingText } from '../helpers/shopper-text';
+import { PSEUDO_MESSAGES, developerTextIn, englishLeftIn } from '../helpers/shopper-text';
 import { APP_ID, BANKS, deferred, makeLog, makeTransport } from './support';
 
 const MANY = Array.from({ length: 12 }, (_, i) => ({ id: `b${i}`, name: `Bank ${i}` }));
@@ -197,21 +196,6 @@ describe('logos', () => {
 
 // --- the messages table ----------------------------------------------------------------------
 
-/** Every message replaced by a marked token: what remains in English escaped the table. */
-const PSEUDO = Object.fromEntries(
-  Object.entries(DEFAULT_MESSAGES).map(([key, value]) => [
-    key,
-    typeof value === 'function' ? (arg: string) => `⟦${key}:${arg}⟧` : `⟦${key}⟧`,
-  ]),
-) as unknown as ServiceMessages;
-
-/** The shopper-facing text with the tokens and the data (bank names, amounts) taken out. */
-function leftover(container: HTMLElement, names: string[]): string {
-  let text = shopperFacingText(container).replace(/⟦[^⟧]*⟧/g, '');
-  for (const name of names) text = text.split(name).join('');
-  return text.replace(/[\d.£\s]/g, '');
-}
-
 describe('messages', () => {
   it('a partial override rewords only what it names', async () => {
     setup({ messages: { payLabel: 'Payer £', chooseBank: 'Choisissez votre banque' } });
@@ -228,7 +212,7 @@ describe('messages', () => {
   type State = [name: string, reach: () => Promise<HTMLElement>];
   const names = [...BANKS, ...MANY].map((b) => b.name);
   const pseudo = (props: Partial<ServicePayProps> = {}, t = makeTransport()) =>
-    setup({ messages: PSEUDO, ...props }, t);
+    setup({ messages: PSEUDO_MESSAGES, ...props }, t);
   const openWith = async (t = makeTransport(), props: Partial<ServicePayProps> = {}) => {
     const view = pseudo(props, t);
     await act(async () => view.ref.current!.openInstitutionSelection());
@@ -250,7 +234,7 @@ describe('messages', () => {
         const t = makeTransport();
         t.transport.fetchInstitutions.mockImplementation(() => new Promise(() => undefined));
         const view = await openWith(t);
-        expect(leftover(view.container, names)).toBe('');
+        expect(englishLeftIn(view.container, names)).toBe('');
         act(() => void vi.advanceTimersByTime(SLOW_LOAD_MS));
         vi.useRealTimers();
         expect(screen.getByRole('status')).toHaveTextContent('⟦slow⟧');
@@ -314,6 +298,6 @@ describe('messages', () => {
     const container = await reach();
     await waitFor(() => expect(container.querySelector('[data-state]')).not.toBeNull());
     // Not one letter outside the tokens and the data.
-    expect(leftover(container, names)).toBe('');
+    expect(englishLeftIn(container, names)).toBe('');
   });
 });
