@@ -157,6 +157,9 @@ export const WideGrid: Story = {
     await expect(barclays).toHaveFocus();
     await userEvent.keyboard('{Escape}');
     await expect(pay()).toHaveFocus();
+    // Open again, for the picture: the grid, focus on its first bank.
+    await userEvent.keyboard('{Enter}');
+    await waitFor(async () => expect(await tile('Barclays')).toHaveFocus());
   },
 };
 
