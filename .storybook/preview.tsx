@@ -55,6 +55,17 @@ const preview: Preview = {
     // included; any violation fails the story's test.
     a11y: { test: 'error' },
     controls: { expanded: true, sort: 'requiredFirst' },
+    // A phone's screen (an iPhone 14's 390 px) for `globals: { viewport: { value: 'phone' } }`:
+    // the test run sets the browser's viewport to it (addon-vitest), not only the frame.
+    viewport: {
+      options: {
+        phone: {
+          name: 'Phone (390 px)',
+          styles: { width: '390px', height: '844px' },
+          type: 'mobile',
+        },
+      },
+    },
     // The source snippet shows what a merchant writes, not the stories' fake transport.
     jsx: {
       filterProps: (value: unknown, key: string) => value !== undefined && key !== 'transport',

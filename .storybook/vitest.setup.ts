@@ -26,8 +26,8 @@ interface ComposedStory {
   reporting: { addReport(report: Report): void };
 }
 
-// The project runs four times, light and dark (prefers-color-scheme), at a laptop's width
-// and at a phone's 390 px: one screenshot each.
+// The project runs twice, in light and in dark (prefers-color-scheme): one screenshot each,
+// marked -390 for the stories shown at a phone's width.
 const scheme = () =>
   (innerWidth <= 480 ? '-390' : '') +
   (matchMedia('(prefers-color-scheme: dark)').matches ? '-dark' : '');

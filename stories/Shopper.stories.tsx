@@ -106,8 +106,11 @@ export const PhoneWidth: Story = {
   name: 'Phone width (390 px): one column, names at most two lines',
   args: { backendBanks: 'sixty-four' },
   parameters: { frame: 'phone' },
+  globals: { viewport: { value: 'phone', isRotated: false } },
   play: async ({ args, canvasElement }) => {
     const { pay } = partsOf(canvasElement);
+    // The story's viewport global: the test run and the catalogue both show it at 390 px.
+    await expect(innerWidth).toBe(390);
     await banksArrived(args);
     await userEvent.click(pay());
     await waitFor(() => expect(canvasElement.querySelectorAll('ul button')).toHaveLength(64));
