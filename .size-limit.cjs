@@ -12,13 +12,20 @@ const production = (config) => ({
 // Proxy that throws never escapes) and the initials drawn by CSS (WCAG 2.5.3) added 0.2 KB,
 // the window.Service fixes (ids per instance, styles before first paint) 0.08 KB, the payment
 // prop's amount in server-rendered HTML 0.04 KB: 7.32 KB.
-// Then 0.8 KB for untrusted networks and answers (issue 14; docs/http-contract-notes.md): the
+// Then 0.8 KB for untrusted networks and answers (issue 14; docs/http-contract.md): the
 // HTTP transport reads the body as a stream, bounded in bytes and under the same timeout as
 // the headers (0.15 KB), and the session checks every answer of a transport before it
 // reaches the page, reporting what it dropped or repaired in words a developer can act on
 // (0.65 KB, most of it those words), and Service.destroy() for the script: 8.14 KB for the
 // root entry, 5.36 KB for core and 16.2 KB for the standalone script, each budget raised by
 // as much (with the same few tens of bytes of room as before).
+// Issue 12 (the shopper's side) asked for at most 8.0 KB and measured 8.62 KB: the messages
+// table (every shopper-facing sentence, ~0.45 KB), the container-query list, logo plate and
+// step styles (~0.2 KB), and the step, roving keyboard, slow-load timer, broken-logo fallback
+// and plain-words failure states (~0.6 KB). The limit below is the measured size, so `npm test`
+// catches any growth; the 8.0 KB target is not met (see docs/messages.md and docs/decisions.md).
+// Both together (issues 12 and 14): 9.45 KB for the root entry, 6.24 KB for core and 17.46 KB
+// for the standalone script; the limits are those figures with a few tens of bytes of room.
 // See the README, "Size".
 // The script's file name carries the package version (spec 4.3).
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- size-limit reads CommonJS
@@ -31,14 +38,15 @@ module.exports = [
     import: '{ ServicePay }',
     ignore: ['react', 'react-dom'],
     gzip: true,
-    limit: '8.17 KB',
+    limit: '9.5 KB',
     modifyEsbuildConfig: production,
   },
   {
     name: 'servicepay/core (whole entry)',
     path: 'dist/core.mjs',
     gzip: true,
-    limit: '5.4 KB',
+    // The messages table and shopperText live in the core (shared by React and window.Service).
+    limit: '6.3 KB',
     modifyEsbuildConfig: production,
   },
   // The file a plain page loads with <script src> (spec 4.3), measured as served: rollup has
@@ -48,6 +56,7 @@ module.exports = [
     path: `dist/standalone/Service-${version}.min.js`,
     disablePlugins: ['@size-limit/esbuild'],
     gzip: true,
-    limit: '16.25 KB',
+    // Issue 12's budget is 16 KB; measured 16.60 KB with the shopper's side (see above).
+    limit: '17.5 KB',
   },
 ];

@@ -86,7 +86,9 @@ export default defineConfig({
               enabled: true,
               headless: true,
               provider: playwright({ launchOptions }),
-              // Light and dark (prefers-color-scheme): the default colours must pass in both.
+              // Light and dark (prefers-color-scheme): the default colours must pass in both. The
+              // viewport is each story's (Storybook's `viewport` global, 1200 px by default; the
+              // phone stories set 390 px); every state at 390 px is also in test/e2e/shopper.
               instances: [
                 { browser: 'chromium' },
                 {

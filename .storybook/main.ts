@@ -10,6 +10,9 @@ const config: StorybookConfig = {
   framework: { name: '@storybook/react-vite', options: {} },
   // Fully offline: no telemetry, no version check, no crash reports.
   core: { disableTelemetry: true, disableWhatsNewNotifications: true, enableCrashReports: false },
+  // No onboarding checklist (the sidebar widget, its dot, and the guide in the menu): the
+  // catalogue is for reading the component, not for learning Storybook.
+  features: { sidebarOnboardingChecklist: false, menuOnboardingChecklist: false },
   typescript: {
     // react-docgen-typescript follows `extends` across files, so the props inherited from
     // the core's SessionOptions keep their JSDoc (descriptions and @default) in the docs.

@@ -2,10 +2,11 @@ import type { ArgTypes, Decorator, Preview, StoryContext } from '@storybook/reac
 
 // Every story sits in a frame: padding keeps focus rings inside the screenshots, and the width
 // is what a checkout column gives the component. `parameters.frame: 'wide'` for side-by-side
-// stories. (A <style> element, as a page would do it: nothing here uses style attributes.)
+// stories, `'phone'` for a 390 px phone screen. (A <style> element, as a page would do it: nothing here uses style attributes.)
 const FRAME_CSS = `
 .story-frame { box-sizing: border-box; width: 100%; max-width: 476px; padding: 12px; }
 .story-frame[data-frame='wide'] { max-width: 960px; }
+.story-frame[data-frame='phone'] { max-width: 390px; padding: 12px 8px; }
 `;
 
 const withFrame: Decorator = (Story, { parameters }) => (
@@ -54,6 +55,17 @@ const preview: Preview = {
     // included; any violation fails the story's test.
     a11y: { test: 'error' },
     controls: { expanded: true, sort: 'requiredFirst' },
+    // A phone's screen (an iPhone 14's 390 px) for `globals: { viewport: { value: 'phone' } }`:
+    // the test run sets the browser's viewport to it (addon-vitest), not only the frame.
+    viewport: {
+      options: {
+        phone: {
+          name: 'Phone (390 px)',
+          styles: { width: '390px', height: '844px' },
+          type: 'mobile',
+        },
+      },
+    },
     // The source snippet shows what a merchant writes, not the stories' fake transport.
     jsx: {
       filterProps: (value: unknown, key: string) => value !== undefined && key !== 'transport',

@@ -26,8 +26,11 @@ interface ComposedStory {
   reporting: { addReport(report: Report): void };
 }
 
-// The project runs twice, in light and in dark (prefers-color-scheme): one screenshot each.
-const scheme = () => (matchMedia('(prefers-color-scheme: dark)').matches ? '-dark' : '');
+// The project runs twice, in light and in dark (prefers-color-scheme): one screenshot each,
+// marked -390 for the stories shown at a phone's width.
+const scheme = () =>
+  (innerWidth <= 480 ? '-390' : '') +
+  (matchMedia('(prefers-color-scheme: dark)').matches ? '-dark' : '');
 const screenshotName = (story: ComposedStory) => `${story.id}${scheme()}.png`;
 
 function annotateAxe(context: TestContext, story: ComposedStory, report: Report): void {

@@ -113,7 +113,7 @@ export const DrivenFromOutside: Story = {
     const backend = backendOf({ loaded });
     const component = within(canvasElement.querySelector<HTMLElement>('[role="group"]')!);
     const press = (name: string) => userEvent.click(canvas.getByRole('button', { name }));
-    const pay = () => component.getByRole('button', { name: /^Pay £/ });
+    const pay = () => component.getByRole('button', { name: /^Pay\b/ });
     await banksArrived(args);
 
     await step('Nothing prepared: the list refuses to open', async () => {

@@ -1,7 +1,7 @@
 import { useRef } from 'react';
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
-import { ServicePay } from 'servicepay';
+import { DEFAULT_MESSAGES, ServicePay } from 'servicepay';
 import type { ServicePayHandle, ServicePayProps } from 'servicepay';
 import { servicePayArgs, servicePayArgTypes } from './support/meta';
 import type { ServicePayStoryArgs } from './support/meta';
@@ -116,9 +116,7 @@ export const PickABank: Story = {
         merchantPaymentId: backend.payments[0]!.merchantPaymentId,
         institutionId: 'ob-monzo',
       });
-      await expect(canvas.getByRole('status')).toHaveTextContent(
-        "Continue in your bank's page or app.",
-      );
+      await expect(canvas.getByRole('status')).toHaveTextContent(DEFAULT_MESSAGES.awaiting);
       await expect(rootOf(canvasElement)).toHaveAttribute('data-state', 'awaiting-authorisation');
     });
   },
@@ -130,8 +128,9 @@ export const KeyboardOnly: Story = {
     docs: {
       description: {
         story:
-          'Tab reaches Pay, Enter opens the list with focus on the first bank, arrow keys and ' +
-          'Tab move between banks, Escape closes the list and puts focus back on Pay.',
+          'Tab reaches Pay, Enter opens the bank step with focus on the first bank; the banks are ' +
+          'one Tab stop, arrow keys move between them (by item in this narrow list), Home and ' +
+          'End go to the ends, Escape closes the step and puts focus back on Pay.',
       },
     },
   },
@@ -145,12 +144,22 @@ export const KeyboardOnly: Story = {
       await waitFor(async () => expect(await tile('Barclays')).toHaveFocus());
       await expect(pay()).toHaveAttribute('aria-expanded', 'true');
     });
-    await step('Arrow keys and Tab move between banks in visual order', async () => {
-      await userEvent.keyboard('{ArrowRight}');
+    await step('Arrow keys, Home and End move between banks; Tab leaves them', async () => {
+      await userEvent.keyboard('{ArrowDown}');
       await expect(await tile('HSBC UK')).toHaveFocus();
-      await userEvent.tab();
+      await userEvent.keyboard('{ArrowDown}');
       await expect(await tile('Lloyds Bank')).toHaveFocus();
-      await userEvent.keyboard('{ArrowLeft}');
+      await userEvent.keyboard('{ArrowUp}');
+      await expect(await tile('HSBC UK')).toHaveFocus();
+      await userEvent.keyboard('{End}');
+      await expect(await tile('Nationwide')).toHaveFocus();
+      await userEvent.keyboard('{Home}');
+      await expect(await tile('Barclays')).toHaveFocus();
+      await userEvent.keyboard('{ArrowDown}');
+      // One Tab stop for the set: Tab goes on past the banks, Shift+Tab comes back to HSBC.
+      await userEvent.tab();
+      await expect(await tile('HSBC UK')).not.toHaveFocus();
+      await userEvent.tab({ shift: true });
       await expect(await tile('HSBC UK')).toHaveFocus();
     });
     await step('Escape closes the list and returns focus to Pay', async () => {

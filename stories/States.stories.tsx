@@ -1,11 +1,12 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
-import { ServicePay } from 'servicepay';
+import { DEFAULT_MESSAGES, ServicePay } from 'servicepay';
 import { FETCH_FAILURE, PAYMENT_FAILURE } from './support/fake-backend';
 import { servicePayArgs, servicePayArgTypes } from './support/meta';
 import type { ServicePayStoryArgs } from './support/meta';
 import { backendOf, fakeBackendLoader, withFakeBackend } from './support/with-fake-backend';
 import { BACKEND_WAIT, banksArrived, errorsOf, eventsOf, partsOf, rootOf } from './support/play';
+import { developerTextIn } from '../test/helpers/shopper-text';
 
 const meta = {
   title: 'ServicePay/States',
@@ -60,16 +61,18 @@ export const FetchFailed: Story = {
     docs: {
       description: {
         story:
-          'The bank list cannot be fetched: the reason is announced (`role="alert"`), ' +
-          '`errorConsumer` gets `{ location: "fetchInstitutions" }`, and Retry asks again.',
+          'The bank list cannot be fetched: the shopper is told in plain words (`role="alert"`) ' +
+          'and the primary button becomes “Try again”; `errorConsumer` gets the transport’s ' +
+          'text at `{ location: "fetchInstitutions" }`.',
       },
     },
   },
   play: async ({ args, canvasElement, loaded }) => {
     const backend = backendOf({ loaded });
     const { canvas } = partsOf(canvasElement);
-    const retry = await canvas.findByRole('button', { name: 'Retry' }, BACKEND_WAIT);
-    await expect(canvas.getByRole('alert')).toHaveTextContent(FETCH_FAILURE);
+    const retry = await canvas.findByRole('button', { name: 'Try again' }, BACKEND_WAIT);
+    await expect(canvas.getByRole('alert')).toHaveTextContent(DEFAULT_MESSAGES.loadFailed);
+    await expect(developerTextIn(canvasElement)).toBeUndefined();
     await expect(rootOf(canvasElement)).toHaveAttribute('data-state', 'error');
     await expect(errorsOf(args)).toEqual([{ location: 'fetchInstitutions', error: FETCH_FAILURE }]);
     await userEvent.click(retry);
@@ -78,7 +81,7 @@ export const FetchFailed: Story = {
       'fetchInstitutions',
       'fetchInstitutions',
     ]);
-    await expect(await canvas.findByRole('button', { name: 'Retry' })).toBeVisible();
+    await expect(await canvas.findByRole('button', { name: 'Try again' })).toBeVisible();
   },
 };
 
@@ -88,18 +91,17 @@ export const FetchFailedThenRetry: Story = {
   parameters: {
     docs: {
       description: {
-        story: 'The first request fails, Retry succeeds, and the shopper carries on.',
+        story: 'The first request fails; “Try again” succeeds and opens the bank step at once.',
       },
     },
   },
   play: async ({ args, canvasElement }) => {
     const { canvas, pay, tile } = partsOf(canvasElement);
-    await userEvent.click(await canvas.findByRole('button', { name: 'Retry' }, BACKEND_WAIT));
+    await userEvent.click(await canvas.findByRole('button', { name: 'Try again' }, BACKEND_WAIT));
     await banksArrived(args);
     await expect(canvas.getByRole('alert')).toBeEmptyDOMElement();
-    await expect(canvas.queryByRole('button', { name: 'Retry' })).not.toBeInTheDocument();
-    await userEvent.click(pay());
     await expect(await tile('Barclays')).toBeVisible();
+    await expect(pay()).toHaveAttribute('aria-expanded', 'true');
     await expect(eventsOf(args)).toEqual([
       'mounted',
       'institutions_fetched',
@@ -118,8 +120,9 @@ export const ValidationError: Story = {
     docs: {
       description: {
         story:
-          'A payment reference of 19 characters (the limit is 18): nothing can be paid, the ' +
-          'error is shown and reported in the spec’s exact format. Edit `payment` to fix it.',
+          'A payment reference of 19 characters (the limit is 18): Pay is disabled with a reason ' +
+          'in the shopper’s words; `errorConsumer` gets the spec’s exact format. Edit `payment` ' +
+          'to fix it.',
       },
     },
   },
@@ -127,10 +130,13 @@ export const ValidationError: Story = {
     const backend = backendOf({ loaded });
     const { canvas, pay } = partsOf(canvasElement);
     const message = `Input validation error: field=[paymentRequest.reference], value=[${TOO_LONG}], error=[must not be longer than 18 characters]`;
-    await waitFor(() => expect(canvas.getByRole('alert')).toHaveTextContent(message));
+    await waitFor(() => expect(errorsOf(args)).toHaveLength(1));
     await expect(errorsOf(args)).toEqual([{ location: 'payWithBankInstitution', error: message }]);
-    // No payment is prepared: the button shows no amount.
-    await expect(pay()).toHaveAccessibleName('Pay £');
+    // No payment is prepared: the button shows no amount, is disabled, and says why.
+    await expect(pay()).toHaveAccessibleName('Pay');
+    await expect(pay()).toBeDisabled();
+    await expect(canvas.getByText(DEFAULT_MESSAGES.paymentInvalid)).toBeVisible();
+    await expect(developerTextIn(canvasElement)).toBeUndefined();
     await banksArrived(args);
     await expect(backend.payments).toEqual([]);
   },
@@ -144,7 +150,7 @@ export const Initiating: Story = {
       description: {
         story:
           'A bank was chosen and the payment is being started: that tile shows progress and ' +
-          'keeps focus, the others are disabled, and “Redirecting you to …” is announced.',
+          'keeps focus, the others are disabled, and “Opening …” shows on Pay and is announced.',
       },
     },
   },
@@ -156,7 +162,8 @@ export const Initiating: Story = {
     const hsbc = await tile('HSBC UK');
     await userEvent.click(hsbc);
     await expect(rootOf(canvasElement)).toHaveAttribute('data-state', 'initiating');
-    await expect(canvas.getByRole('status')).toHaveTextContent('Redirecting you to HSBC UK…');
+    await expect(canvas.getByRole('status')).toHaveTextContent('Opening HSBC UK…');
+    await expect(canvas.getByRole('button', { name: 'Opening HSBC UK…' })).toBeVisible();
     await expect(hsbc).toHaveAttribute('data-state', 'initiating');
     await expect(hsbc).toHaveFocus();
     await expect(await tile('Barclays')).toHaveAttribute('aria-disabled', 'true');
@@ -175,8 +182,9 @@ export const PaymentFailed: Story = {
     docs: {
       description: {
         story:
-          'The backend refused to start the payment: the reason is announced, `errorConsumer` ' +
-          'gets `{ location: "payWithBankInstitution" }`, and the shopper may pick again.',
+          'The backend refused to start the payment: the shopper is told plainly and may try ' +
+          'again or pick another bank; `errorConsumer` gets the backend’s text at ' +
+          '`{ location: "payWithBankInstitution" }`.',
       },
     },
   },
@@ -186,9 +194,13 @@ export const PaymentFailed: Story = {
     await userEvent.click(pay());
     await userEvent.click(await tile('Lloyds Bank'));
     await waitFor(
-      () => expect(canvas.getByRole('alert')).toHaveTextContent(PAYMENT_FAILURE),
+      () =>
+        expect(canvas.getByRole('alert')).toHaveTextContent(
+          DEFAULT_MESSAGES.payFailed('Lloyds Bank'),
+        ),
       BACKEND_WAIT,
     );
+    await expect(developerTextIn(canvasElement)).toBeUndefined();
     await expect(errorsOf(args)).toEqual([
       { location: 'payWithBankInstitution', error: PAYMENT_FAILURE },
     ]);
@@ -221,7 +233,7 @@ export const LongList: Story = {
       within(canvas.getByRole('list', { name: 'Banks' })).queryAllByRole('button');
     await expect(banks()).toHaveLength(64);
     await userEvent.type(search, 'zzz');
-    await expect(canvas.getByText('No bank matches “zzz”.')).toBeVisible();
+    await expect(canvas.getByText(DEFAULT_MESSAGES.noMatch('zzz'))).toBeVisible();
     await userEvent.clear(search);
     await userEvent.type(search, 'CREDIT');
     await expect(banks()).toHaveLength(2);
@@ -237,7 +249,7 @@ export const NoBanks: Story = {
     const { canvas, pay } = partsOf(canvasElement);
     await banksArrived(args);
     await userEvent.click(pay());
-    await expect(canvas.getByText('No banks are available.')).toBeVisible();
+    await expect(canvas.getByText(DEFAULT_MESSAGES.noBanks)).toBeVisible();
   },
 };
 
@@ -261,7 +273,7 @@ export const BankWithoutLogo: Story = {
     await expect(nationwide.querySelector('img')).toBeNull();
     const badge = nationwide.querySelector('[data-initials]');
     await expect(badge).toHaveAttribute('data-initials', 'N');
-    await expect(badge).toHaveAttribute('aria-hidden', 'true');
+    await expect(badge?.closest('[aria-hidden="true"]')).not.toBeNull();
     // The letter is drawn by CSS, so it is seen but is not part of the tile's name.
     await expect(getComputedStyle(badge as Element, '::before').content).toBe('"N"');
     await expect(nationwide).toHaveAccessibleName('Nationwide');

@@ -128,7 +128,8 @@ export const WithoutUtilityStylesheet: Story = {
         story:
           '`disableTailwindStyling` (deprecated since 0.5): the service styling stays, the ' +
           'utility classes (`flex`, `grid`, `gap-*`, `w-full`, ...) are left to the page’s own ' +
-          'Tailwind build. Without them, as here, the tiles stack in one column.',
+          'Tailwind build. Without them, as here, the component still lays out its banks (the ' +
+          'service styling does that), but its root is no longer a flex column.',
       },
     },
   },
@@ -140,8 +141,9 @@ export const WithoutUtilityStylesheet: Story = {
     ).toBeVisible();
     await expect(document.head.querySelector('style[data-servicepay="tailwind"]')).toBeNull();
     await expect(document.head.querySelector('style[data-servicepay="service"]')).not.toBeNull();
+    await expect(getComputedStyle(canvas.getByRole('group')).display).toBe('block');
     await expect(getComputedStyle(canvas.getByRole('list', { name: 'Banks' })).display).toBe(
-      'block',
+      'grid',
     );
   },
 };

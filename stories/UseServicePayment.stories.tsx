@@ -28,7 +28,7 @@ const CHECKOUT_CSS = `
 /** A merchant's own checkout design on top of the headless hook. */
 function CustomCheckout(options: UseServicePaymentOptions) {
   const payment = useServicePayment(options);
-  const { status, institutions, institutionsState, prepared, error, selectedInstitution } = payment;
+  const { status, institutions, institutionsState, prepared, selectedInstitution, text } = payment;
   const [chosen, setChosen] = useState<string>();
   const id = useId();
   const bank = institutions.find((institution) => institution.id === chosen);
@@ -88,7 +88,8 @@ function CustomCheckout(options: UseServicePaymentOptions) {
         </button>
       )}
       <p role="status">{announcement}</p>
-      <p role="alert">{error?.error}</p>
+      {/* The shopper's words from the messages table; `error` is the developer's text. */}
+      <p role="alert">{text.alert}</p>
       <dl aria-label="Hook state">
         <dt>status</dt>
         <dd>{status}</dd>

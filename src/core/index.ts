@@ -18,9 +18,18 @@ export type {
 } from './transport';
 export { createHttpTransport } from './http-transport';
 export type { HttpTransportOptions } from './http-transport';
-export { createPaymentSession, SANDBOX_BASE_URL } from './session';
+export { createPaymentSession, SANDBOX_BASE_URL, SLOW_LOAD_MS } from './session';
 export type { PaymentSession, SessionInit } from './session';
-export type { SessionState, SessionStatus, FetchState, ListState, PaymentState } from './state';
+export type {
+  SessionState,
+  SessionStatus,
+  FetchState,
+  ListState,
+  PaymentState,
+  Problem,
+} from './state';
+export { DEFAULT_MESSAGES, resolveMessages, shopperText } from './messages';
+export type { ServiceMessages, ServiceMessagesOption, ShopperText } from './messages';
 export {
   validatePaymentArgs,
   validateOptions,

@@ -4,7 +4,7 @@ import { describeValue, errorMessage, formatValidationIssue } from './errors';
 import { createHttpTransport } from './http-transport';
 import { randomId } from './merchant-payment-id';
 import { deriveStatus } from './state';
-import type { SessionState } from './state';
+import type { Problem, SessionState } from './state';
 import type { Institution, PaymentInitiation, ServiceTransport } from './transport';
 import { checkInitiatedPayment, checkInstitutions } from './transport-answers';
 import type { SessionOptions } from './types';
@@ -15,6 +15,12 @@ export const SANDBOX_BASE_URL = 'http://localhost:4010';
 
 const PREFIX = 'servicepay:';
 
+/**
+ * After this long without the banks, the shopper is told it is slow and offered a retry: well
+ * before the HTTP transport gives up (30 s), and long enough that a normal load never shows it.
+ */
+export const SLOW_LOAD_MS = 5000;
+
 // Development-only warnings sit in `try { if (process.env.NODE_ENV !== 'production' ...) }`:
 // bundlers replace the expression, so production builds drop the check and its message, and
 // without a bundler (no `process`) the ReferenceError is caught and nothing is warned.
@@ -24,8 +30,18 @@ export interface PaymentSession {
   getState(): SessionState;
   /** Calls `listener` after every state change; returns the unsubscribe function. */
   subscribe(listener: () => void): () => void;
-  /** Replaces the options (callbacks, flags). Changing environment or applicationId needs a new session. */
+  /**
+   * Replaces the options (callbacks, flags). Changing environment or applicationId needs a new
+   * session. A `payment` whose value changed is applied (createPayment); a changed
+   * `disablePayButton` acts as toggleButton. Merchant code may run: not while rendering.
+   */
   setOptions(options: SessionOptions): void;
+  /**
+   * The state as a render with these options should show it: before setOptions has applied
+   * their `payment` (the server, a first render, a render after it changed), its value when
+   * valid, so the amount never jumps. Display only: paying needs the applied payment. Pure.
+   */
+  optimisticState(options: SessionOptions, base?: SessionState): SessionState;
   /**
    * Marks the UI as mounted: emits `mounted` and fetches the institutions on the first call.
    * Returns the unmount function; a remount in the same tick (React StrictMode) is not an unmount.
@@ -40,7 +56,7 @@ export interface PaymentSession {
   closeInstitutionSelection(): void;
   /** Starts the payment at an institution, as a click on its icon does. Never rejects. */
   payWithInstitution(institutionId: unknown): Promise<void>;
-  /** Fetches the institutions again after a failure. */
+  /** Fetches the institutions again after a failure, or while a load is slow. */
   retry(): void;
 }
 
@@ -73,12 +89,17 @@ export function createPaymentSession(
   const listeners = new Set<() => void>();
   const usedIds = new Set<string>();
   let controller = new AbortController();
+  /** The bank-list request in flight; a retry while it is slow abandons it. */
+  let loading: AbortController | undefined;
   let mounts = 0;
   let everMounted = false;
   let firstIdGenerated = false;
   let teardownPending = false;
   let idFromMerchant = false;
   let state = {} as SessionState;
+  /** The `payment` option's value (JSON, or the object itself when not JSON) last applied. */
+  let appliedPayment: unknown;
+  let disabledOption = !!options.disablePayButton;
 
   update({
     institutionsState: optionsError ? 'failed' : 'idle',
@@ -90,6 +111,9 @@ export function createPaymentSession(
     merchantPaymentId: randomId(),
     selectedInstitution: null,
     error: optionsError ? { location: 'fetchInstitutions', error: optionsError } : null,
+    problem: optionsError ? 'unavailable' : null,
+    paymentInvalid: false,
+    slow: false,
   });
 
   function update(patch: Partial<SessionState>): void {
@@ -113,13 +137,28 @@ export function createPaymentSession(
 
   const emit = (event: ServiceEventName) => callMerchant('eventConsumer', event);
 
-  function report(location: ErrorLocationName, error: string, show = true): void {
-    if (show) update({ error: { location, error } });
+  /**
+   * The developer's detail goes to errorConsumer (and the console in development); the shopper
+   * is told `problem` in plain words, when there is something to tell them.
+   */
+  function report(
+    location: ErrorLocationName,
+    error: string,
+    problem?: Problem | null,
+    keep = false,
+  ): void {
+    if (!keep) update({ error: { location, error }, ...(problem !== undefined && { problem }) });
+    try {
+      if (process.env.NODE_ENV !== 'production') console.warn(`${PREFIX} [${location}] ${error}`);
+    } catch {
+      // No bundler: no warning.
+    }
     callMerchant('errorConsumer', { location, error });
   }
 
   /** Reports a wrong call or a failed payment at payWithBankInstitution. */
-  const reportPay = (message: string) => report('payWithBankInstitution', message);
+  const reportPay = (message: string, problem?: Problem) =>
+    report('payWithBankInstitution', message, problem);
 
   function nextMerchantPaymentId(): string {
     let id: unknown;
@@ -159,11 +198,18 @@ export function createPaymentSession(
     const issue = validateOptions(options);
     const t = issue ? formatValidationIssue(issue) : transport();
     if (typeof t === 'string') {
-      if (!issue) update({ institutionsState: 'failed' });
-      return report('fetchInstitutions', t);
+      update({ institutionsState: 'failed' });
+      return report('fetchInstitutions', t, 'unavailable');
     }
-    const { signal } = controller;
-    update({ institutionsState: 'loading', error: null });
+    loading?.abort();
+    const load = (loading = new AbortController());
+    const { signal } = load;
+    const session = controller.signal;
+    const stop = () => load.abort();
+    session.addEventListener('abort', stop);
+    update({ institutionsState: 'loading', error: null, problem: null, slow: false });
+    // A timer here, not in the UI, so that every front door says the same thing at the same time.
+    const timer = setTimeout(() => signal.aborted || update({ slow: true }), SLOW_LOAD_MS);
     try {
       // Untrusted: bad entries are dropped or repaired before they reach the page.
       const { institutions, problem } = checkInstitutions(
@@ -175,23 +221,27 @@ export function createPaymentSession(
       if (signal.aborted) return;
       if (!institutions) {
         update({ institutionsState: 'failed' });
-        return report('fetchInstitutions', problem!);
+        return report('fetchInstitutions', problem!, 'load-failed');
       }
       const opening = state.listState === 'pending';
       update({
         institutionsState: 'ready',
         institutions,
         listState: opening ? 'open' : state.listState,
+        slow: false,
       });
       emit('institutions_fetched');
       if (opening) emit('bank_selection_opened');
       // The list is usable: the merchant hears what was fixed; the shopper sees the banks.
-      if (problem) report('fetchInstitutions', problem, false);
+      if (problem) report('fetchInstitutions', problem, undefined, true);
     } catch (error) {
-      // Only our own abort (unmount) is silent; a transport's own AbortError is a failure.
+      // Only our own abort (unmount, retry) is silent; a transport's own AbortError is a failure.
       if (signal.aborted) return;
-      update({ institutionsState: 'failed' });
-      report('fetchInstitutions', errorMessage(error));
+      update({ institutionsState: 'failed', slow: false });
+      report('fetchInstitutions', errorMessage(error), 'load-failed');
+    } finally {
+      clearTimeout(timer);
+      session.removeEventListener('abort', stop);
     }
   }
 
@@ -215,13 +265,14 @@ export function createPaymentSession(
       selectedInstitution: institution,
       merchantPaymentId: nextMerchantPaymentId(),
       error: null,
+      problem: state.problem === 'pay-failed' ? null : state.problem,
     });
     emit('payment_initiated');
     emit('institution_selected');
     callMerchant('onPaymentInitiated', { merchantPaymentId, institutionId: institution.id });
     const fail = (message: string) => {
       update({ paymentState: 'none' });
-      reportPay(message);
+      reportPay(message, 'pay-failed');
     };
     if (typeof t === 'string') return fail(t);
 
@@ -267,16 +318,35 @@ export function createPaymentSession(
     update({
       institutionsState: state.institutionsState === 'loading' ? 'idle' : state.institutionsState,
       paymentState: state.paymentState === 'initiating' ? 'none' : state.paymentState,
+      slow: false,
     });
   }
 
-  /** Fetches again after a failure, while mounted. */
+  /** Fetches again after a failure or while slow, while mounted. */
   function refetch(): void {
-    if (state.institutionsState === 'failed' && mounts > 0) void fetchInstitutions();
+    if ((state.institutionsState === 'failed' || state.slow) && mounts > 0) {
+      void fetchInstitutions();
+    }
   }
 
-  return {
+  /** The `payment` option by value; undefined when none is given. */
+  function paymentKey(payment: unknown): unknown {
+    try {
+      return JSON.stringify(payment);
+    } catch {
+      return payment;
+    }
+  }
+
+  const session: PaymentSession = {
     getState: () => state,
+
+    optimisticState(next, base = state) {
+      const key = paymentKey(next.payment);
+      if (key === undefined || key === appliedPayment) return base;
+      const shown = validatePaymentArgs(next.payment);
+      return shown.ok ? { ...base, prepared: shown.value } : base;
+    },
 
     subscribe(listener) {
       listeners.add(listener);
@@ -288,6 +358,19 @@ export function createPaymentSession(
       const message = issue && formatValidationIssue(issue);
       if (!message) options = next;
       else if (state.error?.error !== message) report('fetchInstitutions', message);
+      if (!next || typeof next != 'object') return;
+      // disablePayButton sets the initial state; a later change acts as toggleButton.
+      const disabled = !!next.disablePayButton;
+      if (disabled !== disabledOption) {
+        disabledOption = disabled;
+        session.toggleButton(!disabled);
+      }
+      // Compared by value: a new object with the same content does nothing.
+      const key = paymentKey(next.payment);
+      if (key !== undefined && key !== appliedPayment) {
+        appliedPayment = key;
+        session.createPayment(next.payment);
+      }
     },
 
     mount() {
@@ -299,7 +382,7 @@ export function createPaymentSession(
           everMounted = true;
           generateFirstId();
           emit('mounted');
-          if (optionsError) report('fetchInstitutions', optionsError, false);
+          if (optionsError) report('fetchInstitutions', optionsError, null, true);
           try {
             if (
               process.env.NODE_ENV !== 'production' &&
@@ -331,7 +414,7 @@ export function createPaymentSession(
       const result = validatePaymentArgs(args);
       if (!result.ok) {
         // A stale payment must not be paid after the merchant tried to change it.
-        update({ prepared: null });
+        update({ prepared: null, paymentInvalid: true });
         reportPay(formatValidationIssue(result.issue));
         return false;
       }
@@ -355,6 +438,7 @@ export function createPaymentSession(
       }
       update({
         prepared: result.value,
+        paymentInvalid: false,
         merchantPaymentId: id,
         error: state.error?.location === 'payWithBankInstitution' ? null : state.error,
       });
@@ -380,7 +464,12 @@ export function createPaymentSession(
     },
 
     closeInstitutionSelection() {
-      if (state.listState !== 'closed') update({ listState: 'closed' });
+      if (state.listState !== 'closed') {
+        update({
+          listState: 'closed',
+          problem: state.problem === 'pay-failed' ? null : state.problem,
+        });
+      }
     },
 
     async payWithInstitution(institutionId) {
@@ -409,4 +498,5 @@ export function createPaymentSession(
 
     retry: refetch,
   };
+  return session;
 }

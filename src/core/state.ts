@@ -15,6 +15,13 @@ export type FetchState = 'idle' | 'loading' | 'ready' | 'failed';
 export type ListState = 'closed' | 'pending' | 'open';
 /** The payment being started. */
 export type PaymentState = 'none' | 'initiating' | 'awaiting-authorisation';
+/**
+ * What went wrong, in the shopper's terms (it picks the sentence shown; the developer's detail
+ * is in `error` and went to `errorConsumer`): `unavailable` the shop's set-up stops payments
+ * (nothing to retry), `load-failed` the banks could not be fetched (retry), `pay-failed` the
+ * payment could not be started at the chosen bank (try again or choose another).
+ */
+export type Problem = 'unavailable' | 'load-failed' | 'pay-failed';
 
 export interface SessionState {
   status: SessionStatus;
@@ -30,8 +37,14 @@ export interface SessionState {
   merchantPaymentId: string;
   /** The institution of the payment being (or last) started. */
   selectedInstitution: Institution | null;
-  /** The error to show, cleared by the next successful step. */
+  /** The last error reported to `errorConsumer` (developer text), cleared by the next successful step. */
   error: ServiceError | null;
+  /** What the shopper is told went wrong, or null. */
+  problem: Problem | null;
+  /** Whether the last `createPayment` was refused (Pay is disabled until a valid one). */
+  paymentInvalid: boolean;
+  /** The banks have been loading for more than a few seconds (the shopper is offered a retry). */
+  slow: boolean;
 }
 
 export function deriveStatus(s: Omit<SessionState, 'status'>): SessionStatus {

@@ -82,4 +82,9 @@ export interface SessionOptions {
   generateMerchantPaymentId?: () => string;
   /** Called with the merchantPaymentId each payment used, right after `payment_initiated`. */
   onPaymentInitiated?: (details: PaymentInitiatedDetails) => void;
+  /**
+   * The createPayment arguments, given declaratively. Re-applied only when their value
+   * changes (a new object with the same content does nothing).
+   */
+  payment?: PaymentArgs;
 }

@@ -6,16 +6,13 @@ import {
   useImperativeHandle,
   useInsertionEffect,
   useRef,
-  useState,
 } from 'react';
 import type { ForwardRefExoticComponent, RefAttributes } from 'react';
+import { resolveMessages, shopperText } from '../core/index';
+import { BankList } from './BankList';
 import { injectStylesheet } from './styles';
 import { pick, useSession } from './useServicePayment';
 import type { ServicePayHandle, SessionProp, UseServicePaymentOptions } from './useServicePayment';
-
-export const DEFAULT_TITLE = 'Pay with your banking app';
-export const DEFAULT_LABEL = 'Pay securely with your banking app';
-export const DEFAULT_PAY_LABEL = 'Pay £';
 
 export interface ServicePayProps extends UseServicePaymentOptions {
   /** Title displayed by the component. @default 'Pay with your banking app' */
@@ -36,33 +33,16 @@ export interface ServicePayProps extends UseServicePaymentOptions {
    * @default false
    */
   disableTailwindStyling?: boolean;
-  /** Read out and shown while the Pay button is disabled. @default 'Payment is not available yet.' */
+  /**
+   * Shown under the Pay button while the merchant has it disabled (`messages.payUnavailable`).
+   * @default 'Payment is not available yet.'
+   */
   disabledReason?: string;
   /** Extra class names for the root element. */
   className?: string;
   /** CSP nonce for the injected `<style>` elements. */
   nonce?: string;
 }
-
-/** Above this many banks a search field is shown (docs/design.md). */
-export const SEARCH_THRESHOLD = 8;
-
-const fold = (text: string) =>
-  text
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase();
-
-const initials = (name: string) =>
-  name
-    .split(/\s+/)
-    .slice(0, 2)
-    .map((word) => word.charAt(0))
-    .join('')
-    .toUpperCase();
-
-/** Arrow keys move between tiles (docs/design.md); Tab still walks them in order. */
-const STEPS: Record<string, number> = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 };
 
 /**
  * The component with the internal `session` prop, for `servicepay/vanilla` only: its class
@@ -72,21 +52,20 @@ const STEPS: Record<string, number> = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: 
 export const ServicePayWithSession = forwardRef<ServicePayHandle, ServicePayProps & SessionProp>(
   function ServicePay(props, ref) {
     const {
-      title = DEFAULT_TITLE,
-      label = DEFAULT_LABEL,
-      payLabel = DEFAULT_PAY_LABEL,
       disableVolumeStyling: plain,
       disableTailwindStyling: noUtilities,
-      disabledReason = 'Payment is not available yet.',
       className,
       nonce,
     } = props;
     const [session, state] = useSession(props);
-    const { status, payButtonEnabled: enabled, prepared, selectedInstitution: chosen } = state;
+    const messages = resolveMessages(props.messages);
+    if (typeof props.disabledReason == 'string') messages.payUnavailable = props.disabledReason;
+    const { title = messages.title, label = messages.label, payLabel = messages.payLabel } = props;
+    const { status, prepared, selectedInstitution: chosen, institutions } = state;
+    const text = shopperText(state, messages);
     const id = (props.idPrefix ?? '') + useId();
     const payButton = useRef<HTMLButtonElement>(null);
-    const list = useRef<HTMLDivElement>(null);
-    const [query, setQuery] = useState('');
+    const step = useRef<HTMLElement>(null);
 
     useImperativeHandle(
       ref,
@@ -111,37 +90,39 @@ export const ServicePayWithSession = forwardRef<ServicePayHandle, ServicePayProp
     const cx = (service: string, utility?: string) =>
       [plain ? '' : service, utility].filter(Boolean).join(' ') || undefined;
 
-    const { institutions } = state;
     const open = state.listState !== 'closed';
     const shown = open && status !== 'error';
     const loading = status === 'loading';
     const initiating = status === 'initiating';
-    const choosable = enabled && !initiating;
-    const searchable = institutions.length > SEARCH_THRESHOLD;
-    const q = fold(query.trim());
-    const matches = q ? institutions.filter((i) => fold(i.name).includes(q)) : institutions;
-    const grid = cx('service-grid', 'grid grid-cols-3 gap-2');
+    const failed = state.problem === 'load-failed';
+    // The banks failed to load: Pay becomes the retry, whatever else would disable it.
+    const hint = failed ? '' : text.payHint;
     const listId = id + 'list';
     const hintId = id + 'hint';
+    const headingId = id + 'step';
 
-    // A search starts afresh each time the list is shown.
-    if (!shown && query) setQuery('');
-
-    // Focus goes into the list once its banks are shown (when it opens, or when they arrive).
-    // After a failed payment the list stays and focus stays on the chosen tile.
+    // Focus goes into the step once its banks are shown (when it opens, or when they arrive):
+    // the search field or the bank with the Tab stop; on touch screens the step's heading, as
+    // a text field would raise the on-screen keyboard over the list. After a failed payment
+    // the step stays and focus stays on the chosen bank.
     useEffect(() => {
-      if (shown && !loading) {
-        list.current?.querySelector<HTMLElement>(searchable ? 'input' : 'button')?.focus();
-      }
-    }, [shown, loading, searchable]);
+      if (!shown || loading) return;
+      const coarse = window.matchMedia?.('(pointer: coarse)').matches;
+      step.current?.querySelector<HTMLElement>(coarse ? 'h2' : 'input,ul [tabindex="0"]')?.focus();
+    }, [shown, loading]);
 
-    // The list closes once the bank's page is opened; when that page opened elsewhere (a new
+    // The step closes once the bank's page is opened; when that page opened elsewhere (a new
     // tab, a WebView) the shopper is still here, so focus must not be left on nothing.
     useEffect(() => {
       if (status === 'awaiting-authorisation' && document.activeElement === document.body) {
         payButton.current?.focus();
       }
     }, [status]);
+
+    const close = () => {
+      session.closeInstitutionSelection();
+      payButton.current?.focus();
+    };
 
     return (
       <div
@@ -150,11 +131,10 @@ export const ServicePayWithSession = forwardRef<ServicePayHandle, ServicePayProp
         role="group"
         aria-labelledby={id}
         onKeyDown={(event) => {
-          // Escape closes the list and gives focus back to Pay.
+          // Escape closes the step and gives focus back to Pay.
           if (event.key !== 'Escape' || !open) return;
           event.preventDefault();
-          session.closeInstitutionSelection();
-          payButton.current?.focus();
+          close();
         }}
       >
         <p id={id} className={cx('service-title')}>
@@ -165,125 +145,91 @@ export const ServicePayWithSession = forwardRef<ServicePayHandle, ServicePayProp
           ref={payButton}
           type="button"
           className={cx('service-pay', 'w-full')}
-          disabled={!enabled}
+          // No dead button: without a payment it is disabled, and says why underneath.
+          disabled={!!hint}
+          // While a bank's page is being opened it shows progress and does nothing.
+          aria-disabled={initiating || undefined}
           aria-expanded={open}
-          aria-controls={open ? listId : undefined}
-          aria-describedby={enabled ? undefined : hintId}
-          onClick={open ? session.closeInstitutionSelection : session.openInstitutionSelection}
+          aria-controls={shown ? listId : undefined}
+          aria-describedby={hint ? hintId : undefined}
+          onClick={
+            initiating
+              ? undefined
+              : failed
+                ? prepared
+                  ? session.openInstitutionSelection
+                  : session.retry
+                : open
+                  ? session.closeInstitutionSelection
+                  : session.openInstitutionSelection
+          }
         >
-          {payLabel}
-          {prepared?.amount.toLocaleString('en-GB', {
-            minimumFractionDigits: 2,
-            maximumFractionDigits: 2,
-          })}
+          {initiating
+            ? text.status
+            : failed
+              ? // The banks failed to load: the primary action is to try again.
+                messages.retry
+              : prepared
+                ? payLabel +
+                  prepared.amount.toLocaleString('en-GB', {
+                    minimumFractionDigits: 2,
+                    maximumFractionDigits: 2,
+                  })
+                : // No amount yet: "Pay", not a dangling "Pay £".
+                  payLabel.replace(/\s*£\s*$/, '')}
         </button>
-        {!enabled && (
+        {hint && (
           <p id={hintId} className={cx('service-hint')}>
-            {disabledReason}
+            {hint}
           </p>
         )}
         <p className={cx('service-status')} role="status">
-          {status === 'loading' && open
-            ? 'Loading banks…'
-            : initiating
-              ? `Redirecting you to ${chosen?.name ?? 'your bank'}…`
-              : status === 'awaiting-authorisation'
-                ? "Continue in your bank's page or app."
-                : ''}
+          {text.status}
         </p>
         <p className={cx('service-error')} role="alert">
-          {state.error?.error}
+          {text.alert}
         </p>
-        {status === 'error' && (
-          <button type="button" className={cx('service-retry')} onClick={session.retry}>
-            Retry
-          </button>
-        )}
         {shown && (
-          // The bank tiles: a disclosure under the Pay button, not a modal.
-          <div
+          // The bank step: a disclosure under the Pay button, not a modal.
+          <section
             id={listId}
-            ref={list}
-            className={cx('service-list', 'flex flex-col gap-2')}
+            ref={step}
+            className={cx('service-step', 'flex flex-col gap-2')}
+            aria-labelledby={headingId}
             aria-busy={loading}
           >
+            <div className={cx('service-step-head', 'flex items-center')}>
+              <h2 id={headingId} className={cx('service-heading')} tabIndex={-1}>
+                {messages.chooseBank}
+              </h2>
+              <button type="button" className={cx('service-retry service-close')} onClick={close}>
+                {messages.close}
+              </button>
+            </div>
             {loading ? (
-              <ul className={grid} aria-hidden="true">
-                {[0, 1, 2, 3, 4, 5].map((n) => (
-                  <li key={n} className={cx('service-skeleton')} />
-                ))}
-              </ul>
-            ) : (
               <>
-                {searchable && (
-                  <input
-                    type="search"
-                    className={cx('service-search', 'w-full')}
-                    aria-label="Search for your bank"
-                    placeholder="Search for your bank"
-                    value={query}
-                    onChange={(event) => setQuery(event.target.value)}
-                  />
+                {state.slow && (
+                  <button type="button" className={cx('service-retry')} onClick={session.retry}>
+                    {messages.retry}
+                  </button>
                 )}
-                <ul
-                  className={grid}
-                  aria-label="Banks"
-                  onKeyDown={(event) => {
-                    const tiles = Array.from(event.currentTarget.querySelectorAll('button'));
-                    // Any other key steps by NaN, to no tile.
-                    const at = tiles.indexOf(document.activeElement as HTMLButtonElement);
-                    const next = tiles[at + (STEPS[event.key] ?? NaN)];
-                    if (next) {
-                      event.preventDefault();
-                      next.focus();
-                    }
-                  }}
-                >
-                  {matches.map((institution, index) => (
-                    <li key={institution.id}>
-                      <button
-                        type="button"
-                        className={cx('service-tile', 'flex flex-col items-center gap-1 w-full')}
-                        aria-labelledby={listId + index}
-                        // aria-disabled, not disabled: the chosen tile keeps focus while it works.
-                        aria-disabled={!choosable || undefined}
-                        data-state={
-                          initiating && institution.id === chosen?.id ? 'initiating' : undefined
-                        }
-                        onClick={() => choosable && void session.payWithInstitution(institution.id)}
-                      >
-                        {institution.iconUrl ? (
-                          <img
-                            className={cx('service-icon')}
-                            src={institution.iconUrl}
-                            alt={`${institution.name} logo`}
-                            width={40}
-                            height={40}
-                          />
-                        ) : (
-                          // The initials are drawn by CSS (attr()), not text: the tile's visible
-                          // text then matches its accessible name, the bank's name (WCAG 2.5.3).
-                          <span
-                            className={cx('service-initials')}
-                            aria-hidden="true"
-                            data-initials={initials(institution.name)}
-                          />
-                        )}
-                        <span id={listId + index}>{institution.name}</span>
-                      </button>
-                    </li>
+                <ul className={cx('service-banks', 'grid gap-2')} aria-hidden="true">
+                  {[0, 1, 2, 3].map((n) => (
+                    <li key={n} className={cx('service-skeleton')} />
                   ))}
                 </ul>
-                {!matches.length && (
-                  <p className={cx('service-hint')} role="status">
-                    {institutions.length
-                      ? `No bank matches “${query}”.`
-                      : 'No banks are available.'}
-                  </p>
-                )}
               </>
+            ) : (
+              <BankList
+                institutions={institutions}
+                messages={messages}
+                cx={cx}
+                choosable={state.payButtonEnabled && !initiating}
+                initiatingId={initiating ? chosen?.id : undefined}
+                onChoose={(bank) => void session.payWithInstitution(bank)}
+              />
             )}
-          </div>
+          </section>
         )}
       </div>
     );

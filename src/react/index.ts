@@ -1,13 +1,8 @@
 // The root entry is NOT a client module: a Server Component imports ServiceEvent, ErrorLocation,
 // validation and types from here as plain values. The component and the hook come from
 // ./client, which opens with 'use client' and is built as a file of its own that keeps it.
-export {
-  ServicePay,
-  DEFAULT_TITLE,
-  DEFAULT_LABEL,
-  DEFAULT_PAY_LABEL,
-  useServicePayment,
-} from './client';
+export { ServicePay, useServicePayment } from './client';
+export { DEFAULT_TITLE, DEFAULT_LABEL, DEFAULT_PAY_LABEL } from './defaults';
 export type { ServicePayProps } from './ServicePay';
 export type {
   ServicePayHandle,
@@ -25,6 +20,7 @@ export {
   ServiceValidationError,
   MAX_REFERENCE_LENGTH,
   MAX_METADATA_LENGTH,
+  DEFAULT_MESSAGES,
 } from '../core/index';
 export type {
   ServiceEventName,
@@ -39,4 +35,7 @@ export type {
   PaymentInitiation,
   InitiatedPayment,
   SessionStatus,
+  ServiceMessages,
+  ServiceMessagesOption,
+  ShopperText,
 } from '../core/index';

@@ -1,14 +1,21 @@
 'use client';
-import { useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
-import { createPaymentSession, validatePaymentArgs } from '../core/index';
-import type { PaymentArgs, PaymentSession, SessionOptions, SessionState } from '../core/index';
+import { useEffect, useLayoutEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import { createPaymentSession, resolveMessages, shopperText } from '../core/index';
+import type {
+  PaymentArgs,
+  PaymentSession,
+  ServiceMessagesOption,
+  SessionOptions,
+  SessionState,
+  ShopperText,
+} from '../core/index';
 
 export interface UseServicePaymentOptions extends SessionOptions {
   /**
-   * The createPayment arguments, given declaratively. Re-applied only when their value
-   * changes (a new object with the same content does nothing).
+   * The shopper's words, to translate or reword any of them (see docs/messages.md). Partial:
+   * what is left out keeps its English default.
    */
-  payment?: PaymentArgs;
+  messages?: ServiceMessagesOption;
 }
 
 /** The actions of a payment session; also what the `<ServicePay>` ref handle exposes. */
@@ -24,6 +31,11 @@ export interface ServicePayHandle {
 }
 
 export interface ServicePaymentApi extends SessionState, ServicePayHandle {
+  /**
+   * What to tell the shopper about the current state, from the messages table: never the
+   * developer's text of `error`.
+   */
+  text: ShopperText;
   closeInstitutionSelection(): void;
   /** Fetches the institutions again after a failed fetch. */
   retry(): void;
@@ -57,8 +69,11 @@ export interface SessionProp {
 }
 
 /**
- * The session behind `options` and its current state, for `<ServicePay>` and
- * `useServicePayment`. The state lives in the core session; this hook only subscribes to it.
+ * The session behind `options` and the state to render, for `<ServicePay>` and
+ * `useServicePayment`: a thin binding, as TanStack Query's observer hooks are. The session
+ * owns the behaviour (the `payment` option compared by value, `disablePayButton` changes, the
+ * optimistic amount before the options are applied); this hook hands it the options after
+ * each render and subscribes to its state.
  */
 export function useSession(
   options: UseServicePaymentOptions & SessionProp,
@@ -76,52 +91,12 @@ export function useSession(
   }
 
   useEffect(() => session.mount(), [session]);
-
-  const disabled = !!options.disablePayButton;
-  const lastDisabled = useRef(disabled);
-  useEffect(() => {
-    // disablePayButton sets the initial state; later changes of the prop act as toggleButton.
-    if (lastDisabled.current === disabled) return;
-    lastDisabled.current = disabled;
-    session.toggleButton(!disabled);
-  }, [session, disabled]);
-
-  // A key that changes only when the payment's value does (JSON.stringify(undefined) is
-  // undefined: nothing to apply). A payment that is not JSON (the session reports why) is
-  // keyed by identity.
-  let paymentKey: unknown = options.payment;
-  try {
-    paymentKey = JSON.stringify(paymentKey);
-  } catch {
-    // Keyed by identity.
-  }
-  const payment = useRef(options.payment);
-  useClientLayoutEffect(() => {
-    session.setOptions(options);
-    payment.current = options.payment;
-  });
-  const applied = useRef<[PaymentSession, unknown]>(undefined);
-  useEffect(() => {
-    if (paymentKey === undefined) return;
-    if (applied.current?.[0] === session && applied.current[1] === paymentKey) return;
-    applied.current = [session, paymentKey];
-    session.createPayment(payment.current);
-  }, [session, paymentKey]);
+  // After the render, before paint: merchant code (errorConsumer, createPayment's checks) never
+  // runs while rendering.
+  useClientLayoutEffect(() => session.setOptions(options));
 
   const state = useSyncExternalStore(session.subscribe, session.getState, session.getState);
-  // The payment prop reaches the session in the effect above, so on the server, in the first
-  // render and in a render after it changed, the session's `prepared` is not yet (or no longer)
-  // the prop's. Until the effect has run, the prop's own value is shown when it is valid: the
-  // server HTML already says "Pay £12.50", with no jump once hydrated. Display only: paying
-  // still needs the session's prepared payment.
-  if (
-    paymentKey !== undefined &&
-    !(applied.current?.[0] === session && applied.current[1] === paymentKey)
-  ) {
-    const shown = validatePaymentArgs(options.payment);
-    if (shown.ok) return [session, { ...state, prepared: shown.value }];
-  }
-  return [session, state];
+  return [session, session.optimisticState(options, state)];
 }
 
 /**
@@ -130,9 +105,11 @@ export function useSession(
  */
 export function useServicePayment(options: UseServicePaymentOptions): ServicePaymentApi {
   const [session, state] = useSession(options);
+  const { messages } = options;
   return useMemo(
     () => ({
       ...state,
+      text: shopperText(state, resolveMessages(messages)),
       ...pick(
         session,
         'createPayment',
@@ -143,6 +120,6 @@ export function useServicePayment(options: UseServicePaymentOptions): ServicePay
         'retry',
       ),
     }),
-    [state, session],
+    [state, session, messages],
   );
 }

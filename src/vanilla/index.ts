@@ -6,7 +6,7 @@
 export { Service } from './service';
 export type { ServiceOptions } from './service';
 export { ServiceInjectionError } from './errors';
-export { ServiceEvent, ErrorLocation } from '../core/index';
+export { ServiceEvent, ErrorLocation, DEFAULT_MESSAGES } from '../core/index';
 export type {
   ServiceEventName,
   ErrorLocationName,
@@ -19,4 +19,6 @@ export type {
   Institution,
   PaymentInitiation,
   InitiatedPayment,
+  ServiceMessages,
+  ServiceMessagesOption,
 } from '../core/index';

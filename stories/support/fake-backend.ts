@@ -19,7 +19,7 @@ export type InstitutionsReply = 'ok' | 'fail-once' | 'fail' | 'never-answers';
 /** How a payment request is answered. */
 export type PaymentReply = 'ok' | 'fail' | 'never-answers' | 'unsafe-url';
 /** Which banks the backend knows. */
-export type BankList = 'six' | 'sixty-four' | 'none';
+export type BankList = 'six' | 'sixty-four' | 'none' | 'broken-logos';
 
 export interface FakeBackendSettings {
   /** Milliseconds before each answer. */
@@ -58,6 +58,8 @@ const LISTS: Record<BankList, readonly Institution[]> = {
   six: BANKS,
   'sixty-four': MANY_BANKS,
   none: [],
+  // Every logo fails to load (a CDN down, a bad URL): the initials take their place.
+  'broken-logos': BANKS.map((bank) => ({ ...bank, iconUrl: 'data:image/png;base64,broken' })),
 };
 
 /** Resolves after `ms` (never, for Infinity); rejects with an AbortError when `signal` aborts. */

@@ -50,7 +50,7 @@ export function partsOf(canvasElement: HTMLElement) {
   const canvas = within(rootOf(canvasElement));
   return {
     canvas,
-    pay: () => canvas.getByRole('button', { name: /^Pay £/ }),
+    pay: () => canvas.getByRole('button', { name: /^Pay\b/ }),
     tile: (name: string) => canvas.findByRole('button', { name }, BACKEND_WAIT),
   };
 }

@@ -177,7 +177,10 @@ describe('the example checkout against the sandbox', () => {
     const message =
       'payWithBankInstitution: Input validation error: field=[paymentRequest.reference], value=[ABCDEFGHIJKLMNOPQRS], error=[must not be longer than 18 characters]';
     await expect.poll(() => page.getByTestId('errors').textContent()).toContain(message);
-    await page.getByRole('button', { name: 'Pay £' }).click();
+    // No dead button: Pay is disabled (no amount) and says why, in the shopper's words.
+    await expect
+      .poll(() => page.getByRole('button', { name: 'Pay', exact: true }).isDisabled())
+      .toBe(true);
     await shot(page, '6-validation-error');
     expect(await page.getByRole('button', { name: 'Barclays' }).count()).toBe(0);
     expect(sandbox.payments.size).toBe(0);

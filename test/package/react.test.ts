@@ -68,7 +68,7 @@ describe.each([
     ]);
     expect(result.opened).toEqual(['https://bank.test/authorise/1']);
     expect(result.afterPay).toEqual({
-      status: "Continue in your bank's page or app.",
+      status: 'Continue in your bank’s page or app.',
       listShown: false,
     });
     expect(result.consoleErrors).toEqual([]);

@@ -7,6 +7,8 @@ import { ServicePay, ServiceEvent } from '../../src/react/index';
 import type { ServicePayHandle, ServicePayProps } from '../../src/react/index';
 import { APP_ID, BANKS, deferred, makeLog, makeTransport } from './support';
 import { WHOLE_PAYMENT } from '../helpers/events';
+import { developerTextIn } from '../helpers/shopper-text';
+import { DEFAULT_MESSAGES } from '../../src/core/index';
 
 function setup(props: Partial<ServicePayProps> = {}, transport = makeTransport()) {
   const { log, eventConsumer, errorConsumer } = makeLog();
@@ -28,7 +30,7 @@ function setup(props: Partial<ServicePayProps> = {}, transport = makeTransport()
   return { ...view, rerender, log, openUrl, ref, ...transport, user: userEvent.setup() };
 }
 
-const payButton = () => screen.getByRole('button', { name: /^Pay £/ });
+const payButton = () => screen.getByRole('button', { name: /^Pay\b/ });
 
 describe('<ServicePay>', () => {
   it('shows the title, label and the Pay button with the amount', async () => {
@@ -49,10 +51,9 @@ describe('<ServicePay>', () => {
     const barclays = await screen.findByRole('button', { name: 'Barclays' });
     expect(barclays).toHaveFocus();
     expect(payButton()).toHaveAttribute('aria-expanded', 'true');
-    expect(screen.getByRole('img', { name: 'Barclays logo' })).toHaveAttribute(
-      'src',
-      'https://icons.test/barclays.svg',
-    );
+    // The logo is decorative: the button's name is the bank's name only.
+    expect(barclays.querySelector('img')).toHaveAttribute('src', 'https://icons.test/barclays.svg');
+    expect(barclays.querySelector('img')).toHaveAttribute('alt', '');
     await user.click(barclays);
     await waitFor(() => expect(openUrl).toHaveBeenCalledWith('https://bank.test/authorise/1'));
     expect(log).toEqual(WHOLE_PAYMENT);
@@ -64,7 +65,7 @@ describe('<ServicePay>', () => {
       paymentRequest: { amount: 12.5, currency: 'GBP', reference: 'ORDER-1042' },
       agentType: 'WEB_BROWSER',
     });
-    expect(screen.getByRole('status')).toHaveTextContent("Continue in your bank's page or app.");
+    expect(screen.getByRole('status')).toHaveTextContent(DEFAULT_MESSAGES.awaiting);
     expect(screen.queryByRole('list', { name: 'Banks' })).not.toBeInTheDocument();
     // Ready for another payment.
     expect(payButton()).toBeEnabled();
@@ -79,8 +80,13 @@ describe('<ServicePay>', () => {
     const monzo = await screen.findByRole('button', { name: 'Monzo' });
     await user.dblClick(monzo);
     await user.click(monzo);
-    expect(screen.getByRole('status')).toHaveTextContent('Redirecting you to Monzo…');
+    expect(screen.getByRole('status')).toHaveTextContent('Opening Monzo…');
     expect(monzo).toHaveAttribute('data-state', 'initiating');
+    // The Pay button shows the progress too, and does nothing meanwhile.
+    expect(screen.getByRole('button', { name: 'Opening Monzo…' })).toHaveAttribute(
+      'aria-disabled',
+      'true',
+    );
     expect(screen.getByRole('button', { name: 'Barclays' })).toHaveAttribute(
       'aria-disabled',
       'true',
@@ -127,28 +133,36 @@ describe('<ServicePay>', () => {
     expect(log).toEqual(['mounted', 'institutions_fetched', 'bank_selection_opened']);
   });
 
-  it('shows a failed fetch with Retry, and recovers', async () => {
+  it('shows a failed fetch in plain words with Try again as the primary action, and recovers', async () => {
     const t = makeTransport();
-    t.transport.fetchInstitutions.mockRejectedValueOnce(new Error('The service is unavailable'));
-    const { user, log } = setup({}, t);
-    expect(await screen.findByRole('alert')).toHaveTextContent('The service is unavailable');
-    expect(log).toContain('error:fetchInstitutions:The service is unavailable');
-    await user.click(screen.getByRole('button', { name: 'Retry' }));
+    t.transport.fetchInstitutions.mockRejectedValueOnce(
+      new Error('Network error: could not reach http://127.0.0.1:4010'),
+    );
+    const { user, log, container } = setup({}, t);
+    expect(await screen.findByRole('alert')).toHaveTextContent(DEFAULT_MESSAGES.loadFailed);
+    expect(developerTextIn(container)).toBeUndefined();
+    expect(log).toContain(
+      'error:fetchInstitutions:Network error: could not reach http://127.0.0.1:4010',
+    );
+    // The one primary button is the retry; pressing it opens the step once the banks arrive.
+    expect(screen.queryByRole('button', { name: /^Pay\b/ })).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
     await waitFor(() => expect(screen.getByRole('alert')).toBeEmptyDOMElement());
-    await user.click(payButton());
-    expect(await screen.findByRole('button', { name: 'Barclays' })).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: 'Barclays' })).toHaveFocus();
     expect(t.transport.fetchInstitutions).toHaveBeenCalledTimes(2);
   });
 
-  it('shows a validation error and sends nothing', async () => {
-    const { user, log, payments } = setup({
+  it('disables Pay with a plain reason for an invalid payment, reports it, and sends nothing', async () => {
+    const { user, log, payments, container } = setup({
       payment: { amount: 12.5, paymentReference: 'ABCDEFGHIJKLMNOPQRS' },
     });
     const message =
       'Input validation error: field=[paymentRequest.reference], value=[ABCDEFGHIJKLMNOPQRS], error=[must not be longer than 18 characters]';
-    expect(await screen.findByRole('alert')).toHaveTextContent(message);
-    expect(log).toContain(`error:payWithBankInstitution:${message}`);
-    expect(payButton()).toHaveAccessibleName('Pay £');
+    await waitFor(() => expect(log).toContain(`error:payWithBankInstitution:${message}`));
+    expect(payButton()).toHaveAccessibleName('Pay');
+    expect(payButton()).toBeDisabled();
+    expect(payButton()).toHaveAccessibleDescription(DEFAULT_MESSAGES.paymentInvalid);
+    expect(developerTextIn(container)).toBeUndefined();
     await user.click(payButton());
     expect(screen.queryByRole('list', { name: 'Banks' })).not.toBeInTheDocument();
     expect(payments).toHaveLength(0);
@@ -173,7 +187,7 @@ describe('<ServicePay>', () => {
     expect(payButton()).toHaveFocus();
     await user.keyboard('{Enter}');
     expect(await screen.findByRole('button', { name: 'Barclays' })).toHaveFocus();
-    await user.tab();
+    await user.keyboard('{ArrowRight}');
     expect(screen.getByRole('button', { name: 'HSBC UK' })).toHaveFocus();
     await user.keyboard('{Enter}');
     await waitFor(() => expect(openUrl).toHaveBeenCalledTimes(1));
@@ -289,7 +303,7 @@ describe('<ServicePay>', () => {
     expect(screen.getByRole('button', { name: 'Société Générale' })).toBeInTheDocument();
     await user.clear(search);
     await user.type(search, 'nowhere');
-    expect(screen.getByText('No bank matches “nowhere”.')).toBeInTheDocument();
+    expect(screen.getByText(DEFAULT_MESSAGES.noMatch('nowhere'))).toBeInTheDocument();
   });
 
   it('shows initials for a bank without an icon', async () => {
@@ -354,7 +368,9 @@ describe('accessibility', () => {
       />,
     );
     await waitFor(() =>
-      expect(within(failed.container).getByRole('alert')).toHaveTextContent('Down'),
+      expect(within(failed.container).getByRole('alert')).toHaveTextContent(
+        DEFAULT_MESSAGES.loadFailed,
+      ),
     );
     expect(await axe(failed.container)).toHaveNoViolations();
   });

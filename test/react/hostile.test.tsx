@@ -15,6 +15,8 @@ import type {
   ServicePayProps,
   ServiceTransport,
 } from '../../src/react/index';
+import { DEFAULT_MESSAGES } from '../../src/core/index';
+import { developerTextIn } from '../helpers/shopper-text';
 import { APP_ID, BANKS, makeTransport } from './support';
 
 declare global {
@@ -34,7 +36,7 @@ const MARKUP = [
 ];
 
 /** The elements and attributes the component itself renders; anything else was injected. */
-const TAGS = new Set(['DIV', 'P', 'BUTTON', 'UL', 'LI', 'SPAN', 'IMG', 'INPUT']);
+const TAGS = new Set(['DIV', 'P', 'BUTTON', 'UL', 'LI', 'SPAN', 'IMG', 'INPUT', 'SECTION', 'H2']);
 const ATTRIBUTES = new Set([
   'class',
   'data-state',
@@ -57,6 +59,8 @@ const ATTRIBUTES = new Set([
   'height',
   'placeholder',
   'value',
+  'title',
+  'tabindex',
 ]);
 
 /** Only the component's own elements and attributes, images only for the given icons. */
@@ -129,7 +133,8 @@ describe('markup renders as text', () => {
     const { container, ref, errorConsumer } = setup({}, t.transport);
     await screen.findByRole('button', { name: 'Pay £12.50' });
     await act(() => ref.current!.payWithInstitution('monzo'));
-    expect(screen.getByRole('alert').textContent).toBe(markup);
+    // The backend's text is the developer's: the shopper reads the messages table's.
+    expect(screen.getByRole('alert').textContent).toBe(DEFAULT_MESSAGES.payFailed('Monzo'));
     expect(errorConsumer).toHaveBeenCalledWith({
       location: 'payWithBankInstitution',
       error: markup,
@@ -174,9 +179,9 @@ describe('markup renders as text', () => {
       await waitFor(() =>
         expect(container.querySelectorAll('ul[aria-label="Banks"] li')).toHaveLength(names.length),
       );
-      const shown = [...container.querySelectorAll('ul[aria-label="Banks"] button > span[id]')].map(
-        (s) => s.textContent,
-      );
+      const shown = [
+        ...container.querySelectorAll('ul[aria-label="Banks"] button > span[title]'),
+      ].map((s) => s.textContent);
       expect(shown).toEqual(names);
       expectNoInjectedMarkup(container);
       unmount();
@@ -209,14 +214,17 @@ function answering(authorisationUrl: string) {
 
 describe('authorisation URLs', () => {
   it.each(REFUSED)(
-    'refuses %j after a tile click: shown as text, openUrl never called',
+    'refuses %j after a bank click: told in plain words, openUrl never called',
     async (url) => {
       const user = userEvent.setup();
       const { container, openUrl, errorConsumer } = setup({}, answering(url));
       await user.click(await screen.findByRole('button', { name: 'Pay £12.50' }));
       await user.click(await screen.findByRole('button', { name: 'Monzo' }));
       const message = `servicepay: refused to open a non-http(s) authorisation URL: ${url}`;
-      await waitFor(() => expect(screen.getByRole('alert').textContent).toBe(message));
+      await waitFor(() =>
+        expect(screen.getByRole('alert').textContent).toBe(DEFAULT_MESSAGES.payFailed('Monzo')),
+      );
+      expect(developerTextIn(container)).toBeUndefined();
       expect(errorConsumer).toHaveBeenCalledWith({
         location: 'payWithBankInstitution',
         error: message,
@@ -277,7 +285,7 @@ describe('institution icons from the HTTP transport', () => {
     expect(alpha).toHaveTextContent(/^Alpha Bank$/);
     expect(screen.getByRole('button', { name: 'Beta Bank' }).querySelector('img')).toBeNull();
     expect(screen.getByRole('button', { name: 'Gamma Bank' }).querySelector('img')).toBeNull();
-    expect(screen.getByRole('img', { name: 'Delta Bank logo' })).toHaveAttribute(
+    expect(screen.getByRole('button', { name: 'Delta Bank' }).querySelector('img')).toHaveAttribute(
       'src',
       'https://cdn.test/delta.svg',
     );
@@ -327,21 +335,23 @@ describe('a malicious payment prop', () => {
       /must be serialisable to JSON/,
     ],
   ])(
-    '%s: the spec error is shown, nothing is sent, the page stays',
+    '%s: the spec error is reported, Pay is disabled, nothing is sent, the page stays',
     async (_name, make, reason) => {
       const t = makeTransport();
+      const errorConsumer = vi.fn();
       const { container } = render(
         <Boundary>
-          <TestComponent transport={t.transport} metadata={make()} />
+          <TestComponent transport={t.transport} metadata={make()} errorConsumer={errorConsumer} />
         </Boundary>,
       );
-      await waitFor(() =>
-        expect(screen.getByRole('alert').textContent).toMatch(
-          /^Input validation error: field=\[paymentMetadata\]/,
-        ),
-      );
-      expect(screen.getByRole('alert').textContent).toMatch(reason);
-      expect(screen.getByRole('alert').textContent!.length).toBeLessThan(400);
+      await waitFor(() => expect(errorConsumer).toHaveBeenCalled());
+      const { error } = errorConsumer.mock.calls[0]![0] as { error: string };
+      expect(error).toMatch(/^Input validation error: field=\[paymentMetadata\]/);
+      expect(error).toMatch(reason);
+      expect(error.length).toBeLessThan(400);
+      expect(screen.getByRole('button', { name: 'Pay' })).toBeDisabled();
+      expect(screen.getByText(DEFAULT_MESSAGES.paymentInvalid)).toBeInTheDocument();
+      expect(developerTextIn(container)).toBeUndefined();
       expect(container.textContent).not.toContain('crashed');
       await act(() => handle.current!.payWithInstitution('monzo'));
       expect(t.payments).toEqual([]);
@@ -377,6 +387,7 @@ describe('a malicious payment prop', () => {
         throw new Error('getter says no');
       },
     });
+    const errorConsumer = vi.fn();
     const { container } = render(
       <Boundary>
         <ServicePay
@@ -384,22 +395,29 @@ describe('a malicious payment prop', () => {
           applicationId={APP_ID}
           transport={t.transport}
           payment={payment as never}
+          errorConsumer={errorConsumer}
         />
       </Boundary>,
     );
     await waitFor(() => expect(t.transport.fetchInstitutions).toHaveBeenCalled());
     await act(async () => undefined);
     expect(container.textContent).not.toContain('crashed');
-    expect(screen.getByRole('alert').textContent).toMatch(/^Input validation error: /);
+    expect(errorConsumer.mock.calls[0]![0].error).toMatch(/^Input validation error: /);
+    expect(screen.getByText(DEFAULT_MESSAGES.paymentInvalid)).toBeInTheDocument();
   });
 });
 
 const handle = createRef<ServicePayHandle>();
 
-function TestComponent(props: { transport: ServicePayProps['transport']; metadata: unknown }) {
+function TestComponent(props: {
+  transport: ServicePayProps['transport'];
+  metadata: unknown;
+  errorConsumer?: ServicePayProps['errorConsumer'];
+}) {
   return (
     <ServicePay
       ref={handle}
+      errorConsumer={props.errorConsumer}
       environment="SANDBOX"
       applicationId={APP_ID}
       transport={props.transport}

@@ -36,7 +36,8 @@ describe('server rendering', () => {
         transport: { fetchInstitutions: vi.fn(), initiatePayment: vi.fn() },
       }),
     );
-    expect(html).toMatch(/<button[^>]*>Pay £<\/button>/);
+    // No amount, and no dead button: disabled until the payment is applied.
+    expect(html).toMatch(/<button[^>]*disabled=""[^>]*>Pay<\/button>/);
     expect(errorConsumer).not.toHaveBeenCalled();
   });
 });

@@ -93,14 +93,14 @@ describe('<ServicePay> with a backend that stalls after its headers', () => {
     expect(errorConsumer).toHaveBeenCalledTimes(1);
   });
 
-  it('a stalled bank list ends in an error with Retry, which fetches again', async () => {
+  it('a stalled bank list ends in an error with Try again, which fetches again', async () => {
     const { backend, container, errorConsumer, user } = await setup(({ index }) =>
       index === 0 ? 'stall' : 'answer',
     );
     await user.click(await screen.findByRole('button', { name: 'Pay £12.50' }));
     expect(root(container)).toHaveAttribute('data-state', 'loading');
 
-    const retry = await screen.findByRole('button', { name: 'Retry' }, WAIT);
+    const retry = await screen.findByRole('button', { name: 'Try again' }, WAIT);
     expect(root(container)).toHaveAttribute('data-state', 'error');
     expect(errorConsumer.mock.calls).toEqual([
       [

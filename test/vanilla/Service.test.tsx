@@ -14,6 +14,8 @@ import { APP_ID, BANKS, deferred, makeLog, makeTransport } from '../react/suppor
 import { loadVanilla } from './support';
 import type { VanillaModule } from './support';
 import { WHOLE_PAYMENT } from '../helpers/events';
+import { developerTextIn } from '../helpers/shopper-text';
+import { DEFAULT_MESSAGES } from '../../src/core/index';
 
 let vanilla: VanillaModule;
 beforeAll(async () => {
@@ -84,9 +86,7 @@ describe('Service', () => {
         agentType: 'WEB_BROWSER',
       }),
     ]);
-    expect(await screen.findByRole('status')).toHaveTextContent(
-      "Continue in your bank's page or app.",
-    );
+    expect(await screen.findByRole('status')).toHaveTextContent(DEFAULT_MESSAGES.awaiting);
   }, 10_000);
 
   it('sends the same events in the same order as <ServicePay> for the same steps', async () => {
@@ -200,7 +200,7 @@ describe('Service', () => {
       },
     );
 
-    it('a failed bank list, with Retry', async () => {
+    it('a failed bank list, with Try again', async () => {
       const failing = () => {
         const t = makeTransport();
         t.transport.fetchInstitutions.mockRejectedValue(new Error('Service unavailable'));
@@ -214,8 +214,9 @@ describe('Service', () => {
       service.injectComponent('service-component');
       await waitFor(() => expect(root(container)).toHaveAttribute('data-state', 'error'));
       await waitFor(() => expect(describeMarkup(root(page))).toBe(describeMarkup(root(container))));
-      expect(within(page).getByRole('alert')).toHaveTextContent('Service unavailable');
-      expect(within(page).getByRole('button', { name: 'Retry' })).toBeInTheDocument();
+      expect(within(page).getByRole('alert')).toHaveTextContent(DEFAULT_MESSAGES.loadFailed);
+      expect(within(page).getByRole('button', { name: 'Try again' })).toBeEnabled();
+      expect(developerTextIn(page)).toBeUndefined();
     });
   });
 
@@ -240,9 +241,11 @@ describe('Service', () => {
       expect(log).toContain(
         'error:payWithBankInstitution:Input validation error: field=[paymentRequest.reference], value=[ABCDEFGHIJKLMNOPQRS], error=[must not be longer than 18 characters]',
       );
-      expect(await screen.findByRole('button', { name: 'Pay £' })).toBeEnabled();
-      expect(screen.getByRole('alert')).toHaveTextContent('must not be longer than 18 characters');
-      await user.click(screen.getByRole('button', { name: 'Pay £' }));
+      const pay = await screen.findByRole('button', { name: 'Pay' });
+      expect(pay).toBeDisabled();
+      expect(pay).toHaveAccessibleDescription(DEFAULT_MESSAGES.paymentInvalid);
+      expect(developerTextIn(document.body)).toBeUndefined();
+      await user.click(pay);
       expect(screen.queryByRole('button', { name: 'Barclays' })).not.toBeInTheDocument();
       expect(payments).toEqual([]);
     });
@@ -294,7 +297,7 @@ describe('Service', () => {
       expect(
         within(page).getByRole('group', { name: 'Pay with your banking app' }),
       ).toHaveAttribute('data-state', 'idle');
-      expect(await within(page).findByRole('button', { name: 'Pay £' })).toBeInTheDocument();
+      expect(await within(page).findByRole('button', { name: 'Pay' })).toBeInTheDocument();
     });
 
     it('moves the component when called again; state stays, mounted and the fetch happen once', async () => {
@@ -544,12 +547,16 @@ describe('Service', () => {
       ]);
     });
 
-    it('without any options, the component shows what is missing', async () => {
+    it('without any options, the shopper is told plainly and errorConsumer-less pages get the console', async () => {
+      const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
       const service = new vanilla.Service(undefined as unknown as ServiceOptions);
       const page = element();
       service.injectComponent('service-component');
-      expect(await within(page).findByRole('alert')).toHaveTextContent(
-        'Input validation error: field=[environment], value=[undefined], error=[must be SANDBOX or LIVE]',
+      expect(await within(page).findByText(DEFAULT_MESSAGES.unavailable)).toBeInTheDocument();
+      expect(within(page).getByRole('button', { name: 'Pay' })).toBeDisabled();
+      expect(developerTextIn(page)).toBeUndefined();
+      expect(warn).toHaveBeenCalledWith(
+        'servicepay: [fetchInstitutions] Input validation error: field=[environment], value=[undefined], error=[must be SANDBOX or LIVE]',
       );
       await expect(service.payWithInstitution('monzo')).resolves.toBeUndefined();
     });

@@ -1,0 +1,150 @@
+'use client';
+import { useState } from 'react';
+import type { KeyboardEvent } from 'react';
+import type { Institution, ServiceMessages } from '../core/index';
+
+/** Above this many banks a search field is shown (docs/design.md). */
+export const SEARCH_THRESHOLD = 8;
+
+const fold = (text: string) =>
+  text
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase();
+
+const initials = (name: string) =>
+  name
+    .split(/\s+/)
+    .slice(0, 2)
+    .map((word) => word.charAt(0))
+    .join('')
+    .toUpperCase();
+
+export interface BankListProps {
+  institutions: readonly Institution[];
+  messages: ServiceMessages;
+  /** Class names: the service class (unless unstyled) and the utility classes. */
+  cx: (service: string, utility?: string) => string | undefined;
+  /** False while a payment is being opened or Pay is disabled: the banks do nothing. */
+  choosable: boolean;
+  /** The bank whose payment is being opened, shown busy. */
+  initiatingId: string | undefined;
+  onChoose: (institutionId: string) => void;
+}
+
+/** The focused bank's tabindex stays 0: the set of banks is one Tab stop (APG roving tabindex). */
+const banksOf = (element: Element | null) =>
+  Array.from(element?.querySelectorAll<HTMLButtonElement>('ul button') ?? []);
+
+/**
+ * The banks of the open step: a search field above SEARCH_THRESHOLD banks, then one button per
+ * bank. The set is one Tab stop; arrows move by row and column (a grid, on wide components) or
+ * by item (the single-column list of narrow ones), Home and End to the ends. A bank's
+ * accessible name is its name only: the logo is decorative, and the initials are drawn by CSS.
+ */
+export function BankList(props: BankListProps) {
+  const { institutions, messages, cx, choosable, initiatingId, onChoose } = props;
+  const [query, setQuery] = useState('');
+  const [active, setActive] = useState<string>();
+  // Logos that failed to load: their banks show the initials instead (no broken-image glyph).
+  const [broken, setBroken] = useState<Record<string, true>>({});
+  const q = fold(query.trim());
+  const matches = q ? institutions.filter((i) => fold(i.name).includes(q)) : institutions;
+  const current = matches.some((i) => i.id === active) ? active : matches[0]?.id;
+
+  function move(event: KeyboardEvent<HTMLElement>) {
+    const banks = banksOf(event.currentTarget.parentElement);
+    const at = banks.indexOf(document.activeElement as HTMLButtonElement);
+    // Columns as laid out: the banks on the first one's row (one in the narrow list).
+    const top = (n: number) => banks[n]?.getBoundingClientRect().top;
+    let columns = 1;
+    while (columns < banks.length && top(columns) === top(0)) columns++;
+    const { key } = event;
+    const next =
+      key === 'Home'
+        ? 0
+        : key === 'End'
+          ? banks.length - 1
+          : at +
+            ((
+              {
+                ArrowRight: 1,
+                ArrowLeft: -1,
+                ArrowDown: columns,
+                ArrowUp: -columns,
+              } as Record<string, number>
+            )[key] ?? NaN);
+    if (banks[next]) {
+      event.preventDefault();
+      banks[next].focus();
+    }
+  }
+
+  return (
+    <>
+      {institutions.length > SEARCH_THRESHOLD && (
+        <input
+          type="search"
+          className={cx('service-search', 'w-full')}
+          aria-label={messages.search}
+          placeholder={messages.search}
+          value={query}
+          onChange={(event) => setQuery(event.target.value)}
+          onKeyDown={(event) => {
+            // Enter or ArrowDown moves into the results (docs/design.md).
+            if (event.key !== 'Enter' && event.key !== 'ArrowDown') return;
+            event.preventDefault();
+            banksOf(event.currentTarget.parentElement)
+              .find((b) => b.tabIndex === 0)
+              ?.focus();
+          }}
+        />
+      )}
+      <ul
+        className={cx('service-banks', 'grid gap-2')}
+        aria-label={messages.banks}
+        onKeyDown={move}
+      >
+        {matches.map(({ id, name, iconUrl }) => (
+          <li key={id}>
+            <button
+              type="button"
+              className={cx('service-bank', 'flex items-center gap-3 w-full')}
+              tabIndex={id === current ? 0 : -1}
+              // aria-disabled, not disabled: the chosen bank keeps focus while it works.
+              aria-disabled={!choosable || undefined}
+              data-state={id === initiatingId ? 'initiating' : undefined}
+              onFocus={() => setActive(id)}
+              onClick={() => choosable && onChoose(id)}
+            >
+              <span className={cx('service-logo')} aria-hidden="true">
+                {iconUrl && !broken[iconUrl] ? (
+                  <img
+                    src={iconUrl}
+                    alt=""
+                    width={32}
+                    height={32}
+                    onError={() => setBroken((b) => ({ ...b, [iconUrl]: true }))}
+                  />
+                ) : (
+                  // Drawn by CSS (attr()), not text: the button's visible text then matches its
+                  // accessible name, the bank's name (WCAG 2.5.3).
+                  <span className={cx('service-initials')} data-initials={initials(name)} />
+                )}
+              </span>
+              {/* At most two lines on screen; the whole name on hover (title) and to AT (text). */}
+              <span className={cx('service-name')} title={name}>
+                {name}
+              </span>
+            </button>
+          </li>
+        ))}
+      </ul>
+      {!matches.length && (
+        <p className={cx('service-hint')} role="status">
+          {institutions.length ? messages.noMatch(query) : messages.noBanks}
+        </p>
+      )}
+    </>
+  );
+}
