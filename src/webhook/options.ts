@@ -81,11 +81,18 @@ export interface WebhookReceiverOptions<K> {
    */
   idempotencyKey?: (notification: WebhookNotification) => string;
   /**
-   * How long a claim protects a notification being handled. It must exceed onNotification's
-   * longest run; it also bounds how long a crashed instance delays the resend.
-   * @default 300000 (5 minutes)
+   * How long a claim protects a notification being handled. The receiver renews it every
+   * claimTtlMs/3 while onNotification runs, so it bounds how long a crashed instance delays
+   * the resend, not how long a handler may run. At least 1000.
+   * @default 30000 (30 seconds)
    */
   claimTtlMs?: number;
+  /**
+   * Longest onNotification is trusted to run: after it the claim is no longer renewed and
+   * lapses claimTtlMs later, so a hung handler does not block its notification for ever.
+   * @default 300000 (5 minutes)
+   */
+  maxHandlingMs?: number;
   /**
    * How long a handled notification is remembered, answering its resends 200 without a call.
    * @default 86400000 (24 hours)

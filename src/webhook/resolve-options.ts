@@ -12,7 +12,7 @@ import type { WebhookNotification } from './notification';
 import type { WebhookErrorContext, WebhookReceiverOptions } from './options';
 import { normalisePublicKey } from './public-key-text';
 import { createAddressFilter } from './source-address';
-import { notificationIdempotencyKey } from './store';
+import { MIN_CLAIM_TTL_MS, notificationIdempotencyKey } from './store';
 import type { IdempotencyStore } from './store';
 
 /** Options after defaults and validation. */
@@ -25,6 +25,7 @@ export interface ResolvedReceiverOptions<K> {
   idempotencyKey: (notification: WebhookNotification) => string;
   claimTtlMs: number;
   completedTtlMs: number;
+  maxHandlingMs: number;
   report: (error: unknown, context: WebhookErrorContext) => void;
 }
 
@@ -47,7 +48,7 @@ export function resolveReceiverOptions<K>(
   const store = options.store ?? new MemoryIdempotencyStore();
   if (!isStore(store)) {
     throw new WebhookConfigError(
-      'servicepay: store must implement claim(key, ttlMs), complete(key, ttlMs) and release(key).',
+      'servicepay: store must implement claim(key, ttlMs), renew(key, token, ttlMs), complete(key, token, ttlMs) and release(key, token) (the IdempotencyStore of servicepay 0.10).',
       'store',
     );
   }
@@ -65,8 +66,9 @@ export function resolveReceiverOptions<K>(
     maxBodyBytes: positive(options.maxBodyBytes, 65_536, 'maxBodyBytes'),
     isAllowedSource: createAddressFilter(options.allowedSourceAddresses),
     idempotencyKey: options.idempotencyKey ?? notificationIdempotencyKey,
-    claimTtlMs: positive(options.claimTtlMs, 300_000, 'claimTtlMs'),
+    claimTtlMs: claimTtl(options.claimTtlMs),
     completedTtlMs: positive(options.completedTtlMs, 86_400_000, 'completedTtlMs'),
+    maxHandlingMs: positive(options.maxHandlingMs, 300_000, 'maxHandlingMs'),
     report: (error, context) => {
       try {
         onError(error, context);
@@ -119,8 +121,21 @@ function isStore(value: unknown): value is IdempotencyStore {
     store !== null &&
     typeof store.claim === 'function' &&
     typeof store.complete === 'function' &&
-    typeof store.release === 'function'
+    typeof store.release === 'function' &&
+    typeof store.renew === 'function'
   );
+}
+
+/** Stores keep time in milliseconds but are only held to lifetimes from MIN_CLAIM_TTL_MS up. */
+function claimTtl(value: unknown): number {
+  const ttl = positive(value, 30_000, 'claimTtlMs');
+  if (ttl < MIN_CLAIM_TTL_MS) {
+    throw new WebhookConfigError(
+      `servicepay: claimTtlMs must be at least ${MIN_CLAIM_TTL_MS} milliseconds, got ${ttl}.`,
+      'claimTtlMs',
+    );
+  }
+  return ttl;
 }
 
 function positive(value: unknown, fallback: number, option: string, allowZero = false): number {
