@@ -13,6 +13,9 @@ const alias = [
   { find: /^servicepay\/core$/, replacement: src('core/index.ts') },
   { find: /^servicepay\/webhook$/, replacement: src('webhook/index.ts') },
   { find: /^servicepay\/webhook\/web$/, replacement: src('webhook/web.ts') },
+  { find: /^servicepay\/webhook\/postgres$/, replacement: src('webhook/postgres.ts') },
+  { find: /^servicepay\/webhook\/redis$/, replacement: src('webhook/redis.ts') },
+  { find: /^servicepay\/webhook\/testing$/, replacement: src('webhook/testing.ts') },
   { find: /^servicepay\/sandbox$/, replacement: src('sandbox/index.ts') },
   { find: /^servicepay\/vanilla$/, replacement: src('vanilla/index.ts') },
 ];
@@ -32,6 +35,8 @@ export default defineConfig({
             'test/build/**/*.test.ts',
           ],
           environment: 'node',
+          // Prints one line when the Redis store cannot be tested here (fails under CI).
+          globalSetup: ['test/webhook/support/redis-check.ts'],
         },
       },
       {

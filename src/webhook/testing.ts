@@ -514,7 +514,17 @@ async function timedScenario(
     'the new owner’s complete',
   );
 
-  // The 2.5 s claim must end too (renewed one: 1.5 s after its renewal).
+  // Still held past 2 s (a store keeping whole seconds must not cut 2.5 s to 2 s)...
+  await sleep(start + 2150 - Date.now());
+  const late = await store.claim(longer, 60_000);
+  if (Date.now() >= start + 2500) return false;
+  if (late.state !== 'in-progress') {
+    throw new IdempotencyStoreConformanceError(
+      'claim-expiry',
+      `a claim of 2500 ms answered '${late.state}' ${Date.now() - start} ms after it was taken; ttlMs must be honoured as given.`,
+    );
+  }
+  // ...and over by 2.75 s (renewed one: 1.75 s after its renewal).
   await sleep(Math.max(start + 2500, renewing + 1500) + EXPIRY_SLACK_MS - Date.now());
   await store.expect(longer, 'claimed', 'claim-expiry', 'a claim of 2500 ms, 2.75 s later');
   await store.expect(
