@@ -36,6 +36,14 @@ export interface PostgresStoreOptions {
    * @default 60000
    */
   cleanupIntervalMs?: number;
+  /**
+   * Send the store's statements as named prepared statements, parsed and planned once per
+   * connection (about twice the throughput). Needs node-postgres (or a compatible pool that
+   * accepts `{ name, text, values }`); turn it off behind PgBouncer in transaction mode before
+   * 1.21, which cannot keep prepared statements.
+   * @default true when `pool` has node-postgres's `connect` method, else false
+   */
+  preparedStatements?: boolean;
 }
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
@@ -45,29 +53,27 @@ const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
  * hand (then the store's role needs no CREATE privilege). `table` as in PostgresStoreOptions.
  */
 export function postgresStoreDdl(table = 'servicepay_idempotency'): string {
-  const { name, index } = tableNames(table);
+  const { name } = tableNames(table);
+  // No index on expires_at: completing a claim then changes no indexed column, so PostgreSQL
+  // updates the row in place (a HOT update) instead of writing index entries on every
+  // delivery; the sweep, once a minute, reads the table instead.
   return [
     `CREATE TABLE IF NOT EXISTS ${name} (`,
     '  key text PRIMARY KEY,',
     '  token text,',
     '  expires_at timestamptz NOT NULL',
     ');',
-    `CREATE INDEX IF NOT EXISTS ${index} ON ${name} (expires_at);`,
   ].join('\n');
 }
 
-function tableNames(table: string): { name: string; index: string } {
+function tableNames(table: string): { name: string } {
   const parts = typeof table === 'string' ? table.split('.') : [];
   if (parts.length < 1 || parts.length > 2 || !parts.every((part) => IDENTIFIER.test(part))) {
     throw new TypeError(
       `servicepay: createPostgresStore table must be a name or schema.name of letters, digits and _ (at most 63 each), got ${JSON.stringify(table)}.`,
     );
   }
-  const last = parts[parts.length - 1] as string;
-  return {
-    name: parts.map((part) => `"${part}"`).join('.'),
-    index: `"${`${last}_expires_at`.slice(0, 63)}"`,
-  };
+  return { name: parts.map((part) => `"${part}"`).join('.') };
 }
 
 /** An IdempotencyStore in a PostgreSQL table (see the module comment for its layout). */
@@ -88,15 +94,14 @@ export function createPostgresStore(options: PostgresStoreOptions): IdempotencyS
   }
   const lifetime = `now() + $3::double precision * interval '1 millisecond'`;
   const owned = `key = $1 AND token = $2 AND expires_at > now()`;
-  // One statement: claims a free or expired key, else says whether it is completed. The outer
-  // SELECT reads the statement's snapshot: a row committed by a concurrent claim after it may
-  // be missing there, and is then (rightly) answered as in progress.
+  // A free or expired key is taken in one statement; only when it is held does a second one
+  // ask whether it is completed (a duplicate, the rarer path). Should the row vanish between
+  // the two (released or expired meanwhile), the answer is in-progress: the resend will tell.
   const claimSql =
-    `WITH claimed AS (INSERT INTO ${name} AS t (key, token, expires_at) VALUES ($1, $2, ${lifetime}) ` +
+    `INSERT INTO ${name} AS t (key, token, expires_at) VALUES ($1, $2, ${lifetime}) ` +
     `ON CONFLICT (key) DO UPDATE SET token = EXCLUDED.token, expires_at = EXCLUDED.expires_at ` +
-    `WHERE t.expires_at <= now() RETURNING 1) ` +
-    `SELECT EXISTS (SELECT 1 FROM claimed) AS claimed, ` +
-    `EXISTS (SELECT 1 FROM ${name} WHERE key = $1 AND token IS NULL AND expires_at > now()) AS completed`;
+    `WHERE t.expires_at <= now() RETURNING 1`;
+  const stateSql = `SELECT token IS NULL AS completed FROM ${name} WHERE key = $1 AND expires_at > now()`;
   const renewSql = `UPDATE ${name} SET expires_at = ${lifetime} WHERE ${owned} RETURNING 1`;
   const completeSql = `UPDATE ${name} SET token = NULL, expires_at = ${lifetime} WHERE ${owned} RETURNING 1`;
   const releaseSql = `DELETE FROM ${name} WHERE ${owned} RETURNING 1`;
@@ -105,6 +110,18 @@ export function createPostgresStore(options: PostgresStoreOptions): IdempotencyS
   const cleanupSql =
     `DELETE FROM ${name} WHERE key IN (SELECT key FROM ${name} ` +
     `WHERE expires_at < now() - interval '1 minute' LIMIT 1000 FOR UPDATE SKIP LOCKED)`;
+
+  const prepared =
+    options.preparedStatements ?? typeof (pool as { connect?: unknown }).connect === 'function';
+  /** One statement, by name when prepared (the name is derived from the text, so it is unique). */
+  function run(sql: string, values: unknown[]): Promise<{ rows: unknown[] }> {
+    if (!prepared) return pool.query(sql, values);
+    const config = { name: statementName(sql), text: sql, values };
+    return (pool.query as unknown as (config: object) => Promise<{ rows: unknown[] }>).call(
+      pool,
+      config,
+    );
+  }
 
   let ready: Promise<void> | undefined;
   let lastCleanup = Date.now();
@@ -130,7 +147,7 @@ export function createPostgresStore(options: PostgresStoreOptions): IdempotencyS
 
   async function acted(sql: string, values: unknown[]): Promise<boolean> {
     await ensureTable();
-    const { rows } = await pool.query(sql, values);
+    const { rows } = await run(sql, values);
     return rows.length > 0;
   }
 
@@ -139,15 +156,25 @@ export function createPostgresStore(options: PostgresStoreOptions): IdempotencyS
       await ensureTable();
       sweep();
       const token = newClaimToken();
-      const { rows } = await pool.query(claimSql, [key, token, ttlMs]);
-      const row = rows[0] as { claimed?: unknown; completed?: unknown } | undefined;
-      if (row?.claimed === true) return { state: 'claimed', token };
+      const claimed = await run(claimSql, [key, token, ttlMs]);
+      if (claimed.rows.length > 0) return { state: 'claimed', token };
+      const { rows } = await run(stateSql, [key]);
+      const row = rows[0] as { completed?: unknown } | undefined;
       return row?.completed === true ? COMPLETED_CLAIM : IN_PROGRESS_CLAIM;
     },
     renew: (key, token, ttlMs) => acted(renewSql, [key, token, ttlMs]),
     complete: (key, token, ttlMs) => acted(completeSql, [key, token, ttlMs]),
     release: (key, token) => acted(releaseSql, [key, token]),
   };
+}
+
+/** `servicepay_` and the FNV-1a hash of the text: the same text, the same name, on any node. */
+function statementName(sql: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < sql.length; i++) {
+    hash = Math.imul(hash ^ sql.charCodeAt(i), 0x01000193);
+  }
+  return `servicepay_${(hash >>> 0).toString(16)}`;
 }
 
 /**

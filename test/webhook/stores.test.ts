@@ -258,6 +258,22 @@ describe('createPostgresStore on a real PostgreSQL', () => {
     expect(await keys()).toEqual(['first', 'recent', 'second']);
   });
 
+  it('works through any { query(text, values) } (plain statements, not prepared)', async () => {
+    const seen: unknown[] = [];
+    const plain = {
+      query: (text: string, values?: unknown[]) => {
+        seen.push(text);
+        return pool.query(text, values);
+      },
+    };
+    const store = createPostgresStore({ pool: plain, table: freshTable() });
+    const claim = await store.claim('k', 60_000);
+    if (claim.state !== 'claimed') throw new Error('expected a claim');
+    expect(await store.complete('k', claim.token, 60_000)).toBe(true);
+    expect(await store.claim('k', 60_000)).toEqual({ state: 'completed' });
+    expect(seen.every((text) => typeof text === 'string')).toBe(true);
+  });
+
   it('refuses a table name it would have to quote, and a pool without query', () => {
     expect(() => createPostgresStore({ pool, table: 'x; DROP TABLE y' })).toThrow(
       /^servicepay: createPostgresStore table/,

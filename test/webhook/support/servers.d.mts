@@ -4,7 +4,7 @@ export interface TestServer {
   stop(): Promise<void>;
 }
 export function freePort(): Promise<number>;
-export function startPostgres(): Promise<TestServer>;
+export function startPostgres(flags?: string[]): Promise<TestServer>;
 export function redisServerPath(): string | null;
 export const REDIS_MISSING: string;
 export function startRedis(): Promise<TestServer | null>;

