@@ -234,7 +234,11 @@ export function createDispatcher(options: Options): Dispatch {
       return { outcome: 'store-unavailable', error };
     }
     // A resend of a handled notification, answered by a synchronous store: nothing to wait for.
-    if (!isThenable(claim) && claim.state !== 'claimed') return ownClaim(claim) as DispatchResult;
+    // (A store answering null or a bare string goes on to handle(), which reports it.)
+    if (!isThenable(claim) && claim != null) {
+      if (claim.state === 'completed') return DUPLICATE;
+      if (claim.state === 'in-progress') return IN_PROGRESS;
+    }
     // Registered before anything awaits, so every later duplicate in this process sees it.
     const own: Running = { result: undefined as never, expiresAt: Date.now() + claimTtlMs };
     const result = handle(claim, notification, context, own);

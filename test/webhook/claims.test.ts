@@ -82,6 +82,30 @@ describe('claims held by their owner', () => {
     ]);
   });
 
+  it.each([
+    ['a bare string (the 0.9 answer)', 'claimed'],
+    ['null', null],
+    ['a claim without a token', { state: 'claimed' }],
+  ])(
+    'a claim answered with %s is a store failure: 503, onNotification not called',
+    async (_, answer) => {
+      const record = recorder();
+      const broken = {
+        claim: () => answer,
+        renew: () => true,
+        complete: () => true,
+        release: () => true,
+      } as unknown as IdempotencyStore;
+      const handle = receiver({ store: broken, ...record });
+      const d = signed(notification(), keys.privateKey);
+      expect((await handle(d.body, d.authorization)).status).toBe(503);
+      expect(record.notifications).toHaveLength(0);
+      expect((record.errors[0]?.error as Error).message).toMatch(
+        /^servicepay: IdempotencyStore\.claim must return \{ state: 'claimed', token \}/,
+      );
+    },
+  );
+
   it('a failed handler releases only its own claim', async () => {
     const shared = new RecordingStore(new MemoryIdempotencyStore());
     const record = recorder((_n, attempt) => {
