@@ -242,6 +242,19 @@ async function answersAndTokens(store: Checked): Promise<void> {
   }
 }
 
+/** Fails `rule` unless renew, complete and release of `key` with `token` all act not. */
+async function actsNot(
+  store: Checked,
+  key: string,
+  token: string,
+  rule: IdempotencyStoreRule,
+  whose: string,
+): Promise<void> {
+  expectAnswer(await store.renew(key, token, 60_000), false, rule, `renew with ${whose}`);
+  expectAnswer(await store.complete(key, token, 60_000), false, rule, `complete with ${whose}`);
+  expectAnswer(await store.release(key, token), false, rule, `release with ${whose}`);
+}
+
 /** Concurrent claims of fresh keys: exactly one wins each. */
 async function atomicClaims(store: Checked, concurrency: number): Promise<void> {
   for (let round = 0; round < 5; round++) {
@@ -294,24 +307,7 @@ async function ownership(store: Checked): Promise<void> {
   expectAnswer(raced[1], true, 'owner-acts', 'the owner’s complete');
   expectAnswer(raced[0] || raced[2], false, 'owner-only', 'a stranger’s concurrent release');
   await store.expect(key, 'completed', 'owner-acts', 'after the owner’s complete');
-  expectAnswer(
-    await store.release(key, token),
-    false,
-    'completion-lifetime',
-    'release of a completed key',
-  );
-  expectAnswer(
-    await store.renew(key, token, 60_000),
-    false,
-    'completion-lifetime',
-    'renew of a completed key',
-  );
-  expectAnswer(
-    await store.complete(key, token, 60_000),
-    false,
-    'completion-lifetime',
-    'a second complete with the same token',
-  );
+  await actsNot(store, key, token, 'completion-lifetime', 'the token of a completed key');
   await store.expect(
     key,
     'completed',
@@ -330,18 +326,7 @@ async function ownership(store: Checked): Promise<void> {
     'a second release with the same token',
   );
   const second = await store.take(released, 60_000, 'owner-acts');
-  expectAnswer(
-    await store.complete(released, first, 60_000),
-    false,
-    'owner-only',
-    'complete with the released token',
-  );
-  expectAnswer(
-    await store.release(released, first),
-    false,
-    'owner-only',
-    'release with the released token',
-  );
+  await actsNot(store, released, first, 'owner-only', 'the released token');
   await store.expect(released, 'in-progress', 'owner-only', 'after the released token acted');
   expectAnswer(
     await store.complete(released, second, 60_000),
@@ -439,6 +424,7 @@ async function timedScenario(
   await sleep(start + 500 - Date.now());
   const renewing = Date.now();
   const renewedOk = await store.renew(renewed, renewedToken, 1500);
+  const renewedBy = Date.now();
   if (Date.now() - start >= 950) return false;
   expectAnswer(renewedOk, true, 'renewal', 'renew of an unexpired claim by its owner');
 
@@ -481,23 +467,12 @@ async function timedScenario(
   await store.expect(kept, 'completed', 'completion-lifetime', 'a completion of 60 s, 1 s later');
 
   // The expired claim's first owner is late: its token must change nothing for the new owner.
-  expectAnswer(
-    await store.release(expiring, expiringToken),
-    false,
+  await actsNot(
+    store,
+    expiring,
+    expiringToken,
     'owner-only',
-    'release with a token whose claim expired and was taken again',
-  );
-  expectAnswer(
-    await store.complete(expiring, expiringToken, 60_000),
-    false,
-    'owner-only',
-    'complete with a token whose claim expired and was taken again',
-  );
-  expectAnswer(
-    await store.renew(expiring, expiringToken, 60_000),
-    false,
-    'owner-only',
-    'renew with a token whose claim expired and was taken again',
+    'a token whose claim expired and was taken again',
   );
   await store.expect(expiring, 'in-progress', 'owner-only', 'after the expired owner’s late calls');
   const winner = gone[0] as Extract<IdempotencyClaim, { state: 'claimed' }>;
@@ -524,14 +499,20 @@ async function timedScenario(
       `a claim of 2500 ms answered '${late.state}' ${Date.now() - start} ms after it was taken; ttlMs must be honoured as given.`,
     );
   }
-  // ...and over by 2.75 s (renewed one: 1.75 s after its renewal).
-  await sleep(Math.max(start + 2500, renewing + 1500) + EXPIRY_SLACK_MS - Date.now());
-  await store.expect(longer, 'claimed', 'claim-expiry', 'a claim of 2500 ms, 2.75 s later');
+  // ...and over 2.5 s after it was written (the renewed one: 1.5 s after its renewal).
+  // Counted from when the writes had surely happened: `ready` and the renewal's answer.
+  await sleep(Math.max(ready + 2500, renewedBy + 1500) + EXPIRY_SLACK_MS - Date.now());
+  await store.expect(
+    longer,
+    'claimed',
+    'claim-expiry',
+    `a claim of 2500 ms, ${Date.now() - ready} ms after it was written`,
+  );
   await store.expect(
     renewed,
     'claimed',
     'renewal',
-    'a claim renewed for 1500 ms, 1.75 s after the renewal',
+    `a claim renewed for 1500 ms, ${Date.now() - renewedBy} ms after the renewal`,
   );
   return true;
 }
