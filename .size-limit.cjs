@@ -8,10 +8,17 @@ const production = (config) => ({
 // The root entry's budget is 7.35 KB, not the 6 KB first asked for: the whole component (engine,
 // validation with the spec's messages, HTTP transport, UI with search, keyboard, live regions,
 // and its stylesheets) measured 7.0 KB after a size pass, the remaining kilobyte spread over a
-// dozen behaviours that DESIGN.md and the spec ask for; then hostile-input guards (a getter or
+// dozen behaviours that docs/design.md and the spec ask for; then hostile-input guards (a getter or
 // Proxy that throws never escapes) and the initials drawn by CSS (WCAG 2.5.3) added 0.2 KB,
 // the window.Service fixes (ids per instance, styles before first paint) 0.08 KB, the payment
 // prop's amount in server-rendered HTML 0.04 KB: 7.32 KB.
+// Then 0.8 KB for untrusted networks and answers (issue 14; docs/http-contract-notes.md): the
+// HTTP transport reads the body as a stream, bounded in bytes and under the same timeout as
+// the headers (0.15 KB), and the session checks every answer of a transport before it
+// reaches the page, reporting what it dropped or repaired in words a developer can act on
+// (0.65 KB, most of it those words), and Service.destroy() for the script: 8.14 KB for the
+// root entry, 5.36 KB for core and 16.2 KB for the standalone script, each budget raised by
+// as much (with the same few tens of bytes of room as before).
 // See the README, "Size".
 // The script's file name carries the component version (spec 4.3; package.json componentVersion).
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- size-limit reads CommonJS
@@ -24,14 +31,14 @@ module.exports = [
     import: '{ ServicePay }',
     ignore: ['react', 'react-dom'],
     gzip: true,
-    limit: '7.35 KB',
+    limit: '8.17 KB',
     modifyEsbuildConfig: production,
   },
   {
     name: 'servicepay/core (whole entry)',
     path: 'dist/core.mjs',
     gzip: true,
-    limit: '5 KB',
+    limit: '5.4 KB',
     modifyEsbuildConfig: production,
   },
   // The file a plain page loads with <script src> (spec 4.3), measured as served: rollup has
@@ -41,6 +48,6 @@ module.exports = [
     path: `dist/standalone/Service-${version}.min.js`,
     disablePlugins: ['@size-limit/esbuild'],
     gzip: true,
-    limit: '16 KB',
+    limit: '16.25 KB',
   },
 ];

@@ -23,7 +23,7 @@ export default tseslint.config(
     },
   },
   {
-    // Import direction (../shared/STYLE.md): core imports nothing of the other layers.
+    // Import direction (docs/architecture.md): core imports nothing of the other layers.
     files: ['src/core/**/*.ts'],
     rules: {
       'no-restricted-imports': [

@@ -6,6 +6,7 @@ import { builtinModules } from 'node:module';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
 import replace from '@rollup/plugin-replace';
 import terser from '@rollup/plugin-terser';
+import { transform as transformWithEsbuild } from 'esbuild';
 import esbuild from 'rollup-plugin-esbuild';
 import { dts } from 'rollup-plugin-dts';
 
@@ -14,6 +15,7 @@ const pkg = JSON.parse(readFileSync('./package.json', 'utf8'));
 /** dist name -> source. */
 export const entries = {
   index: 'src/react/index.ts',
+  client: 'src/react/client.ts',
   core: 'src/core/index.ts',
   webhook: 'src/webhook/index.ts',
   'webhook-web': 'src/webhook/web.ts',
@@ -36,14 +38,33 @@ const reactEntries = Object.fromEntries(
 );
 const preactInputs = Object.fromEntries([...preactEntries].map((name) => [name, entries[name]]));
 
-/** Entries with no types of their own (executables). */
-const typelessEntries = new Set(['sandbox-cli']);
+/** Entries with no types of their own (executables, and the root entry's client half). */
+const typelessEntries = new Set(['sandbox-cli', 'client']);
 const typedEntries = Object.fromEntries(
   Object.entries(reactEntries).filter(([name]) => !typelessEntries.has(name)),
 );
 
-/** Entries whose output must start with the 'use client' directive (React Server Components). */
-const clientEntries = new Set(['index']);
+/**
+ * React Server Components: a module that opens with 'use client' is a client module, and so are
+ * all its exports. The root entry must not be one (a Server Component imports ServiceEvent from
+ * it), so the component and the hook live behind src/react/client.ts, built as an entry of its
+ * own (dist/client.*) whose output opens with the directive again (rollup drops module-level
+ * directives). The root entry imports it as an external file, not as modules of its own graph:
+ * otherwise rollup folds both into one chunk, and a file is client or not as a whole.
+ */
+const CLIENT_ENTRY = 'client';
+const CLIENT_FILE = '\0servicepay-client';
+function clientBoundary() {
+  return {
+    name: 'client-boundary',
+    resolveId(id, importer) {
+      if (id === './client' && importer?.endsWith('/src/react/index.ts')) {
+        return { id: CLIENT_FILE, external: true };
+      }
+      return null;
+    },
+  };
+}
 
 const external = (id) =>
   id.startsWith('node:') ||
@@ -60,29 +81,21 @@ function rawCss() {
       if (!id.endsWith('.css?raw')) return null;
       return new URL(id.slice(0, -4), `file://${importer}`).pathname + '?raw';
     },
-    load(id) {
+    async load(id) {
       if (!id.endsWith('.css?raw')) return null;
-      return `export default ${JSON.stringify(minifyCss(readFileSync(id.slice(0, -4), 'utf8')))};`;
+      const css = await minifyCss(readFileSync(id.slice(0, -4), 'utf8'));
+      return `export default ${JSON.stringify(css)};`;
     },
   };
 }
 
-export function minifyCss(css) {
-  return (
-    css
-      .replace(/\/\*[\s\S]*?\*\//g, '')
-      .replace(/\s+/g, ' ')
-      .replace(/\s*([{};,>])\s*/g, '$1')
-      // Not around every ':' — `.a :focus` (descendant) differs from `.a:focus`.
-      .replace(/:\s+/g, ':')
-      .replace(/;}/g, '}')
-      // `[data-state='initiating']`: an identifier needs no quotes.
-      .replace(/=(['"])(-?[A-Za-z_][\w-]*)\1\]/g, '=$2]')
-      // `0.875rem`, `opacity:0.55`: no leading zero.
-      .replace(/([\s:,(])0\.(\d)/g, '$1.$2')
-      .replace(/@media \(/g, '@media(')
-      .trim()
-  );
+/**
+ * The stylesheet minified by esbuild's CSS minifier (a real parser, not regular expressions).
+ * No target: the CSS is shipped as written (container queries, :focus-visible), only smaller.
+ */
+export async function minifyCss(css) {
+  const { code } = await transformWithEsbuild(css, { loader: 'css', minify: true });
+  return code.trim();
 }
 
 /**
@@ -145,7 +158,7 @@ const onwarn = (warning, warn) => {
 
 const banner = (chunk) => {
   if (!chunk.isEntry) return '';
-  if (clientEntries.has(chunk.name)) return "'use client';";
+  if (chunk.name === CLIENT_ENTRY) return "'use client';";
   return chunk.name === 'sandbox-cli' ? '#!/usr/bin/env node' : '';
 };
 
@@ -155,6 +168,7 @@ export default [
     external,
     onwarn,
     plugins: [
+      clientBoundary(),
       rawCss(),
       esbuild({ target: 'es2020', jsx: 'automatic' }),
       copyStylesheets('dist/css'),
@@ -173,6 +187,7 @@ export default [
         chunkFileNames: 'chunks/[name]-[hash].mjs',
         // An entry imports only the chunks it uses (size-limit and tree-shakers see no extras).
         hoistTransitiveImports: false,
+        paths: { [CLIENT_FILE]: './client.mjs' },
         banner,
       },
       {
@@ -182,6 +197,7 @@ export default [
         chunkFileNames: 'chunks/[name]-[hash].cjs',
         hoistTransitiveImports: false,
         exports: 'named',
+        paths: { [CLIENT_FILE]: './client.cjs' },
         banner,
       },
     ],

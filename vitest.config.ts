@@ -2,24 +2,14 @@ import { storybookTest } from '@storybook/addon-vitest/vitest-plugin';
 import { playwright } from '@vitest/browser-playwright';
 import { defineConfig } from 'vitest/config';
 import { CHROMIUM_ARGS, chromiumPath } from './test/helpers/browser.js';
+import { sourceAliases } from './test/helpers/source-aliases.js';
 
 // Unit tests run in Node, React tests in jsdom, end-to-end tests in Node driving a real
 // headless Chromium (playwright-core).
-// The example server imports the package by name (as a merchant's would); tests resolve those
-// names to the sources, as tsconfig's `paths` does.
-const src = (path: string) => new URL(`./src/${path}`, import.meta.url).pathname;
-const alias = [
-  { find: /^servicepay$/, replacement: src('react/index.ts') },
-  { find: /^servicepay\/core$/, replacement: src('core/index.ts') },
-  { find: /^servicepay\/webhook$/, replacement: src('webhook/index.ts') },
-  { find: /^servicepay\/webhook\/web$/, replacement: src('webhook/web.ts') },
-  { find: /^servicepay\/webhook\/postgres$/, replacement: src('webhook/postgres.ts') },
-  { find: /^servicepay\/webhook\/redis$/, replacement: src('webhook/redis.ts') },
-  { find: /^servicepay\/webhook\/testing$/, replacement: src('webhook/testing.ts') },
-  { find: /^servicepay\/sandbox$/, replacement: src('sandbox/index.ts') },
-  { find: /^servicepay\/vanilla$/, replacement: src('vanilla/index.ts') },
-];
-
+// The example server, the tests and the stories import the package by name, as a merchant's
+// code would; they resolve to the sources through tsconfig.json's `paths`, the one alias map
+// (tsc, vitest and Storybook all read it).
+const alias = sourceAliases();
 export default defineConfig({
   resolve: { alias },
   test: {

@@ -1,8 +1,8 @@
 import type { StorybookConfig } from '@storybook/react-vite';
+import { sourceAliases } from '../test/helpers/source-aliases.js';
 
-// Stories import the package by name, as a merchant's code would; it resolves to the sources,
-// as tsconfig's `paths` and vitest.config.ts do.
-const src = (path: string) => new URL(`../src/${path}`, import.meta.url).pathname;
+// Stories import the package by name, as a merchant's code would; it resolves to the sources
+// through tsconfig.json's `paths`, as tsc and vitest.config.ts do.
 
 const config: StorybookConfig = {
   stories: ['../stories/**/*.stories.@(ts|tsx)'],
@@ -46,8 +46,7 @@ const config: StorybookConfig = {
       ...config.resolve,
       alias: [
         ...(Array.isArray(config.resolve?.alias) ? config.resolve.alias : []),
-        { find: /^servicepay$/, replacement: src('react/index.ts') },
-        { find: /^servicepay\/core$/, replacement: src('core/index.ts') },
+        ...sourceAliases(),
       ],
     },
   }),

@@ -4,8 +4,9 @@
 // Row = { name, unit, value, baseline?, ratio?, budget: string, ok: boolean }; a row with no
 // budget is a reference figure, printed for review and never failing the run.
 // `npm run bench -- size webhook` runs only the modules whose file name contains a word;
-// `--markdown` prints the table as Markdown (the README's "Benchmarks" section).
-import { readdirSync } from 'node:fs';
+// `--markdown` prints the table as Markdown. A run of every module also writes the table, with
+// the date and the machine, to docs/benchmarks.md (a partial run would leave rows out).
+import { readdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { dirname, join } from 'node:path';
@@ -38,20 +39,51 @@ const table = [
     r.budget === undefined ? '' : r.ok ? 'yes' : 'NO',
   ]),
 ];
+// Markdown: `|` in a figure's name is escaped; prettier aligns the columns afterwards.
+const markdownLine = (row) => `| ${row.map((c) => String(c).replaceAll('|', '\\|')).join(' | ')} |`;
+const markdownTable = [
+  markdownLine(table[0]),
+  markdownLine(table[0].map(() => '---')),
+  ...table.slice(1).map(markdownLine),
+].join('\n');
 if (markdown) {
-  // Markdown: `|` in a figure's name is escaped; prettier aligns the columns afterwards.
-  const line = (row) => `| ${row.map((c) => String(c).replaceAll('|', '\\|')).join(' | ')} |`;
-  console.log(line(table[0]));
-  console.log(line(table[0].map(() => '---')));
-  for (const row of table.slice(1)) console.log(line(row));
+  console.log(markdownTable);
 } else {
   const widths = table[0].map((_, i) => Math.max(...table.map((row) => String(row[i]).length)));
   for (const row of table) console.log(row.map((c, i) => String(c).padEnd(widths[i])).join('  '));
 }
 const cpu = cpus();
-console.log(
-  `\nmeasured ${new Date().toISOString()} on node ${process.version}, ${process.platform}/${process.arch}, ${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${cpu.length} cores`,
-);
+const measured = new Date();
+const machine = `node ${process.version}, ${process.platform}/${process.arch}, ${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${cpu.length} cores`;
+console.log(`\nmeasured ${measured.toISOString()} on ${machine}`);
+if (only.length === 0) await writeReport();
+
+/** docs/benchmarks.md: this run's table, formatted as prettier would (it is checked in). */
+async function writeReport() {
+  const file = join(here, '..', 'docs', 'benchmarks.md');
+  const when = `${measured.toISOString().slice(0, 10)} (${measured.toISOString().slice(11, 16)} UTC)`;
+  const text = `<!-- Written by \`npm run bench\` (bench/run.mjs) on every full run: do not edit by hand. -->
+
+# Benchmarks
+
+Measured ${when} on a shared machine:
+${machine}.
+
+Speed figures are measured beside a baseline in the same run, in alternating rounds, and
+compared by the median of the per-round ratios: on a shared, noisy machine read the ratio
+rather than the times. Sizes are min+gzip bytes
+(1 kB = 1000 B) as a merchant's production bundle receives them.
+
+${markdownTable}
+
+How each figure is measured: [CONTRIBUTING.md](../CONTRIBUTING.md#benchmarks). Why the budgets
+are what they are: [decisions.md](decisions.md#budgets-and-measurement).
+`;
+  const prettier = await import('prettier');
+  const options = (await prettier.resolveConfig(file)) ?? {};
+  writeFileSync(file, await prettier.format(text, { ...options, filepath: file }));
+  console.log(`wrote ${file}`);
+}
 
 const missed = rows.filter((r) => r.budget !== undefined && !r.ok);
 if (missed.length > 0) {

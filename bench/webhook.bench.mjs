@@ -28,7 +28,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 
 const SERVER_ROLE = 'servicepay-webhook-bench-server';
-const VECTORS = new URL('../../shared/vectors/webhook-signatures.json', import.meta.url);
+const VECTORS = new URL('../test/fixtures/webhook-signatures.json', import.meta.url);
 
 const VERIFY_ROUNDS = 61;
 const VERIFY_CALLS_PER_ROUND = 500;

@@ -1,5 +1,5 @@
 // `npm run check:package` (part of `npm test`, after the build): checks the package as npm
-// publishes it — the packed tarball, not the work tree (../shared/STYLE.md, habit 8).
+// publishes it — the packed tarball, not the work tree (CONTRIBUTING.md, "Release checks").
 //
 //   1. Contents: only dist/ plus package.json, README.md and LICENSE; every file that
 //      package.json names (exports, bin, main, module, types, typesVersions) is in it; every
@@ -13,9 +13,10 @@
 //      or replaced global, no DOM change, no timer or listener), which is what `sideEffects`
 //      promises bundlers that drop an unused import; the standalone script must leave one
 //      (window.Service), which proves the probe can see a side effect.
-//   5. 'use client': the packed React entry (dist/index.mjs and dist/index.cjs) has the
-//      directive as its first statement, so React Server Components frameworks treat it as a
-//      client module (rollup drops the source's directive; the build re-adds it as a banner).
+//   5. 'use client': the component's files (dist/client.mjs and dist/client.cjs) have the
+//      directive as their first statement, so React Server Components frameworks treat them as
+//      client modules (rollup drops the source's directive; the build re-adds it as a banner),
+//      and the root entry (dist/index.*) has none, so its constants are plain values there.
 //
 // Exits non-zero with every problem listed. The tarball is packed into a temp dir and removed.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -35,8 +36,10 @@ const requireFromRepo = createRequire(join(repo, 'package.json'));
 const TOP_LEVEL = ['package.json', 'README.md', 'LICENSE'];
 /** What `sideEffects` must say: stylesheets, and the classic script that defines window.Service. */
 const SIDE_EFFECTS = ['*.css', './dist/standalone/*.js'];
-/** The React entry's files as packed, each of which must open with 'use client'. */
-const CLIENT_ENTRIES = ['dist/index.mjs', 'dist/index.cjs'];
+/** The component's files as packed, each of which must open with 'use client'. */
+const CLIENT_ENTRIES = ['dist/client.mjs', 'dist/client.cjs'];
+/** The root entry's files, which must not (Server Components import its constants). */
+const SERVER_SAFE_ENTRIES = ['dist/index.mjs', 'dist/index.cjs'];
 /**
  * The directive as the first statement: only whitespace and comments may come before it (a
  * directive prologue), then `'use client';` or `"use client";`.
@@ -185,7 +188,18 @@ function checkClientDirective(files, pkgDir) {
       );
     } else ok++;
   }
-  console.log(`'use client': ${ok}/${CLIENT_ENTRIES.length} React entry files open with it`);
+  for (const file of SERVER_SAFE_ENTRIES) {
+    if (!files.includes(file)) continue;
+    if (readFileSync(join(pkgDir, file), 'utf8').includes('use client')) {
+      fail(
+        area,
+        `${file} carries 'use client': a Server Component importing ServiceEvent from 'servicepay' would get a client reference instead of the object`,
+      );
+    }
+  }
+  console.log(
+    `'use client': ${ok}/${CLIENT_ENTRIES.length} component files open with it; the root entry is a plain module`,
+  );
 }
 
 async function checkPublint(tarball) {

@@ -1,40 +1,44 @@
 // The example merchant checkout: <ServicePay> in SANDBOX against the local sandbox. After the
-// bank redirects back, the page shows the status confirmed by the verified webhook that the
-// example's server stored, never the redirect alone.
-import { StrictMode, useEffect, useState } from 'react';
+// bank redirects back, the result page (result.tsx) shows the status confirmed by the verified
+// webhook that the example's server stored, never the redirect alone.
+import { StrictMode, useEffect, useRef, useState } from 'react';
 import { createRoot } from 'react-dom/client';
-import { ServicePay } from 'servicepay';
-import type { ServiceError } from 'servicepay';
+import { ServiceEvent, ServicePay } from 'servicepay';
+import type { ServiceError, ServicePayHandle } from 'servicepay';
+import { ORDER, formatAmount, lastReference, rememberReference } from './order';
+import { Result } from './result';
 
 interface Config {
   sandboxUrl: string;
   applicationId: string;
+  /** The shop's display name, the payee the sandbox's bank page shows too. */
+  merchantName: string;
   /** This page's CSP nonce, for the component's injected stylesheet. */
   nonce: string;
-}
-
-interface StoredPayment {
-  paymentId: string;
-  merchantPaymentId: string | null;
-  paymentStatus: 'COMPLETED' | 'FAILED';
-  errorDescription: string | null;
-  amount: number;
-  reference: string | null;
-  timesProcessed: number;
 }
 
 const config = JSON.parse(document.getElementById('config')!.textContent!) as Config;
 
 function Checkout() {
-  const [reference, setReference] = useState('ORDER-1042');
+  const [reference, setReference] = useState(() => lastReference() ?? ORDER.defaultReference);
   const [events, setEvents] = useState<string[]>([]);
   const [errors, setErrors] = useState<ServiceError[]>([]);
+  const service = useRef<ServicePayHandle>(null);
+  // "Try again" on the result page comes back here to choose a bank (the same or another).
+  useEffect(() => {
+    const query = new URLSearchParams(window.location.search);
+    if (!query.has('choose-bank')) return;
+    window.history.replaceState(null, '', window.location.pathname);
+    service.current?.openInstitutionSelection();
+  }, []);
   return (
     <main className="shop">
-      <h1>Example Coffee Co.</h1>
+      <h1>{config.merchantName}</h1>
       <section className="order" aria-labelledby="order-title">
         <h2 id="order-title">Your order</h2>
-        <p>Single-origin coffee beans, 1 kg — £12.50</p>
+        <p>
+          {ORDER.item} — {formatAmount(ORDER.amount)}
+        </p>
         <label htmlFor="reference">Payment reference (shown in your banking app)</label>
         <input
           id="reference"
@@ -43,12 +47,17 @@ function Checkout() {
         />
       </section>
       <ServicePay
+        ref={service}
         environment="SANDBOX"
         applicationId={config.applicationId}
         baseUrl={config.sandboxUrl}
         nonce={config.nonce}
-        payment={{ amount: 12.5, paymentReference: reference, metadata: { orderId: 1042 } }}
-        eventConsumer={(event) => setEvents((all) => [...all, event])}
+        payment={{ amount: ORDER.amount, paymentReference: reference, metadata: { orderId: 1042 } }}
+        eventConsumer={(event) => {
+          // The result page shows this reference while the bank has not confirmed yet.
+          if (event === ServiceEvent.PAYMENT_INITIATED) rememberReference(reference);
+          setEvents((all) => [...all, event]);
+        }}
         errorConsumer={(error) => setErrors((all) => [...all, error])}
       />
       <section aria-labelledby="errors-title">
@@ -73,60 +82,8 @@ function Checkout() {
   );
 }
 
-function Result() {
-  const query = new URLSearchParams(window.location.search);
-  const paymentId = query.get('paymentId') ?? '';
-  const [payment, setPayment] = useState<StoredPayment | null>(null);
-  useEffect(() => {
-    let stop = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    // Poll our own server: only a verified webhook tells the truth about a payment.
-    async function poll() {
-      const response = await fetch(`/api/payments/${encodeURIComponent(paymentId)}`);
-      if (stop) return;
-      if (response.status === 200) return setPayment((await response.json()) as StoredPayment);
-      timer = setTimeout(poll, 250);
-    }
-    void poll();
-    return () => {
-      stop = true;
-      clearTimeout(timer);
-    };
-  }, [paymentId]);
-
-  return (
-    <main className="shop">
-      <h1>Example Coffee Co.</h1>
-      <section className="order" aria-live="polite" data-testid="result">
-        {payment === null ? (
-          <p>Waiting for the bank's confirmation…</p>
-        ) : (
-          <>
-            <h2>
-              Payment <span data-testid="status">{payment.paymentStatus}</span>
-            </h2>
-            <p>Confirmed by a verified webhook from the service.</p>
-            {payment.errorDescription && (
-              <p data-testid="error-description">{payment.errorDescription}</p>
-            )}
-            <dl>
-              <dt>Amount</dt>
-              <dd>£{payment.amount.toFixed(2)}</dd>
-              <dt>Reference</dt>
-              <dd>{payment.reference}</dd>
-              <dt>Payment id</dt>
-              <dd>{payment.paymentId}</dd>
-            </dl>
-          </>
-        )}
-        <p>
-          <a href="/">Back to the shop</a>
-        </p>
-      </section>
-    </main>
-  );
-}
-
 createRoot(document.getElementById('root')!).render(
-  <StrictMode>{window.location.pathname === '/return' ? <Result /> : <Checkout />}</StrictMode>,
+  <StrictMode>
+    {window.location.pathname === '/return' ? <Result shop={config.merchantName} /> : <Checkout />}
+  </StrictMode>,
 );

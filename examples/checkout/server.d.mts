@@ -11,8 +11,13 @@ export interface StoredPayment {
   timesProcessed: number;
 }
 
+/** The shop's display name; pass it to startSandbox as the payee. */
+export declare const MERCHANT_NAME: string;
+
 export declare function startCheckout(options?: { port?: number; host?: string }): Promise<{
   url: string;
+  /** The shop's display name, the payee to give the sandbox. */
+  merchantName: string;
   /** The same checkout on a plain HTML page, with the component's script tag. */
   scriptTagUrl: string;
   webhookUrl: string;

@@ -2,12 +2,14 @@
 // The example merchant's server: serves the checkout page, receives the service's webhooks
 // through createWebhookHandler (signature verified with the sandbox's public key, each
 // notification processed once) and stores the verified status of each payment for the page.
+// The page's assets go out compressed (assets.mjs).
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { createWebhookHandler } from 'servicepay/webhook';
+import { compressedAsset, sendAsset } from './assets.mjs';
 
 const here = (/** @type {string} */ path) => fileURLToPath(new URL(path, import.meta.url));
 
@@ -36,6 +38,12 @@ export async function buildCheckoutBundle() {
  * }} StoredPayment
  */
 
+/**
+ * The shop's display name: the page's heading, and the payee the sandbox's bank page shows
+ * (give it to startSandbox: a payee that does not match the shop looks like fraud).
+ */
+export const MERCHANT_NAME = 'Example Coffee Co.';
+
 /** Where examples/script-tag/index.html loads the component from: `npm start`'s sandbox. */
 const DEFAULT_SANDBOX_URL = 'http://127.0.0.1:4010';
 
@@ -49,6 +57,11 @@ export async function startCheckout({ port = 4000, host = '127.0.0.1' } = {}) {
     readFile(here('../script-tag/index.html'), 'utf8'),
     readFile(here('../script-tag/page.js'), 'utf8'),
   ]);
+  const assets = {
+    '/app.js': compressedAsset(bundle, 'text/javascript; charset=utf-8'),
+    '/app.css': compressedAsset(css, 'text/css; charset=utf-8'),
+    '/script-tag/page.js': compressedAsset(scriptTagJs, 'text/javascript; charset=utf-8'),
+  };
   /** @type {Map<string, StoredPayment>} */
   const payments = new Map();
   /** @type {{ url: string, applicationId: string } | undefined} */
@@ -62,7 +75,7 @@ export async function startCheckout({ port = 4000, host = '127.0.0.1' } = {}) {
   <head>
     <meta charset="utf-8" />
     <meta name="viewport" content="width=device-width, initial-scale=1" />
-    <title>Example Coffee Co. — checkout</title>
+    <title>${MERCHANT_NAME} — checkout</title>
     <link rel="stylesheet" href="/app.css" />
   </head>
   <body>
@@ -70,6 +83,7 @@ export async function startCheckout({ port = 4000, host = '127.0.0.1' } = {}) {
     <script type="application/json" id="config">${JSON.stringify({
       sandboxUrl: sandbox?.url,
       applicationId: sandbox?.applicationId,
+      merchantName: MERCHANT_NAME,
       nonce,
     }).replace(/</g, '\\u003c')}</script>
     <script type="module" src="/app.js"></script>
@@ -106,11 +120,13 @@ export async function startCheckout({ port = 4000, host = '127.0.0.1' } = {}) {
 
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
-    if (url.pathname === '/webhooks/service') {
+    if (url.pathname === '/webhooks/servicepay') {
       if (!receive) return void res.writeHead(503).end();
       return void receive(req, res);
     }
-    if (req.method !== 'GET') return void res.writeHead(405, { Allow: 'GET' }).end();
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      return void res.writeHead(405, { Allow: 'GET, HEAD' }).end();
+    }
     if (url.pathname === '/' || url.pathname === '/return') {
       const nonce = randomBytes(16).toString('base64');
       res.writeHead(200, {
@@ -131,18 +147,8 @@ export async function startCheckout({ port = 4000, host = '127.0.0.1' } = {}) {
       });
       return void res.end(scriptTagPage(nonce));
     }
-    if (url.pathname === '/script-tag/page.js') {
-      res.writeHead(200, { 'Content-Type': 'text/javascript; charset=utf-8' });
-      return void res.end(scriptTagJs);
-    }
-    if (url.pathname === '/app.js') {
-      res.writeHead(200, { 'Content-Type': 'text/javascript; charset=utf-8' });
-      return void res.end(bundle);
-    }
-    if (url.pathname === '/app.css') {
-      res.writeHead(200, { 'Content-Type': 'text/css; charset=utf-8' });
-      return void res.end(css);
-    }
+    const asset = assets[/** @type {keyof typeof assets} */ (url.pathname)];
+    if (asset) return void sendAsset(req, res, asset);
     const match = /^\/api\/payments\/([^/]+)$/.exec(url.pathname);
     if (match) {
       const paymentId = decodeURIComponent(match[1] ?? '');
@@ -163,8 +169,9 @@ export async function startCheckout({ port = 4000, host = '127.0.0.1' } = {}) {
 
   return {
     url: `${origin}/`,
+    merchantName: MERCHANT_NAME,
     scriptTagUrl: `${origin}/script-tag/`,
-    webhookUrl: `${origin}/webhooks/service`,
+    webhookUrl: `${origin}/webhooks/servicepay`,
     returnUrl: `${origin}/return`,
     payments,
     /**

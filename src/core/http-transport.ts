@@ -1,19 +1,24 @@
-import { ServiceTransportError, isAbortError } from './errors';
+import { ServiceTransportError } from './errors';
 import type {
   InitiatedPayment,
   Institution,
   PaymentInitiation,
   ServiceTransport,
 } from './transport';
-import { isHttpUrl, isPlainObject } from './validation';
+import { isPlainObject } from './validation';
 
 export interface HttpTransportOptions {
   /** Address of a backend serving the contract below, e.g. `http://localhost:4010`. */
   baseUrl: string;
   /** A fetch implementation. @default globalThis.fetch */
   fetch?: typeof fetch;
-  /** Gives up on a call after this many milliseconds. @default 30000 */
+  /**
+   * Gives up on a call after this many milliseconds: the whole exchange, from sending the
+   * request to the last byte of the answer. @default 30000
+   */
   timeoutMs?: number;
+  /** Gives up on an answer larger than this many bytes. @default 4194304 (4 MiB) */
+  maxResponseBytes?: number;
 }
 
 /**
@@ -24,10 +29,17 @@ export interface HttpTransportOptions {
  * - `POST {baseUrl}/v1/payments` with the PaymentInitiation as JSON and
  *   `Idempotency-Key: <merchantPaymentId>` → 201 `{ "paymentId", "authorisationUrl" }`
  * - any error → non-2xx with `{ "error": "<message the component reports>" }`
+ *
+ * Every read is bounded in time and size: a backend that sends its headers and then stalls
+ * (or trickles, or streams without end) must not leave a payment "initiating" forever.
+ * The entries of the answers are checked by the session (transport-answers.ts), whatever
+ * the transport.
  */
 export function createHttpTransport(options: HttpTransportOptions): ServiceTransport {
   const base = options.baseUrl.replace(/\/+$/, '');
   const timeoutMs = options.timeoutMs ?? 30_000;
+  // A list of a few hundred banks with inline logos fits many times over.
+  const maxBytes = options.maxResponseBytes ?? 4 * 1024 * 1024;
   const unreadable = (what: string, status?: number) =>
     new ServiceTransportError(`The service sent an unreadable ${what}`, status);
 
@@ -36,12 +48,18 @@ export function createHttpTransport(options: HttpTransportOptions): ServiceTrans
     signal: AbortSignal | undefined,
     init: RequestInit = { method: 'GET' },
   ): Promise<Record<string, unknown>> {
+    // One controller for the whole exchange: the caller's abort (unmount) and the timer stay
+    // attached until the body has been read, not only until the headers arrive.
     const controller = new AbortController();
     const abort = () => controller.abort(signal?.reason);
     if (signal?.aborted) abort();
     signal?.addEventListener('abort', abort);
-    const timer = setTimeout(() => controller.abort(), timeoutMs);
-    let response: Response;
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, timeoutMs);
+    let response: Response | undefined;
     let body: unknown;
     try {
       response = await (options.fetch ?? globalThis.fetch)(base + path, {
@@ -49,31 +67,42 @@ export function createHttpTransport(options: HttpTransportOptions): ServiceTrans
         headers: { Accept: 'application/json', ...init.headers },
         signal: controller.signal,
       });
+      const text = await readText(response, controller.signal, maxBytes);
+      if (text === undefined) {
+        throw new ServiceTransportError(`The service sent an answer larger than ${maxBytes} bytes`);
+      }
+      try {
+        body = JSON.parse(text);
+      } catch {
+        // Not JSON: reported below by status, or as unreadable.
+      }
     } catch (error) {
-      throw signal?.aborted
-        ? error
-        : isAbortError(error)
-          ? new ServiceTransportError(`The service did not answer within ${timeoutMs} ms`)
-          : new ServiceTransportError(`Network error: could not reach ${base}`, undefined, {
-              cause: error,
-            });
+      if (signal?.aborted) throw error;
+      if (timedOut) {
+        throw new ServiceTransportError(`The service did not answer within ${timeoutMs} ms`);
+      }
+      if (error instanceof ServiceTransportError) throw error;
+      // A body cut off after an error status is still reported by its status.
+      if (!response) {
+        throw new ServiceTransportError(`Network error: could not reach ${base}`, undefined, {
+          cause: error,
+        });
+      }
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener('abort', abort);
+      // Whatever happened, nothing of this exchange stays open (no-op once complete).
+      controller.abort();
     }
-    try {
-      body = await response.json();
-    } catch {
-      // Not JSON: reported below by status, or as unreadable.
-    }
-    const { ok, status } = response;
+    // Set whenever we get here: every path without a response has thrown above.
+    const { ok, status, statusText } = response!;
     if (!ok || !isPlainObject(body)) {
       throw ok
         ? unreadable('answer', status)
         : new ServiceTransportError(
             isPlainObject(body) && typeof body.error === 'string'
               ? body.error
-              : `HTTP ${status} ${response.statusText}`.trim(),
+              : `HTTP ${status} ${statusText}`.trim(),
             status,
           );
     }
@@ -88,19 +117,16 @@ export function createHttpTransport(options: HttpTransportOptions): ServiceTrans
       });
       const { institutions } = await call(`/v1/institutions?${query}`, signal);
       if (!Array.isArray(institutions)) throw unreadable('list of banks');
-      return institutions.flatMap((item: unknown): Institution[] => {
-        if (!isPlainObject(item)) return [];
-        const { id, name, iconUrl } = item;
-        if (typeof id !== 'string' || typeof name !== 'string') return [];
-        // Icons may be given relative to the backend; only http(s) icons are kept.
-        let icon: string | undefined;
+      // Icons may be given relative to the backend. The entries are checked by the session,
+      // which reports what it had to drop or repair.
+      return institutions.map((item: unknown): unknown => {
+        if (!isPlainObject(item) || typeof item.iconUrl !== 'string') return item;
         try {
-          icon = typeof iconUrl === 'string' ? new URL(iconUrl, `${base}/`).href : undefined;
+          return { ...item, iconUrl: new URL(item.iconUrl, `${base}/`).href };
         } catch {
-          // Not a URL: no icon.
+          return item;
         }
-        return [icon && isHttpUrl(icon) ? { id, name, iconUrl: icon } : { id, name }];
-      });
+      }) as Institution[];
     },
 
     async initiatePayment(req: PaymentInitiation, signal): Promise<InitiatedPayment> {
@@ -115,4 +141,38 @@ export function createHttpTransport(options: HttpTransportOptions): ServiceTrans
       return { paymentId, authorisationUrl };
     },
   };
+}
+
+/**
+ * The body as text, or undefined once it passes `max` bytes (the download stops there).
+ * Rejects once `signal` aborts, even with a fetch whose body ignores its signal.
+ */
+async function readText(
+  response: Response,
+  signal: AbortSignal,
+  max: number,
+): Promise<string | undefined> {
+  const aborted = new Promise<never>((_resolve, reject) => {
+    const fail = () => reject(signal.reason as Error);
+    if (signal.aborted) fail();
+    else signal.addEventListener('abort', fail);
+  });
+  aborted.catch(() => undefined);
+  const reader = response.body?.getReader?.();
+  // A fetch without streams (an old polyfill) is bounded in time only.
+  if (!reader) return Promise.race([response.text(), aborted]);
+  const decoder = new TextDecoder();
+  let text = '';
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await Promise.race([reader.read(), aborted]);
+      if (done) return text + decoder.decode();
+      if ((size += value.byteLength) > max) return;
+      text += decoder.decode(value, { stream: true });
+    }
+  } finally {
+    // Stops the download of whatever is left (nothing, once done).
+    reader.cancel().catch(() => undefined);
+  }
 }

@@ -6,8 +6,9 @@ import { randomId } from './merchant-payment-id';
 import { deriveStatus } from './state';
 import type { SessionState } from './state';
 import type { Institution, PaymentInitiation, ServiceTransport } from './transport';
+import { checkInitiatedPayment, checkInstitutions } from './transport-answers';
 import type { SessionOptions } from './types';
-import { isHttpUrl, validateOptions, validatePaymentArgs } from './validation';
+import { validateOptions, validatePaymentArgs } from './validation';
 
 /** The local sandbox (`npm start`, `servicepay/sandbox`) listens here by default. */
 export const SANDBOX_BASE_URL = 'http://localhost:4010';
@@ -164,11 +165,18 @@ export function createPaymentSession(
     const { signal } = controller;
     update({ institutionsState: 'loading', error: null });
     try {
-      const institutions = await t.fetchInstitutions(
-        { environment: options.environment, applicationId: options.applicationId },
-        signal,
+      // Untrusted: bad entries are dropped or repaired before they reach the page.
+      const { institutions, problem } = checkInstitutions(
+        await t.fetchInstitutions(
+          { environment: options.environment, applicationId: options.applicationId },
+          signal,
+        ),
       );
       if (signal.aborted) return;
+      if (!institutions) {
+        update({ institutionsState: 'failed' });
+        return report('fetchInstitutions', problem!);
+      }
       const opening = state.listState === 'pending';
       update({
         institutionsState: 'ready',
@@ -177,6 +185,8 @@ export function createPaymentSession(
       });
       emit('institutions_fetched');
       if (opening) emit('bank_selection_opened');
+      // The list is usable: the merchant hears what was fixed; the shopper sees the banks.
+      if (problem) report('fetchInstitutions', problem, false);
     } catch (error) {
       // Only our own abort (unmount) is silent; a transport's own AbortError is a failure.
       if (signal.aborted) return;
@@ -226,19 +236,18 @@ export function createPaymentSession(
     if (prepared.metadata) request.paymentMetadata = prepared.metadata;
 
     const { signal } = controller;
-    let url: string;
+    let answer: unknown;
     try {
-      ({ authorisationUrl: url } = await t.initiatePayment(request, signal));
+      answer = await t.initiatePayment(request, signal);
     } catch (error) {
       return signal.aborted ? undefined : fail(errorMessage(error));
     }
     // Never redirect a page whose component has gone.
     if (signal.aborted || !mounts) return update({ paymentState: 'none' });
-    if (typeof url !== 'string' || !isHttpUrl(url)) {
-      return fail(
-        `${PREFIX} refused to open a non-http(s) authorisation URL: ${describeValue(url)}`,
-      );
-    }
+    // Untrusted: only an http(s) authorisation URL of a well-formed answer is opened.
+    const checked = checkInitiatedPayment(answer);
+    if ('problem' in checked) return fail(checked.problem);
+    let { url } = checked;
     if (options.isWebView) url = addAppLinkFragment(url);
     try {
       (options.openUrl ?? ((u: string) => window.location.assign(u)))(url);

@@ -1,3 +1,4 @@
+'use client';
 import {
   forwardRef,
   useEffect,
@@ -43,7 +44,7 @@ export interface ServicePayProps extends UseServicePaymentOptions {
   nonce?: string;
 }
 
-/** Above this many banks a search field is shown (DESIGN.md). */
+/** Above this many banks a search field is shown (docs/design.md). */
 export const SEARCH_THRESHOLD = 8;
 
 const fold = (text: string) =>
@@ -60,7 +61,7 @@ const initials = (name: string) =>
     .join('')
     .toUpperCase();
 
-/** Arrow keys move between tiles (DESIGN.md); Tab still walks them in order. */
+/** Arrow keys move between tiles (docs/design.md); Tab still walks them in order. */
 const STEPS: Record<string, number> = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 };
 
 /**

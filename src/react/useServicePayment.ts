@@ -1,3 +1,4 @@
+'use client';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { createPaymentSession, validatePaymentArgs } from '../core/index';
 import type { PaymentArgs, PaymentSession, SessionOptions, SessionState } from '../core/index';

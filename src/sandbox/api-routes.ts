@@ -6,7 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { bankPath } from './bank-page';
 import type { SandboxContext } from './context';
-import { corsHeaders, readBody, requestOrigin, sendError, sendJson } from './http';
+import { corsHeaders, readBody, sendError, sendJson } from './http';
 import {
   applicationIdError,
   environmentError,
@@ -35,7 +35,7 @@ export function listInstitutions(
   if (!isEnvironment(environment)) return sendError(res, 400, environmentError(environment), cors);
   const applicationId = query.get('applicationId');
   if (!isUuid(applicationId)) return sendError(res, 400, applicationIdError(applicationId), cors);
-  const origin = requestOrigin(req, ctx.baseUrl());
+  const origin = ctx.doors.origin(req);
   const institutions = Array.from(ctx.options.institutions.values(), ({ id, name }) => ({
     id,
     name,
@@ -118,43 +118,40 @@ export async function createPayment(
 function created(req: IncomingMessage, payment: SandboxPayment, ctx: SandboxContext) {
   return {
     paymentId: payment.paymentId,
-    authorisationUrl: `${requestOrigin(req, ctx.baseUrl())}${bankPath(payment.paymentId)}`,
+    authorisationUrl: `${ctx.doors.origin(req)}${bankPath(payment.paymentId)}`,
   };
 }
 
-/** A payment's status, in the webhook's field names, for the example app and tests. */
+/**
+ * A payment's status, in the webhook's field names, for tests and tools on this machine. No
+ * CORS: the component never reads it, and a page elsewhere has no business reading a payment.
+ */
 export function showPayment(
   req: IncomingMessage,
   res: ServerResponse,
   paymentId: string,
   ctx: SandboxContext,
 ): void {
-  const cors = corsHeaders(req);
   const payment = ctx.payments.get(paymentId);
   if (payment === undefined)
-    return sendError(res, 404, `No sandbox payment has the id ${paymentId}`, cors);
-  sendJson(
-    res,
-    200,
-    {
-      paymentId: payment.paymentId,
-      merchantPaymentId: payment.merchantPaymentId,
-      paymentStatus: payment.status,
-      errorDescription: payment.errorDescription,
-      paymentRequest: {
-        amount: payment.amount,
-        currency: payment.currency,
-        reference: payment.reference,
-      },
-      paymentMetadata: payment.metadata,
-      agentType: payment.agentType,
-      institutionId: payment.institutionId,
-      environment: payment.environment,
-      applicationId: payment.applicationId,
-      createdAt: payment.createdAt,
-      settledAt: payment.settledAt,
-      authorisationUrl: `${requestOrigin(req, ctx.baseUrl())}${bankPath(payment.paymentId)}`,
+    return sendError(res, 404, `No sandbox payment has the id ${paymentId}`);
+  sendJson(res, 200, {
+    paymentId: payment.paymentId,
+    merchantPaymentId: payment.merchantPaymentId,
+    paymentStatus: payment.status,
+    errorDescription: payment.errorDescription,
+    paymentRequest: {
+      amount: payment.amount,
+      currency: payment.currency,
+      reference: payment.reference,
     },
-    cors,
-  );
+    paymentMetadata: payment.metadata,
+    agentType: payment.agentType,
+    institutionId: payment.institutionId,
+    environment: payment.environment,
+    applicationId: payment.applicationId,
+    createdAt: payment.createdAt,
+    settledAt: payment.settledAt,
+    authorisationUrl: `${ctx.doors.origin(req)}${bankPath(payment.paymentId)}`,
+  });
 }

@@ -10,7 +10,10 @@ import type { SandboxInstitution, SandboxPayment } from './types';
 export interface BankPageContext {
   payment: SandboxPayment;
   institution: Required<SandboxInstitution>;
+  /** The payee: the merchant's display name for the payment's application. */
   merchantName: string;
+  /** The decision form's token: proof that a decision was made on this page. */
+  token: string;
   /** Where the shopper goes back to the merchant (with the ids), when a callback is configured. */
   returnUrl: string | undefined;
 }
@@ -52,9 +55,10 @@ export function bankPage(context: BankPageContext): string {
 <main>
 <div class="card">
 <h1>Authorise your payment</h1>
-<p>${escapeHtml(merchantName)} is asking to take this payment from your ${escapeHtml(institution.name)} account.</p>
+<p class="lead">Pay <strong>${escapeHtml(formatAmount(payment.amount))}</strong> to <strong>${escapeHtml(merchantName)}</strong> from your ${escapeHtml(institution.name)} account.</p>
 ${summary(context)}
 <form method="post" action="${escapeHtml(bankPath(payment.paymentId))}/decision">
+<input type="hidden" name="token" value="${escapeHtml(context.token)}">
 <fieldset>
 <legend>Do you want to make this payment?</legend>
 <div class="actions">

@@ -1,4 +1,5 @@
 import type { Deliverer } from './deliveries';
+import type { Doors } from './doors';
 import type { SandboxKeys } from './keys';
 import type { ResolvedOptions } from './options';
 import type { PaymentStore } from './payments';
@@ -12,6 +13,8 @@ export interface SandboxContext {
   applicationId: string;
   /** The sandbox's base URL, known once it listens. */
   baseUrl(): string;
+  /** The Host check, the origin a client used, the decision form's token. */
+  doors: Doors;
   payments: PaymentStore;
   deliverer: Deliverer;
   /** Settles a payment and, when it changed, sends its webhook. Undefined for an unknown id. */

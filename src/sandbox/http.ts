@@ -114,18 +114,6 @@ export function preflightHeaders(req: IncomingMessage): Record<string, string> {
   return headers;
 }
 
-const HOST_HEADER = /^(?:[a-z0-9.-]+|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
-
-/**
- * The origin the client used to reach the sandbox (from the Host header), so the absolute
- * URLs it gets back (bank page, icons) work from where it is: `localhost`, `127.0.0.1`, or a
- * LAN address from a phone. Falls back to the sandbox's own URL for odd or missing hosts.
- */
-export function requestOrigin(req: IncomingMessage, fallback: string): string {
-  const host = req.headers.host;
-  return typeof host === 'string' && HOST_HEADER.test(host) ? `http://${host}` : fallback;
-}
-
 /** Form fields of an `application/x-www-form-urlencoded` body. */
 export function formFields(body: Buffer): URLSearchParams {
   return new URLSearchParams(body.toString('utf8'));

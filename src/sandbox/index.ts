@@ -3,7 +3,7 @@
  * and end-to-end tests. Node only. Nothing else in the library imports it.
  */
 export { startSandbox, SANDBOX_APPLICATION_ID } from './server';
-export { SANDBOX_DEFAULT_PORT, DEFAULT_RETRY } from './options';
+export { SANDBOX_DEFAULT_PORT, DEFAULT_RETRY, DEFAULT_MERCHANT_NAME } from './options';
 export { DEFAULT_INSTITUTIONS } from './institutions';
 export { PUBLIC_KEY_PATH } from './router';
 export { SCRIPT_HOST_PATH } from './script-host';
@@ -18,6 +18,7 @@ export type {
   Sandbox,
   SandboxOptions,
   SandboxRetryOptions,
+  SandboxApplication,
   SandboxInstitution,
   SandboxPayment,
   SandboxPaymentStatus,

@@ -5,9 +5,11 @@
  */
 import { SandboxConfigError } from './errors';
 import { isHexColour } from './icons';
+import { isUuid } from './initiation';
 import { DEFAULT_INSTITUTIONS } from './institutions';
 import { defaultScriptDir } from './script-host';
 import type {
+  SandboxApplication,
   SandboxInstitution,
   SandboxOptions,
   SandboxRetryOptions,
@@ -28,7 +30,9 @@ export interface ResolvedOptions {
   keyFile: string | undefined;
   /** Where the script host's files are; undefined when the package's dist was not found. */
   scriptDir: string | undefined;
-  merchantName: string;
+  /** The payee shown on the bank page for an application id. */
+  merchantNameFor(applicationId: string): string;
+  publicUrl: URL | undefined;
   log: (line: string) => void;
   onDelivery: ((attempt: WebhookDeliveryAttempt) => void) | undefined;
 }
@@ -40,6 +44,16 @@ export const DEFAULT_RETRY: Readonly<Required<SandboxRetryOptions>> = Object.fre
   maxAttempts: 20,
   timeoutMs: 5_000,
 });
+
+/**
+ * The payee when none is configured: neutral, so that it is plainly not some other shop's
+ * name (the sandbox used to say "ServicePay Demo Shop", which a checkout for another shop
+ * contradicted).
+ */
+export const DEFAULT_MERCHANT_NAME = 'Sandbox merchant';
+
+/** Long enough for any trading name, short enough for the bank page's heading. */
+const MAX_MERCHANT_NAME = 100;
 
 const INSTITUTION_ID = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
 // Schemes that would run code or read local files when a browser is redirected to them.
@@ -63,13 +77,8 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
       'host',
     );
   }
-  const merchantName = options.merchantName ?? 'ServicePay Demo Shop';
-  if (typeof merchantName !== 'string' || merchantName.trim() === '') {
-    throw new SandboxConfigError(
-      'servicepay: sandbox option merchantName must be a non-empty string.',
-      'merchantName',
-    );
-  }
+  const merchantName = displayName(options.merchantName ?? DEFAULT_MERCHANT_NAME, 'merchantName');
+  const names = applicationNames(options.applications);
   if (options.log !== undefined && typeof options.log !== 'function') {
     throw new SandboxConfigError('servicepay: sandbox option log must be a function.', 'log');
   }
@@ -107,10 +116,59 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     retry: retryPolicy(options.retry),
     keyFile: options.keyFile,
     scriptDir: options.scriptDir ?? defaultScriptDir(),
-    merchantName,
+    merchantNameFor: (applicationId) => names.get(applicationId.toLowerCase()) ?? merchantName,
+    publicUrl: publicOrigin(options.publicUrl),
     log: safeLog(options.log),
     onDelivery: options.onDelivery,
   };
+}
+
+function displayName(value: unknown, option: string): string {
+  if (typeof value !== 'string' || value.trim() === '' || value.length > MAX_MERCHANT_NAME) {
+    throw new SandboxConfigError(
+      `servicepay: sandbox option ${option} must be a name of 1 to ${MAX_MERCHANT_NAME} characters, got ${JSON.stringify(value)}.`,
+      option,
+    );
+  }
+  return value.trim();
+}
+
+/** The applications option as merchant names by lower-case application id. */
+function applicationNames(
+  applications: Readonly<Record<string, SandboxApplication>> | undefined,
+): ReadonlyMap<string, string> {
+  const names = new Map<string, string>();
+  if (applications === undefined) return names;
+  if (typeof applications !== 'object' || applications === null || Array.isArray(applications)) {
+    throw new SandboxConfigError(
+      'servicepay: sandbox option applications must be an object keyed by application id: { "<uuid>": { merchantName } }.',
+      'applications',
+    );
+  }
+  for (const [applicationId, application] of Object.entries(applications)) {
+    if (!isUuid(applicationId)) {
+      throw new SandboxConfigError(
+        `servicepay: sandbox option applications has the key ${JSON.stringify(applicationId)}, which is not an application id (a UUID).`,
+        'applications',
+      );
+    }
+    const option = `applications["${applicationId}"].merchantName`;
+    const name = (application as Partial<SandboxApplication> | null)?.merchantName;
+    names.set(applicationId.toLowerCase(), displayName(name, option));
+  }
+  return names;
+}
+
+/** publicUrl: an http(s) origin, since every path the sandbox serves starts at its root. */
+function publicOrigin(value: unknown): URL | undefined {
+  const url = httpUrl(value, 'publicUrl');
+  if (url && (url.pathname !== '/' || url.search !== '' || url.hash !== '' || url.username)) {
+    throw new SandboxConfigError(
+      `servicepay: sandbox option publicUrl must be an origin such as https://sandbox.example.test, without a path, got ${JSON.stringify(value)}.`,
+      'publicUrl',
+    );
+  }
+  return url;
 }
 
 /** A logger that cannot break what it logs: a throwing `log` is ignored. */

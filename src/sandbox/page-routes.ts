@@ -26,10 +26,12 @@ export function sendPage(
   status: number,
   html: string,
   ctx: SandboxContext,
+  headers: Record<string, string> = {},
 ): void {
   send(res, status, html, {
     'Content-Type': 'text/html; charset=utf-8',
     'Content-Security-Policy': pageCsp([ctx.options.webCallbackUrl, ctx.options.mobileCallbackUrl]),
+    ...headers,
   });
 }
 
@@ -56,7 +58,12 @@ function notFoundPayment(res: ServerResponse, paymentId: string, ctx: SandboxCon
   );
 }
 
-export function showBankPage(res: ServerResponse, paymentId: string, ctx: SandboxContext): void {
+export function showBankPage(
+  req: IncomingMessage,
+  res: ServerResponse,
+  paymentId: string,
+  ctx: SandboxContext,
+): void {
   const payment = ctx.payments.get(paymentId);
   if (payment === undefined) return notFoundPayment(res, paymentId, ctx);
   const institution = ctx.options.institutions.get(payment.institutionId)!;
@@ -66,10 +73,14 @@ export function showBankPage(res: ServerResponse, paymentId: string, ctx: Sandbo
     bankPage({
       payment,
       institution,
-      merchantName: ctx.options.merchantName,
+      merchantName: ctx.options.merchantNameFor(payment.applicationId),
+      token: ctx.doors.token(payment.paymentId),
       returnUrl: callbackFor(payment, ctx),
     }),
     ctx,
+    // Under no-referrer a browser sends `Origin: null` with the form's POST, which the decision
+    // refuses; same-origin sends the real origin there and still nothing to other sites.
+    { 'Referrer-Policy': 'same-origin' },
   );
 }
 
@@ -88,6 +99,19 @@ export async function decide(
   const fields = formFields(await readBody(req, MAX_FORM_BYTES));
   const decision = fields.get('decision');
   if (ctx.payments.get(paymentId) === undefined) return notFoundPayment(res, paymentId, ctx);
+  // A form on another site can post here too: only the bank page's own form decides.
+  if (!ctx.doors.fromBankPage(req, paymentId, fields.get('token'))) {
+    ctx.options.log(`decision for payment ${paymentId} refused: not from its bank page`);
+    return sendPage(
+      res,
+      403,
+      messagePage(
+        'Decision refused',
+        'The sandbox accepts a decision only from the payment’s own bank page. Open the bank page again and choose there.',
+      ),
+      ctx,
+    );
+  }
   if (!isDecision(decision)) {
     return sendPage(
       res,
@@ -117,6 +141,8 @@ export function showIndex(res: ServerResponse, ctx: SandboxContext): void {
       webhookUrl: options.webhookUrl?.href,
       webCallbackUrl: options.webCallbackUrl?.href,
       mobileCallbackUrl: options.mobileCallbackUrl?.href,
+      merchantName: options.merchantNameFor(ctx.applicationId),
+      publicUrl: options.publicUrl?.origin,
       institutionCount: options.institutions.size,
       payments: ctx.payments.list(),
     }),

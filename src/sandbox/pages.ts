@@ -9,6 +9,9 @@ export interface IndexPageContext {
   webhookUrl: string | undefined;
   webCallbackUrl: string | undefined;
   mobileCallbackUrl: string | undefined;
+  /** The payee of the sandbox's own application id (the default one unless configured). */
+  merchantName: string;
+  publicUrl: string | undefined;
   institutionCount: number;
   payments: readonly SandboxPayment[];
 }
@@ -50,6 +53,8 @@ ${rows}
 <div><dt>Webhook URL</dt><dd>${orNone(context.webhookUrl)}</dd></div>
 <div><dt>Web callback URL</dt><dd>${orNone(context.webCallbackUrl)}</dd></div>
 <div><dt>Mobile callback URL</dt><dd>${orNone(context.mobileCallbackUrl)}</dd></div>
+<div><dt>Payee on the bank page</dt><dd>${escapeHtml(context.merchantName)}</dd></div>
+<div><dt>Public URL (another host name answered)</dt><dd>${orNone(context.publicUrl)}</dd></div>
 </dl>
 <h2>Pages and endpoints</h2>
 <ul>

@@ -2,6 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createPayment, listInstitutions, showPayment } from './api-routes';
 import type { SandboxContext } from './context';
+import { foreignHostMessage } from './doors';
 import {
   BodyTooLargeError,
   corsHeaders,
@@ -30,7 +31,10 @@ type Handler = () => void | Promise<void>;
 interface Route {
   /** Handlers by method; HEAD is served by GET (node drops the body). */
   methods: Partial<Record<'GET' | 'POST', Handler>>;
-  /** Whether other origins may call it (the JSON API and what it links to). */
+  /**
+   * Whether other origins may read it: what the component calls from the merchant's page (the
+   * institutions, the payment request, the icons, the script host) and the public key.
+   */
   cors: boolean;
 }
 
@@ -79,19 +83,16 @@ function match(
     case '/deliveries':
       return { cors: false, methods: { GET: () => showDeliveries(res, ctx) } };
     case '/deliveries.json':
+      // Every payment id and the receiver's address: for this machine's tools, not for other
+      // origins (no CORS).
       return {
-        cors: true,
+        cors: false,
         methods: {
           GET: () =>
-            sendJson(
-              res,
-              200,
-              {
-                webhookUrl: ctx.options.webhookUrl?.href ?? null,
-                deliveries: ctx.deliverer.attempts(),
-              },
-              corsHeaders(req),
-            ),
+            sendJson(res, 200, {
+              webhookUrl: ctx.options.webhookUrl?.href ?? null,
+              deliveries: ctx.deliverer.attempts(),
+            }),
         },
       };
   }
@@ -120,14 +121,14 @@ function match(
   if ((m = /^\/v1\/payments\/([^/]+)$/.exec(path))) {
     const id = decodeSegment(m[1]);
     if (id === undefined) return undefined;
-    return { cors: true, methods: { GET: () => showPayment(req, res, id, ctx) } };
+    return { cors: false, methods: { GET: () => showPayment(req, res, id, ctx) } };
   }
   if ((m = /^\/bank\/([^/]+)(\/decision)?$/.exec(path))) {
     const id = decodeSegment(m[1]);
     if (id === undefined) return undefined;
     return m[2]
       ? { cors: false, methods: { POST: () => decide(req, res, id, ctx) } }
-      : { cors: false, methods: { GET: () => showBankPage(res, id, ctx) } };
+      : { cors: false, methods: { GET: () => showBankPage(req, res, id, ctx) } };
   }
   return undefined;
 }
@@ -135,6 +136,13 @@ function match(
 export function createRequestHandler(ctx: SandboxContext) {
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     try {
+      // Before anything else: a foreign Host is a page elsewhere reaching in (DNS rebinding).
+      const host = ctx.doors.checkHost(req);
+      if (!host.ok) {
+        return send(res, 421, foreignHostMessage(host.name), {
+          'Content-Type': 'text/plain; charset=utf-8',
+        });
+      }
       let url: URL;
       try {
         url = new URL(req.url ?? '/', 'http://sandbox.invalid');

@@ -5,12 +5,12 @@
 import { parseArgs } from 'node:util';
 import type { ParseArgsConfig } from 'node:util';
 import { SandboxConfigError } from './errors';
-import { SANDBOX_DEFAULT_PORT } from './options';
+import { DEFAULT_MERCHANT_NAME, SANDBOX_DEFAULT_PORT } from './options';
 import { PUBLIC_KEY_PATH } from './router';
 import { SCRIPT_HOST_PATH } from './script-host';
 import { sendTestWebhook } from './send-webhook';
 import { startSandbox } from './server';
-import type { Sandbox } from './types';
+import type { Sandbox, SandboxApplication, SandboxOptions } from './types';
 
 /** Exit codes: success, a failure at run time, a usage error (as most CLIs use 2). */
 export const EXIT_OK = 0;
@@ -40,6 +40,11 @@ Sandbox options:
   --mobile-callback-url <url>  Where shoppers return after the bank page (MOBILE_APPLICATION)
   --key-file <path>            PEM private key to sign webhooks with, created when missing,
                                so the public key stays the same across restarts
+  --merchant-name <name>       The payee the bank page shows (default "${DEFAULT_MERCHANT_NAME}");
+                               <application-id>=<name> names one application's merchant
+                               (repeat the flag for several)
+  --public-url <url>           The address browsers use when it is not localhost or an IP
+                               address (a tunnel, a network name); other host names are refused
   -h, --help                   Show this help
 
 send-webhook options:
@@ -59,6 +64,8 @@ const SERVER_OPTIONS = {
   'web-callback-url': { type: 'string' },
   'mobile-callback-url': { type: 'string' },
   'key-file': { type: 'string' },
+  'merchant-name': { type: 'string', multiple: true },
+  'public-url': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsConfig['options'];
 
@@ -122,6 +129,8 @@ async function serveCommand(argv: readonly string[], io: CliIo): Promise<number>
     webCallbackUrl: values['web-callback-url'],
     mobileCallbackUrl: values['mobile-callback-url'],
     keyFile: values['key-file'],
+    ...merchantNames(values['merchant-name'] ?? []),
+    publicUrl: values['public-url'],
     log: (line) => io.out(`[sandbox] ${line}`),
   });
   io.out(`ServicePay sandbox running at ${sandbox.url}`);
@@ -136,6 +145,30 @@ async function serveCommand(argv: readonly string[], io: CliIo): Promise<number>
   io.out('Stopping the sandbox…');
   await sandbox.stop();
   return EXIT_OK;
+}
+
+/** An application id, then `=`: the per-application form of --merchant-name. */
+const APPLICATION_PREFIX = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})=/i;
+
+/** --merchant-name values as startSandbox's merchantName and applications options. */
+function merchantNames(
+  values: readonly string[],
+): Pick<SandboxOptions, 'merchantName' | 'applications'> {
+  let merchantName: string | undefined;
+  const applications: Record<string, SandboxApplication> = {};
+  for (const value of values) {
+    const match = APPLICATION_PREFIX.exec(value);
+    if (match) {
+      applications[match[1]!] = { merchantName: value.slice(match[0].length) };
+    } else if (merchantName === undefined) {
+      merchantName = value;
+    } else {
+      throw new UsageError(
+        '--merchant-name without an application id can be given once; name one application with --merchant-name <application-id>=<name>',
+      );
+    }
+  }
+  return { merchantName, applications };
 }
 
 async function sendWebhookCommand(argv: readonly string[], io: CliIo): Promise<number> {

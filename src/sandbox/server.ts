@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import type { SandboxContext } from './context';
 import { createDeliverer } from './deliveries';
+import { createDoors } from './doors';
 import { SandboxError } from './errors';
 import { loadKeys } from './keys';
 import { resolveOptions } from './options';
@@ -69,6 +70,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     keys,
     applicationId: SANDBOX_APPLICATION_ID,
     baseUrl: () => baseUrl,
+    doors: createDoors({ host: config.host, publicUrl: config.publicUrl, baseUrl: () => baseUrl }),
     payments,
     deliverer,
     settle,

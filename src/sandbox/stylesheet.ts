@@ -55,6 +55,7 @@ main.wide { max-width: 72rem; }
 }
 h1 { font-size: 1.5rem; margin: 0 0 0.75rem; }
 h2 { font-size: 1.125rem; margin: 1.5rem 0 0.5rem; }
+.lead { font-size: 1.125rem; margin: 0 0 0.5rem; overflow-wrap: anywhere; }
 .summary { margin: 1rem 0; display: grid; gap: 0.5rem; }
 .summary div { display: flex; justify-content: space-between; gap: 1rem; border-bottom: 1px solid var(--border); padding-bottom: 0.5rem; }
 .summary dt { color: var(--muted); }

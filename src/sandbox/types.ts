@@ -50,6 +50,12 @@ export interface SandboxRetryOptions {
   timeoutMs?: number;
 }
 
+/** What the sandbox knows of one merchant application. */
+export interface SandboxApplication {
+  /** The payee shown on the bank page for this application's payments. */
+  merchantName: string;
+}
+
 /** Options of startSandbox. */
 export interface SandboxOptions {
   /**
@@ -100,10 +106,26 @@ export interface SandboxOptions {
    */
   scriptDir?: string;
   /**
-   * The payee's name shown on the bank page.
-   * @default 'ServicePay Demo Shop'
+   * The payee shown on the bank page ("Pay £12.50 to Example Coffee Co."), for every
+   * application without a name of its own in `applications`. A payee that does not match the
+   * shop looks like fraud to a shopper: give the shop's display name.
+   * @default 'Sandbox merchant'
    */
   merchantName?: string;
+  /**
+   * Settings per application id (a UUID). Any UUID is accepted as an application id, listed
+   * here or not; an entry only names that application's merchant.
+   * @example { '5e4d8a52-7c1b-4f0e-9a3d-2b6c1e8f4a90': { merchantName: 'Example Coffee Co.' } }
+   */
+  applications?: Readonly<Record<string, SandboxApplication>>;
+  /**
+   * The address browsers reach the sandbox at when it is not this machine's loopback or an IP
+   * address: a tunnel (`https://pay-sandbox.example.test`) or a network name
+   * (`http://devbox.local:4010`). The sandbox answers requests for this host name (other
+   * names are refused with 421, against DNS rebinding) and hands out its addresses (bank
+   * pages, icons) with it. An origin only: no path.
+   */
+  publicUrl?: string;
   /**
    * Receives one line per notable event (payment created, settled, delivery attempts).
    * @default no logging

@@ -63,6 +63,12 @@ export class Service {
    * (spec 4.4 rule 4). `onPaymentInitiated` receives the id each payment used.
    */
   declare readonly merchantPaymentId: string;
+  /**
+   * Takes the component out of the page and ends its work: backend calls in flight are
+   * aborted (their connections closed) and nothing is opened or reported for them. A later
+   * `injectComponent` shows it again.
+   */
+  declare readonly destroy: () => void;
 
   constructor(options: ServiceOptions) {
     // Copied once. Not an object (or one whose getters throw): validated as an empty one, so
@@ -81,6 +87,7 @@ export class Service {
     const session = createPaymentSession(props, { generateFirstIdNow: true });
     const idPrefix = `sp${++instances}-`;
     let root: Root | undefined;
+    let unmount: (() => void) | undefined;
 
     // The methods are the session's own (they need no `this`): `button.onclick =
     // service.openInstitutionSelection` works.
@@ -113,7 +120,14 @@ export class Service {
       // component's effect (which runs after paint): `mounted` follows the markup into the
       // page, and a payWithInstitution right after injectComponent already works. A second
       // injection moves the markup; the session, its banks and its payment stay.
-      if (first) session.mount();
+      if (first) unmount = session.mount();
+    };
+
+    this.destroy = () => {
+      root?.unmount();
+      root = undefined;
+      unmount?.();
+      unmount = undefined;
     };
   }
 }

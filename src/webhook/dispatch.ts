@@ -20,9 +20,9 @@
 import type { WebhookNotification } from './notification';
 import type { WebhookNotificationContext } from './options';
 import type { WebhookOutcome } from './outcome';
-import type { ResolvedReceiverOptions } from './resolve-options';
+import type { ResolvedReceiverOptions } from './options';
 import type { IdempotencyClaim } from './store';
-import { isThenable } from './thenable';
+import { isThenable } from './encoding';
 
 export type DispatchOutcome = Extract<
   WebhookOutcome,

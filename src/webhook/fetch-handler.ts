@@ -1,16 +1,17 @@
 /**
- * The receiver as a Fetch API handler, `(request: Request) => Promise<Response>`: Next.js route
- * handlers, edge runtimes, Deno, Bun, Cloudflare Workers. Runtime-neutral; each entry passes
- * its own verifier (node:crypto in `servicepay/webhook`, WebCrypto in `servicepay/webhook/web`).
+ * The Fetch front door: the receiver as `(request: Request) => Promise<Response>`, for Next.js
+ * route handlers, edge runtimes, Deno, Bun and Cloudflare Workers. Runtime-neutral: each entry
+ * passes its crypto (node:crypto in `servicepay/webhook`, WebCrypto in
+ * `servicepay/webhook/web`). Also what both front doors share about reading a body.
  */
-import { WebhookConfigError, WebhookRequestError } from './errors';
-import { resolveReceiverOptions } from './resolve-options';
+import { readAtMost } from './encoding';
+import { FETCH_BODY_ALREADY_PARSED, WebhookConfigError, WebhookRequestError } from './errors';
+import { resolveReceiverOptions } from './options';
 import type { WebhookReceiverOptions } from './options';
-import { BODY_ALREADY_PARSED } from './outcome';
 import type { ReceiverResponse } from './outcome';
+import type { CryptoProvider } from './public-key';
 import { createReceiver, tooLarge } from './receiver';
-import type { Verify } from './receiver';
-import { readRequestBody } from './request-body';
+import type { Receiver } from './receiver';
 
 /** Options of createFetchWebhookHandler. `K` is the runtime's key object type. */
 export interface FetchReceiverOptions<K> extends WebhookReceiverOptions<K> {
@@ -25,19 +26,26 @@ export interface FetchReceiverOptions<K> extends WebhookReceiverOptions<K> {
 /** A Fetch API handler; the returned promise never rejects. */
 export type FetchWebhookHandler = (request: Request) => Promise<Response>;
 
+/**
+ * Creates the webhook receiver as a Fetch API handler on the given crypto: PUT only, size
+ * limit, signature verified on the exact bytes, notification parsed and handed to
+ * onNotification once per distinct notification; 200 only after it succeeded. Each entry
+ * exports it as createFetchWebhookHandler, bound to its crypto.
+ *
+ * @throws WebhookConfigError or WebhookKeyError when the options are unusable.
+ */
 export function createFetchHandlerWith<K>(
   options: FetchReceiverOptions<K>,
-  verify: Verify<K>,
-  checkKeyObject: (key: unknown) => void,
+  crypto: CryptoProvider<K>,
 ): FetchWebhookHandler {
-  const resolved = resolveReceiverOptions<K>(options, checkKeyObject);
+  const resolved = resolveReceiverOptions<K>(options, crypto);
   if (resolved.isAllowedSource !== null && typeof options.getSourceAddress !== 'function') {
     throw new WebhookConfigError(
       'servicepay: allowedSourceAddresses needs getSourceAddress(request) with the Fetch handler, because a Request carries no client address.',
       'getSourceAddress',
     );
   }
-  const receiver = createReceiver<K>(resolved, verify);
+  const receiver = createReceiver<K>(resolved, crypto.verify);
 
   async function answer(request: Request): Promise<ReceiverResponse> {
     const sourceAddress = options.getSourceAddress?.(request) ?? undefined;
@@ -48,19 +56,10 @@ export function createFetchHandlerWith<K>(
     );
     if (early !== null) return early;
     const body = await readRequestBody(request, resolved.maxBodyBytes);
-    switch (body.kind) {
-      case 'bytes':
-        return receiver.receive(body.bytes, request.headers.get('authorization'), sourceAddress);
-      case 'too-large':
-        return receiver.refuse('body-too-large', tooLarge(resolved.maxBodyBytes));
-      case 'already-parsed':
-        return receiver.refuse(
-          'body-already-parsed',
-          new WebhookRequestError(BODY_ALREADY_PARSED, 500),
-        );
-      case 'unreadable':
-        return receiver.refuse('body-unreadable', body.error);
+    if (body.kind === 'bytes') {
+      return receiver.receive(body.bytes, request.headers.get('authorization'), sourceAddress);
     }
+    return refuseBody(receiver, body, resolved.maxBodyBytes, FETCH_BODY_ALREADY_PARSED);
   }
 
   return async (request) => {
@@ -76,4 +75,49 @@ export function createFetchHandlerWith<K>(
       headers: response.headers,
     });
   };
+}
+
+// Reading the body ----------------------------------------------------------------------------
+// Bytes are kept as received because the signature covers them exactly.
+
+/** A request body as read by either front door. */
+export type BodyRead =
+  | { kind: 'bytes'; bytes: Uint8Array }
+  | { kind: 'too-large' }
+  | { kind: 'already-parsed' }
+  | { kind: 'unreadable'; error: unknown };
+
+/**
+ * Answers, and reports, a body that could not be taken as bytes. `alreadyParsed` is the
+ * raw-body pitfall in the front door's own terms (express.json() on node:http,
+ * request.json() in a route handler).
+ */
+export function refuseBody(
+  receiver: Receiver,
+  body: Exclude<BodyRead, { kind: 'bytes' }>,
+  maxBodyBytes: number,
+  alreadyParsed: string,
+): ReceiverResponse {
+  switch (body.kind) {
+    case 'too-large':
+      return receiver.refuse('body-too-large', tooLarge(maxBodyBytes));
+    case 'already-parsed':
+      return receiver.refuse('body-already-parsed', new WebhookRequestError(alreadyParsed, 500));
+    case 'unreadable':
+      return receiver.refuse('body-unreadable', body.error);
+  }
+}
+
+/** Reads a Fetch API Request body with a size limit, on any runtime. */
+export async function readRequestBody(request: Request, limit: number): Promise<BodyRead> {
+  // request.json() or request.text() ran first: the bytes are gone (the Fetch form of the
+  // raw-body pitfall).
+  if (request.bodyUsed) return { kind: 'already-parsed' };
+  if (request.body === null) return { kind: 'bytes', bytes: new Uint8Array(0) };
+  try {
+    const bytes = await readAtMost(request.body, limit);
+    return bytes === null ? { kind: 'too-large' } : { kind: 'bytes', bytes };
+  } catch (error) {
+    return { kind: 'unreadable', error };
+  }
 }

@@ -3,54 +3,31 @@
  * Node >= 20 (node:crypto). For edge runtimes use `servicepay/webhook/web`.
  */
 import type { KeyObject } from 'node:crypto';
-import type { FetchReceiverOptions } from './fetch-handler';
+import { createFetchHandlerWith } from './fetch-handler';
+import type { FetchReceiverOptions, FetchWebhookHandler } from './fetch-handler';
+import { nodeCrypto } from './node-crypto';
 
-export { signWebhookPayload } from './sign';
-export { verifyWebhookSignature } from './verify-node';
-export { parseWebhookNotification } from './notification';
-export { createWebhookHandler } from './node-handler';
-export { createFetchWebhookHandler } from './node-fetch-handler';
-export {
-  fetchPublicKey,
-  publicKeyUrl,
-  PUBLIC_KEY_PATH,
-  SANDBOX_BASE_URL,
-} from './fetch-public-key';
-export { MemoryIdempotencyStore } from './memory-store';
-export { notificationIdempotencyKey } from './store';
-export { SIGNATURE_ALGORITHM } from './authorization';
-export {
-  WebhookError,
-  WebhookConfigError,
-  WebhookKeyError,
-  WebhookKeyFetchError,
-  WebhookPayloadError,
-  WebhookRequestError,
-  WebhookSignatureError,
-} from './errors';
-
-export type { WebhookBody } from './bytes';
+export * from './exports';
+export { signWebhookPayload, verifyWebhookSignature } from './node-crypto';
+export { createWebhookHandler, listenWebhook } from './node-handler';
 export type {
-  WebhookMetadata,
-  WebhookNotification,
-  WebhookPaymentRequest,
-  WebhookPaymentStatus,
-} from './notification';
-export type { IdempotencyClaim, IdempotencyStore } from './store';
-export type { MemoryIdempotencyStoreOptions } from './memory-store';
-export type {
-  FetchPublicKeyOptions,
-  PublicKeySource,
-  WebhookEnvironment,
-} from './fetch-public-key';
-export type {
-  WebhookErrorContext,
-  WebhookNotificationContext,
-  WebhookReceiverOptions,
-} from './options';
-export type { WebhookOutcome } from './outcome';
-export type { WebhookHandler, WebhookHandlerOptions } from './node-handler';
-export type { FetchReceiverOptions, FetchWebhookHandler } from './fetch-handler';
+  WebhookHandler,
+  WebhookHandlerOptions,
+  WebhookServer,
+  WebhookServerOptions,
+} from './node-handler';
 
 /** Options of createFetchWebhookHandler: the receiver options, keys as text/PEM or KeyObject. */
 export type FetchWebhookHandlerOptions = FetchReceiverOptions<KeyObject>;
+
+/**
+ * Creates the webhook receiver as `(request: Request) => Promise<Response>` (Next.js route
+ * handlers on the Node runtime), verifying with node:crypto. Behaves as createWebhookHandler.
+ *
+ * @throws WebhookConfigError or WebhookKeyError when the options are unusable.
+ */
+export function createFetchWebhookHandler(
+  options: FetchWebhookHandlerOptions,
+): FetchWebhookHandler {
+  return createFetchHandlerWith<KeyObject>(options, nodeCrypto);
+}

@@ -1,17 +1,20 @@
-/** The receiver for node:http and Express (and anything else that passes node's req/res). */
+/**
+ * The node:http front door: the receiver as a request listener for node:http and Express
+ * (`createWebhookHandler`), and a ready server with sane timeouts (`listenWebhook`).
+ */
 import type { KeyObject } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { WebhookRequestError } from './errors';
-import { nodePublicKey } from './node-key';
-import { readNodeBody } from './node-body';
-import type { NodeBody } from './node-body';
-import { resolveReceiverOptions } from './resolve-options';
+import { createServer } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { isArrayBuffer, isThenable } from './encoding';
+import { NODE_BODY_ALREADY_PARSED } from './errors';
+import { refuseBody } from './fetch-handler';
+import type { BodyRead } from './fetch-handler';
+import { nodeCrypto } from './node-crypto';
+import { resolveReceiverOptions } from './options';
 import type { WebhookReceiverOptions } from './options';
-import { BODY_ALREADY_PARSED } from './outcome';
 import type { ReceiverResponse } from './outcome';
-import { createReceiver, tooLarge } from './receiver';
-import { isThenable } from './thenable';
-import { verifyWebhookSignature } from './verify-node';
+import { createReceiver } from './receiver';
 
 /** Options of createWebhookHandler. */
 export interface WebhookHandlerOptions extends WebhookReceiverOptions<KeyObject> {
@@ -37,23 +40,9 @@ export type WebhookHandler = (req: IncomingMessage, res: ServerResponse) => void
  * @throws WebhookConfigError or WebhookKeyError when the options are unusable.
  */
 export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHandler {
-  const resolved = resolveReceiverOptions<KeyObject>(options, nodePublicKey);
-  const receiver = createReceiver<KeyObject>(resolved, verifyWebhookSignature);
+  const resolved = resolveReceiverOptions<KeyObject>(options, nodeCrypto);
+  const receiver = createReceiver<KeyObject>(resolved, nodeCrypto.verify);
   const getSourceAddress = options.getSourceAddress ?? ((req) => req.socket?.remoteAddress);
-
-  function refuseBody(body: Exclude<NodeBody, { kind: 'bytes' }>): ReceiverResponse {
-    switch (body.kind) {
-      case 'too-large':
-        return receiver.refuse('body-too-large', tooLarge(resolved.maxBodyBytes));
-      case 'already-parsed':
-        return receiver.refuse(
-          'body-already-parsed',
-          new WebhookRequestError(BODY_ALREADY_PARSED, 500),
-        );
-      case 'unreadable':
-        return receiver.refuse('body-unreadable', body.error);
-    }
-  }
 
   const fail = (res: ServerResponse, error: unknown): void =>
     send(res, receiver.refuse('internal-error', error));
@@ -67,7 +56,12 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
       if (early !== null) return send(res, early);
       readNodeBody(req, resolved.maxBodyBytes, (body) => {
         try {
-          if (body.kind !== 'bytes') return send(res, refuseBody(body));
+          if (body.kind !== 'bytes') {
+            return send(
+              res,
+              refuseBody(receiver, body, resolved.maxBodyBytes, NODE_BODY_ALREADY_PARSED),
+            );
+          }
           const authorization = req.headers.authorization ?? null;
           const received = receiver.receive(body.bytes, authorization, sourceAddress);
           if (!isThenable(received)) return send(res, received);
@@ -117,4 +111,186 @@ function send(res: ServerResponse, response: ReceiverResponse): void {
   } catch {
     // The socket is gone; there is nobody left to answer.
   }
+}
+
+// Reading the body ----------------------------------------------------------------------------
+// Bytes are kept as received (never decoded to text) because the signature covers them exactly.
+
+/**
+ * Reads the body of `req`, from the stream or from what a raw-body middleware left in
+ * `req.body`, and calls `done` once. Callbacks rather than a promise: this runs for every
+ * delivery, and the receiver's benchmark counts each allocation and microtask.
+ * Over `limit`, buffering stops at once and the caller answers 413 with Connection: close, so
+ * the socket is closed after the answer instead of kept alive to read the rest.
+ */
+export function readNodeBody(
+  req: IncomingMessage,
+  limit: number,
+  done: (body: BodyRead) => void,
+): void {
+  const parsed = (req as IncomingMessage & { body?: unknown }).body;
+  // express.raw() leaves a Buffer, express.text() a string: both still hold the exact body.
+  if (ArrayBuffer.isView(parsed) || isArrayBuffer(parsed) || typeof parsed === 'string') {
+    const bytes =
+      typeof parsed === 'string'
+        ? Buffer.from(parsed, 'utf8')
+        : ArrayBuffer.isView(parsed)
+          ? new Uint8Array(parsed.buffer, parsed.byteOffset, parsed.byteLength)
+          : new Uint8Array(parsed);
+    return done(bytes.byteLength > limit ? { kind: 'too-large' } : { kind: 'bytes', bytes });
+  }
+  // The stream was read by someone else (express.json() and its object in req.body, or any
+  // other consumer): the exact bytes are gone. Body-parser 1.x also sets req.body = {} without
+  // reading when the content type does not match; the stream is intact then and is read here.
+  if (req.readableDidRead || req.readableEnded) return done({ kind: 'already-parsed' });
+
+  const chunks: Buffer[] = [];
+  let length = 0;
+  // `done` runs once even if 'error' and 'close' both fire. The listeners stay on (they go with
+  // the request) rather than come off one by one on every delivery: cheaper, and a late 'error'
+  // still has a listener, so it can never be thrown as unhandled.
+  let settled = false;
+  const finish = (result: BodyRead): void => {
+    if (settled) return;
+    settled = true;
+    done(result);
+  };
+  const onData = (chunk: Buffer): void => {
+    length += chunk.length;
+    if (length > limit) {
+      // Stop buffering the rest; the answer closes the connection.
+      chunks.length = 0;
+      req.off('data', onData);
+      finish({ kind: 'too-large' });
+      return;
+    }
+    chunks.push(chunk);
+  };
+  // One chunk is the common case for a webhook: use it as is rather than copy it.
+  const onEnd = (): void =>
+    finish({
+      kind: 'bytes',
+      bytes: chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, length),
+    });
+  const onError = (error: unknown): void => finish({ kind: 'unreadable', error });
+  // Closed before the end: the client gave up. Without this `done` would never run.
+  const onClose = (): void => {
+    if (!req.complete) {
+      finish({ kind: 'unreadable', error: new Error('the client aborted the request') });
+    }
+  };
+  req.on('data', onData);
+  req.on('end', onEnd);
+  req.on('error', onError);
+  req.on('close', onClose);
+}
+
+// A ready server -------------------------------------------------------------------------------
+
+/** Options of listenWebhook: the receiver's, and where and how the server listens. */
+export interface WebhookServerOptions extends WebhookHandlerOptions {
+  /** The port to listen on; 0 picks a free one (see `url`). */
+  port: number;
+  /**
+   * The address to bind. Only this machine can reach the default: give `'0.0.0.0'` (or `'::'`)
+   * deliberately when the service must reach this server directly rather than through a
+   * proxy on the same machine.
+   * @default '127.0.0.1'
+   */
+  host?: string;
+  /**
+   * The path deliveries arrive at; any other path is answered 404.
+   * @default '/webhooks/servicepay'
+   */
+  path?: string;
+  /**
+   * Longest time for the request line and headers; a client that sends them slower is cut.
+   * @default 10000
+   */
+  headersTimeoutMs?: number;
+  /**
+   * Longest time for the whole request, body included; a client that trickles its body is
+   * answered 408 and cut. A 64 KiB body takes a fraction of this on any real link. It does not
+   * limit onNotification, which runs after the request was received.
+   * @default 15000
+   */
+  requestTimeoutMs?: number;
+  /**
+   * How long an idle connection is kept open for the next delivery.
+   * @default 5000
+   */
+  keepAliveTimeoutMs?: number;
+}
+
+/** A listening webhook server. */
+export interface WebhookServer {
+  /** The node:http server, for anything not covered here. */
+  readonly server: Server;
+  /** The address deliveries are sent to, e.g. `http://127.0.0.1:8080/webhooks/servicepay`. */
+  readonly url: string;
+  /** Stops accepting connections, closes idle ones, and resolves once all are closed. */
+  close(): Promise<void>;
+}
+
+/** The timeouts listenWebhook sets; docs/webhooks.md gives the same figures for other servers. */
+const WEBHOOK_SERVER_TIMEOUTS = Object.freeze({
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 15_000,
+  keepAliveTimeoutMs: 5_000,
+});
+
+/**
+ * Starts a node:http server that receives webhooks at `path`, bound to 127.0.0.1 unless told
+ * otherwise, with timeouts that cut slow clients: Node's own defaults would let a trickled
+ * body hold a connection for 300 s.
+ *
+ * @throws WebhookConfigError or WebhookKeyError (synchronously) when the options are unusable.
+ * @returns a promise of the listening server; rejects when the port cannot be bound.
+ */
+export function listenWebhook(options: WebhookServerOptions): Promise<WebhookServer> {
+  const {
+    port,
+    host = '127.0.0.1',
+    path = '/webhooks/servicepay',
+    headersTimeoutMs = WEBHOOK_SERVER_TIMEOUTS.headersTimeoutMs,
+    requestTimeoutMs = WEBHOOK_SERVER_TIMEOUTS.requestTimeoutMs,
+    keepAliveTimeoutMs = WEBHOOK_SERVER_TIMEOUTS.keepAliveTimeoutMs,
+    ...receiverOptions
+  } = options;
+  const handler = createWebhookHandler(receiverOptions);
+  const server = createServer(
+    {
+      // Node refuses a headers timeout longer than the request timeout.
+      headersTimeout: Math.min(headersTimeoutMs, requestTimeoutMs),
+      requestTimeout: requestTimeoutMs,
+      keepAliveTimeout: keepAliveTimeoutMs,
+      // How often Node checks those deadlines (default 30 s, which would let a slow client
+      // overstay its deadline by as much).
+      connectionsCheckingInterval: Math.max(10, Math.min(1_000, requestTimeoutMs / 4)),
+    },
+    (req, res) => {
+      const url = req.url ?? '/';
+      const query = url.indexOf('?');
+      if ((query === -1 ? url : url.slice(0, query)) === path) return handler(req, res);
+      res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' });
+      res.end('not found');
+    },
+  );
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      const address = server.address() as AddressInfo;
+      const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+      resolve({
+        server,
+        url: `http://${shown}:${address.port}${path}`,
+        close: () =>
+          new Promise<void>((done, fail) => {
+            server.close((error) => (error ? fail(error) : done()));
+            server.closeIdleConnections();
+          }),
+      });
+    });
+  });
 }

@@ -3,8 +3,8 @@
  * verified on the raw bytes (spec 5.1.4): parsing first invites re-serialising, which changes
  * the bytes.
  */
-import { bodyBytes } from './bytes';
-import type { WebhookBody } from './bytes';
+import { bodyBytes } from './encoding';
+import type { WebhookBody } from './encoding';
 import { WebhookPayloadError } from './errors';
 
 /** The final statuses a notification is sent for (spec 3). */

@@ -1,10 +1,20 @@
 /**
- * Options shared by the node:http and Fetch receivers, and what their hooks receive.
+ * The receiver's options: what merchants pass to the node:http and Fetch receivers, what their
+ * hooks receive, and the same options after defaults and validation. Mistakes are reported when
+ * the handler is created, not at the first delivery, with one exception: a key that is simply
+ * absent (its environment variable unset, as during `next build` or a CI build without
+ * secrets) only warns, so a route module that creates its handler at module level still
+ * imports; deliveries are then answered 500 with an error naming the variable.
  */
-import type { WebhookEnvironment } from './fetch-public-key';
-import type { KeyInput } from './key-source';
+import { WebhookConfigError } from './errors';
+import { MemoryIdempotencyStore } from './memory-store';
 import type { WebhookNotification } from './notification';
 import type { WebhookOutcome } from './outcome';
+import { fixedKeySource, missingKeySource, publicKeyUrl, urlKeySource } from './key-fetch';
+import type { KeySource, WebhookEnvironment } from './key-fetch';
+import { PUBLIC_KEY_ENV } from './public-key';
+import type { CryptoProvider, KeyInput } from './public-key';
+import { MIN_CLAIM_TTL_MS, notificationIdempotencyKey } from './store';
 import type { IdempotencyStore } from './store';
 
 /** Passed to onNotification with each notification. */
@@ -34,18 +44,24 @@ export interface WebhookErrorContext {
 export interface WebhookReceiverOptions<K> {
   /**
    * The service's public key: the text served at `<base>/.well-known/signature/pem`, a full
-   * PEM, or a key object. A fixed key is never refetched.
+   * PEM, or a key object. A fixed key is never refetched. The documented form is
+   * `publicKey: process.env.SERVICEPAY_PUBLIC_KEY`: when it is undefined or empty (and neither
+   * publicKeyUrl nor environment is given) the handler is still created, with a console
+   * warning, and answers every delivery 500. A key that is present but malformed, cut short or
+   * under 2048 bits throws WebhookKeyError at creation.
    */
   publicKey?: KeyInput<K>;
   /**
-   * The full address of the public-key endpoint. The key is fetched at the first delivery,
-   * cached, and refetched once when a signature fails (key rotation).
+   * The full address of the public-key endpoint: https (plain http only to a loopback address).
+   * The key is fetched at the first delivery, cached, and refetched once when a signature fails
+   * (key rotation). Redirects are followed only within the same origin.
    */
   publicKeyUrl?: string;
   /** Fetch the key from this environment's endpoint, as publicKeyUrl does. */
   environment?: WebhookEnvironment;
   /**
-   * Base address of `environment`'s endpoint. Required for LIVE (no address is specified).
+   * Base address of `environment`'s endpoint. Required for LIVE (no address is specified), and
+   * https for LIVE.
    * @default 'http://localhost:4010' for SANDBOX (the local sandbox)
    */
   publicKeyBaseUrl?: string;
@@ -100,7 +116,9 @@ export interface WebhookReceiverOptions<K> {
   completedTtlMs?: number;
   /**
    * Least time between two refetches of the key after signature failures, so forged
-   * deliveries cannot flood the key endpoint. The first refetch is never delayed.
+   * deliveries cannot flood the key endpoint, and how long a failed fetch is remembered
+   * (deliveries meanwhile get the same error without a request). The first fetch and the
+   * first refetch are never delayed.
    * @default 30000
    */
   keyRefreshIntervalMs?: number;
@@ -115,4 +133,215 @@ export interface WebhookReceiverOptions<K> {
    * @default logs outcomes with a 5xx status through console.error
    */
   onError?: (error: unknown, context: WebhookErrorContext) => void;
+}
+
+// After defaults and validation ---------------------------------------------------------------
+
+/** Options after defaults and validation. */
+export interface ResolvedReceiverOptions<K> {
+  keys: KeySource<K>;
+  onNotification: WebhookReceiverOptions<K>['onNotification'];
+  store: IdempotencyStore;
+  maxBodyBytes: number;
+  isAllowedSource: ((address: string | null | undefined) => boolean) | null;
+  idempotencyKey: (notification: WebhookNotification) => string;
+  claimTtlMs: number;
+  completedTtlMs: number;
+  maxHandlingMs: number;
+  report: (error: unknown, context: WebhookErrorContext) => void;
+}
+
+export function resolveReceiverOptions<K>(
+  options: WebhookReceiverOptions<K>,
+  crypto: CryptoProvider<K>,
+): ResolvedReceiverOptions<K> {
+  if (typeof options !== 'object' || options === null) {
+    throw new WebhookConfigError(
+      'servicepay: webhook handler options must be an object.',
+      'options',
+    );
+  }
+  if (typeof options.onNotification !== 'function') {
+    throw new WebhookConfigError(
+      'servicepay: onNotification must be a function that handles a verified notification.',
+      'onNotification',
+    );
+  }
+  const store = options.store ?? new MemoryIdempotencyStore();
+  if (!isStore(store)) {
+    throw new WebhookConfigError(
+      'servicepay: store must implement claim(key, ttlMs), renew(key, token, ttlMs), complete(key, token, ttlMs) and release(key, token) (the IdempotencyStore of servicepay 0.10).',
+      'store',
+    );
+  }
+  if (options.idempotencyKey !== undefined && typeof options.idempotencyKey !== 'function') {
+    throw new WebhookConfigError(
+      'servicepay: idempotencyKey must be a function.',
+      'idempotencyKey',
+    );
+  }
+  const onError = options.onError ?? logServerErrors;
+  return {
+    keys: keySource(options, crypto),
+    onNotification: options.onNotification,
+    store,
+    maxBodyBytes: positive(options.maxBodyBytes, 65_536, 'maxBodyBytes'),
+    isAllowedSource: createAddressFilter(options.allowedSourceAddresses),
+    idempotencyKey: options.idempotencyKey ?? notificationIdempotencyKey,
+    claimTtlMs: claimTtl(options.claimTtlMs),
+    completedTtlMs: positive(options.completedTtlMs, 86_400_000, 'completedTtlMs'),
+    maxHandlingMs: positive(options.maxHandlingMs, 300_000, 'maxHandlingMs'),
+    report: (error, context) => {
+      try {
+        onError(error, context);
+      } catch {
+        // A logging hook must never change the answer to the service.
+      }
+    },
+  };
+}
+
+function keySource<K>(options: WebhookReceiverOptions<K>, crypto: CryptoProvider<K>): KeySource<K> {
+  // An unset or empty environment variable is absence, not a malformed key.
+  const publicKey =
+    typeof options.publicKey === 'string' && options.publicKey.trim() === ''
+      ? undefined
+      : options.publicKey;
+  const given = [publicKey, options.publicKeyUrl, options.environment].filter(
+    (value) => value !== undefined,
+  ).length;
+  if (given > 1) {
+    throw new WebhookConfigError(
+      'servicepay: pass only one of publicKey, publicKeyUrl and environment.',
+      'publicKey',
+    );
+  }
+  if (given === 0) {
+    const message = `servicepay: the webhook handler has no public key: set ${PUBLIC_KEY_ENV} to the text served at <base>/.well-known/signature/pem and pass it as publicKey (or pass publicKeyUrl or environment). Until then every delivery is answered 500.`;
+    console.warn(message);
+    return missingKeySource(new WebhookConfigError(message, 'publicKey'));
+  }
+  if (publicKey !== undefined) {
+    // Parse the key now: a bad key should fail at start-up, not at the first payment.
+    crypto.checkKey(publicKey);
+    return fixedKeySource(publicKey);
+  }
+  const url = publicKeyUrl(
+    options.publicKeyUrl !== undefined
+      ? { url: options.publicKeyUrl }
+      : {
+          environment: options.environment as WebhookEnvironment,
+          ...(options.publicKeyBaseUrl === undefined ? {} : { baseUrl: options.publicKeyBaseUrl }),
+        },
+  );
+  return urlKeySource<K>(url, {
+    fetch: options.fetch,
+    refreshIntervalMs: positive(options.keyRefreshIntervalMs, 30_000, 'keyRefreshIntervalMs', true),
+  });
+}
+
+function isStore(value: unknown): value is IdempotencyStore {
+  const store = value as Partial<IdempotencyStore> | null;
+  return (
+    typeof store === 'object' &&
+    store !== null &&
+    typeof store.claim === 'function' &&
+    typeof store.complete === 'function' &&
+    typeof store.release === 'function' &&
+    typeof store.renew === 'function'
+  );
+}
+
+/** Stores keep time in milliseconds but are only held to lifetimes from MIN_CLAIM_TTL_MS up. */
+function claimTtl(value: unknown): number {
+  const ttl = positive(value, 30_000, 'claimTtlMs');
+  if (ttl < MIN_CLAIM_TTL_MS) {
+    throw new WebhookConfigError(
+      `servicepay: claimTtlMs must be at least ${MIN_CLAIM_TTL_MS} milliseconds, got ${ttl}.`,
+      'claimTtlMs',
+    );
+  }
+  return ttl;
+}
+
+function positive(value: unknown, fallback: number, option: string, allowZero = false): number {
+  if (value === undefined) return fallback;
+  if (
+    typeof value !== 'number' ||
+    !Number.isFinite(value) ||
+    value < 0 ||
+    (value === 0 && !allowZero)
+  ) {
+    throw new WebhookConfigError(
+      `servicepay: ${option} must be a ${allowZero ? 'non-negative' : 'positive'} number of ${option.endsWith('Bytes') ? 'bytes' : 'milliseconds'}, got ${String(value)}.`,
+      option,
+    );
+  }
+  return value;
+}
+
+function logServerErrors(error: unknown, context: WebhookErrorContext): void {
+  if (context.status >= 500) {
+    console.error(`servicepay webhook: answered ${context.status} (${context.outcome})`, error);
+  }
+}
+
+// The source-address allowlist (spec 5.1.7) ---------------------------------------------------
+// Addresses are compared in canonical form, so `::ffff:203.0.113.7` (an IPv4 client on a
+// dual-stack socket) matches `203.0.113.7` and IPv6 spellings such as `0:0::1` match `::1`. The
+// WHATWG URL parser does the canonicalising: it is on every runtime and knows every spelling.
+
+const MAPPED_DOTTED = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i;
+const MAPPED_HEX = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/;
+
+/** The canonical form of an IP address, or null when the text is not one. */
+export function canonicalAddress(address: string): string | null {
+  // A zone index (fe80::1%eth0) names the local interface, not the peer: compare without it.
+  const text = address.trim().replace(/%[^\]]*/, '');
+  const mapped = MAPPED_DOTTED.exec(text);
+  if (mapped) return canonicalAddress(mapped[1] ?? '');
+  try {
+    if (text.includes(':')) {
+      const host = new URL(`http://[${text.replace(/^\[|\]$/g, '')}]/`).hostname.slice(1, -1);
+      const hex = MAPPED_HEX.exec(host);
+      if (!hex) return host;
+      const high = parseInt(hex[1] ?? '0', 16);
+      const low = parseInt(hex[2] ?? '0', 16);
+      return `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
+    }
+    // Only plain dotted quads: the URL parser would also accept host names and "127.1".
+    if (!/^\d{1,3}(?:\.\d{1,3}){3}$/.test(text)) return null;
+    return new URL(`http://${text}/`).hostname;
+  } catch {
+    return null;
+  }
+}
+
+/** A predicate for the allowlist, or null when every address is allowed. */
+export function createAddressFilter(
+  allowed: readonly string[] | undefined,
+): ((address: string | null | undefined) => boolean) | null {
+  if (allowed === undefined) return null;
+  if (!Array.isArray(allowed) || allowed.length === 0) {
+    throw new WebhookConfigError(
+      'servicepay: allowedSourceAddresses must be a non-empty array of IP addresses (the service static address for the environment), or left out.',
+      'allowedSourceAddresses',
+    );
+  }
+  const set = new Set<string>();
+  for (const address of allowed) {
+    const canonical = typeof address === 'string' ? canonicalAddress(address) : null;
+    if (canonical === null) {
+      throw new WebhookConfigError(
+        `servicepay: allowedSourceAddresses holds ${JSON.stringify(address)}, which is not an IP address; list exact addresses (ranges are not supported).`,
+        'allowedSourceAddresses',
+      );
+    }
+    set.add(canonical);
+  }
+  return (address) => {
+    if (typeof address !== 'string') return false;
+    const canonical = canonicalAddress(address);
+    return canonical !== null && set.has(canonical);
+  };
 }

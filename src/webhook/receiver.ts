@@ -3,7 +3,7 @@
  * adapters only read the request and write the answer. Order matters and follows spec 5.1.4:
  * the signature is checked on the exact bytes before anything is parsed or stored.
  */
-import { signatureFromAuthorization } from './authorization';
+import { signatureFromAuthorization } from './encoding';
 import { createDispatcher } from './dispatch';
 import type { DispatchResult } from './dispatch';
 import {
@@ -13,13 +13,13 @@ import {
   WebhookRequestError,
   WebhookSignatureError,
 } from './errors';
-import type { KeyInput } from './key-source';
+import type { KeyInput } from './public-key';
 import { parseWebhookNotification } from './notification';
 import type { WebhookNotification } from './notification';
 import { respond } from './outcome';
 import type { ReceiverResponse, WebhookOutcome } from './outcome';
-import type { ResolvedReceiverOptions } from './resolve-options';
-import { isThenable } from './thenable';
+import type { ResolvedReceiverOptions } from './options';
+import { isThenable } from './encoding';
 
 /** A verifier: node:crypto's is synchronous, WebCrypto's asynchronous. */
 export type Verify<K> = (

@@ -1,53 +1,28 @@
 /**
- * `servicepay/webhook/web`: the webhook verifier and receiver on WebCrypto alone, for Next.js
- * edge routes, Cloudflare Workers, Deno and Bun. Nothing here, directly or transitively,
- * imports a Node built-in or uses Buffer (test/webhook/web-runtime.test.ts keeps it so).
+ * `servicepay/webhook/web`: the webhook verifier and receiver on WebCrypto alone, for edge
+ * runtimes (Cloudflare Workers, Deno, Bun, Vercel Edge). Nothing here, directly or
+ * transitively, imports a Node built-in or uses Buffer (test/webhook/web-runtime.test.ts keeps
+ * it so).
  */
-import type { FetchReceiverOptions } from './fetch-handler';
+import { createFetchHandlerWith } from './fetch-handler';
+import type { FetchReceiverOptions, FetchWebhookHandler } from './fetch-handler';
+import { webCrypto } from './web-crypto';
 
-export { verifyWebhookSignature } from './verify-web';
-export { parseWebhookNotification } from './notification';
-export { createFetchWebhookHandler } from './web-fetch-handler';
-export {
-  fetchPublicKey,
-  publicKeyUrl,
-  PUBLIC_KEY_PATH,
-  SANDBOX_BASE_URL,
-} from './fetch-public-key';
-export { MemoryIdempotencyStore } from './memory-store';
-export { notificationIdempotencyKey } from './store';
-export { SIGNATURE_ALGORITHM } from './authorization';
-export {
-  WebhookError,
-  WebhookConfigError,
-  WebhookKeyError,
-  WebhookKeyFetchError,
-  WebhookPayloadError,
-  WebhookRequestError,
-  WebhookSignatureError,
-} from './errors';
-
-export type { WebhookBody } from './bytes';
-export type {
-  WebhookMetadata,
-  WebhookNotification,
-  WebhookPaymentRequest,
-  WebhookPaymentStatus,
-} from './notification';
-export type { IdempotencyClaim, IdempotencyStore } from './store';
-export type { MemoryIdempotencyStoreOptions } from './memory-store';
-export type {
-  FetchPublicKeyOptions,
-  PublicKeySource,
-  WebhookEnvironment,
-} from './fetch-public-key';
-export type {
-  WebhookErrorContext,
-  WebhookNotificationContext,
-  WebhookReceiverOptions,
-} from './options';
-export type { WebhookOutcome } from './outcome';
-export type { FetchReceiverOptions, FetchWebhookHandler } from './fetch-handler';
+export * from './exports';
+export { verifyWebhookSignature } from './web-crypto';
 
 /** Options of createFetchWebhookHandler: the receiver options, keys as text/PEM or CryptoKey. */
 export type FetchWebhookHandlerOptions = FetchReceiverOptions<CryptoKey>;
+
+/**
+ * Creates the webhook receiver as `(request: Request) => Promise<Response>`, verifying with
+ * WebCrypto: PUT only, size limit, signature verified on the exact bytes, notification parsed
+ * and handed to onNotification once per distinct notification; 200 only after it succeeded.
+ *
+ * @throws WebhookConfigError or WebhookKeyError when the options are unusable.
+ */
+export function createFetchWebhookHandler(
+  options: FetchWebhookHandlerOptions,
+): FetchWebhookHandler {
+  return createFetchHandlerWith<CryptoKey>(options, webCrypto);
+}

@@ -1,13 +1,23 @@
 import type { Institution } from 'servicepay';
 
-// Logos are drawn here as data: URLs, so the catalogue never touches the network.
+// Logos are drawn here as PNG data: URLs, so the catalogue never touches the network. PNG,
+// not SVG: the component shows base64 raster data URLs but refuses SVG ones (an SVG can
+// carry script; docs/http-contract.md).
 function logo(background: string, mark: string, foreground = '#fff'): string {
-  const svg =
-    `<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40" viewBox="0 0 40 40">` +
-    `<rect width="40" height="40" rx="8" fill="${background}"/>` +
-    `<text x="20" y="26" text-anchor="middle" font-family="system-ui,sans-serif" ` +
-    `font-size="15" font-weight="700" fill="${foreground}">${mark}</text></svg>`;
-  return `data:image/svg+xml,${encodeURIComponent(svg)}`;
+  const canvas = document.createElement('canvas');
+  canvas.width = canvas.height = 80; // drawn at 2x for sharp 40 px tiles
+  const g = canvas.getContext('2d');
+  if (!g) return '';
+  g.fillStyle = background;
+  g.beginPath();
+  g.roundRect(0, 0, 80, 80, 16);
+  g.fill();
+  g.fillStyle = foreground;
+  g.font = '700 30px system-ui, sans-serif';
+  g.textAlign = 'center';
+  g.textBaseline = 'middle';
+  g.fillText(mark, 40, 42);
+  return canvas.toDataURL('image/png');
 }
 
 /** Six UK banks, ids as an aggregator gives them; Nationwide has no logo (initials badge). */

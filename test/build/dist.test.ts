@@ -30,9 +30,14 @@ async function bareImports(entry: string): Promise<string[]> {
 }
 
 describe('dist', () => {
-  it("keeps 'use client' at the top of the React entry, ESM and CJS", async () => {
-    for (const file of ['index.mjs', 'index.cjs']) {
-      expect((await read(file)).startsWith("'use client';")).toBe(true);
+  it("keeps 'use client' at the top of the component's file and off the root entry, ESM and CJS", async () => {
+    for (const ext of ['mjs', 'cjs']) {
+      expect((await read(`client.${ext}`)).startsWith("'use client';")).toBe(true);
+      // The root entry is a plain module: Server Components get ServiceEvent itself from it.
+      const entry = await read(`index.${ext}`);
+      expect(entry).not.toContain('use client');
+      expect(entry).toContain(`./client.${ext}`);
+      expect(entry).not.toMatch(/forwardRef|useSyncExternalStore/);
     }
   });
 

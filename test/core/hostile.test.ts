@@ -9,7 +9,7 @@ import { createHttpTransport, createPaymentSession } from '../../src/core';
 import type { PaymentInitiation } from '../../src/core';
 import { createEventLog } from '../helpers/event-log';
 import { reply } from '../helpers/fake-transport';
-import { APP_ID, BANK, VALID_PAYMENT, mountReady, setup } from './support/harness';
+import { APP_ID, BANK, VALID_PAYMENT, mountReady, setup, until } from './support/harness';
 import { NOT_OBJECT, isPlainJson, parseSpecError } from './support/oracle';
 
 const SERIALISABLE = 'must be serialisable to JSON';
@@ -616,22 +616,32 @@ describe('authorisation URLs', () => {
 
 // --- institution icons --------------------------------------------------------------------------
 
+/** The banks a session shows when its HTTP transport's backend answers `body`. */
 async function institutionsFrom(body: string) {
   const fetch = vi.fn(
     async () => new Response(body, { headers: { 'content-type': 'application/json' } }),
   );
-  const transport = createHttpTransport({ baseUrl: 'https://backend.test/sp', fetch });
-  return transport.fetchInstitutions({ environment: 'SANDBOX', applicationId: APP_ID });
+  const session = createPaymentSession({
+    environment: 'SANDBOX',
+    applicationId: APP_ID,
+    transport: createHttpTransport({ baseUrl: 'https://backend.test/sp', fetch }),
+  });
+  const unmount = session.mount();
+  const { institutions } = await until(session, (s) => s.institutionsState === 'ready');
+  unmount();
+  return institutions;
 }
 
-describe('institution icons from the HTTP transport', () => {
+describe('institution icons from the HTTP transport, as the session shows them', () => {
   it.each([
     'javascript:alert(1)',
     'JAVASCRIPT:alert(1)',
     ' javascript:alert(1)',
     'java\tscript:alert(1)',
     'data:image/svg+xml,<svg onload=alert(1)>',
-    'data:image/png;base64,iVBORw0KGgo=',
+    'data:image/svg+xml;base64,PHN2ZyBvbmxvYWQ9YWxlcnQoMSk+',
+    'data:image/png,iVBORw0KGgo=',
+    'data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==',
     'vbscript:msgbox(1)',
     'blob:https://cdn.test/0b7f',
     'file:///etc/passwd',
@@ -651,6 +661,17 @@ describe('institution icons from the HTTP transport', () => {
     },
     30_000,
   );
+
+  it('keeps base64 PNG, JPEG, GIF and WebP data URLs', async () => {
+    const icons = ['png', 'jpeg', 'gif', 'webp'].map((type) => `data:image/${type};base64,AAAA`);
+    expect(
+      await institutionsFrom(
+        JSON.stringify({
+          institutions: icons.map((iconUrl, i) => ({ id: `${i}`, name: 'A', iconUrl })),
+        }),
+      ),
+    ).toEqual(icons.map((iconUrl, i) => ({ id: `${i}`, name: 'A', iconUrl })));
+  });
 
   it('keeps http(s) icons as absolute URLs, and names with markup as plain strings', async () => {
     const name = '<img src=x onerror=alert(1)>';
@@ -706,7 +727,12 @@ describe('institution icons from the HTTP transport', () => {
       for (const bank of list) {
         expect(typeof bank.id).toBe('string');
         expect(typeof bank.name).toBe('string');
-        if (bank.iconUrl !== undefined) expect(new URL(bank.iconUrl).protocol).toMatch(/^https?:$/);
+        if (bank.iconUrl !== undefined && !bank.iconUrl.startsWith('data:image/')) {
+          expect(new URL(bank.iconUrl).protocol).toMatch(/^https?:$/);
+        }
+        if (bank.iconUrl?.startsWith('data:')) {
+          expect(bank.iconUrl).toMatch(/^data:image\/(png|jpeg|gif|webp);base64,[\w+/]+=*$/);
+        }
       }
     },
     30_000,

@@ -1,6 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ServiceTransportError, createHttpTransport } from '../../src/core';
-import type { PaymentInitiation } from '../../src/core';
+import type { PaymentInitiation, ServiceTransport } from '../../src/core';
+import { deferred } from '../helpers/deferred';
+import { DEFAULT_INSTITUTIONS, defaultInitiatedPayment } from '../helpers/fake-transport';
+import { startStallingBackend } from '../helpers/stalling-backend';
+import type { StallingBackend } from '../helpers/stalling-backend';
 import { APP_ID } from './support/harness';
 
 // createHttpTransport speaks the JSON contract documented in the README (the sandbox serves
@@ -104,14 +108,15 @@ describe('createHttpTransport: fetchInstitutions', () => {
     ]);
   });
 
-  it('resolves relative icon URLs against baseUrl and drops non-http(s) ones', async () => {
+  it('resolves relative icon URLs against baseUrl, and leaves the checks to the session', async () => {
     const { fetch } = fakeFetch(() =>
       json({
         institutions: [
           { id: 'a', name: 'Absolute path', iconUrl: '/icons/a.svg' },
           { id: 'b', name: 'Relative path', iconUrl: 'icons/b.svg' },
           { id: 'c', name: 'Script', iconUrl: 'javascript:alert(1)' },
-          { id: 'd', name: 'Data', iconUrl: 'data:image/svg+xml,<svg onload=alert(1)>' },
+          { id: 'd', name: 42 },
+          null,
         ],
       }),
     );
@@ -122,24 +127,14 @@ describe('createHttpTransport: fetchInstitutions', () => {
       applicationId: APP_ID,
     });
 
+    // The session drops or repairs c, d and null and reports them (transport-answers.test.ts).
     expect(list).toEqual([
       { id: 'a', name: 'Absolute path', iconUrl: `${BASE}/icons/a.svg` },
       { id: 'b', name: 'Relative path', iconUrl: `${BASE}/sandbox/icons/b.svg` },
-      { id: 'c', name: 'Script' },
-      { id: 'd', name: 'Data' },
+      { id: 'c', name: 'Script', iconUrl: 'javascript:alert(1)' },
+      { id: 'd', name: 42 },
+      null,
     ]);
-  });
-
-  it('skips entries without a string id and name', async () => {
-    const { fetch } = fakeFetch(() =>
-      json({ institutions: [{ id: 1, name: 'No' }, { id: 'x' }, null, { id: 'ok', name: 'OK' }] }),
-    );
-    const transport = createHttpTransport({ baseUrl: BASE, fetch });
-    const list = await transport.fetchInstitutions({
-      environment: 'SANDBOX',
-      applicationId: APP_ID,
-    });
-    expect(list).toEqual([{ id: 'ok', name: 'OK' }]);
   });
 
   it('rejects a 200 answer without an institutions array', async () => {
@@ -277,5 +272,124 @@ describe('createHttpTransport: abort', () => {
 
     expect(sent[0]?.signal?.aborted).toBe(true);
     expect(error).toMatchObject({ name: 'AbortError' });
+  });
+});
+
+// A real server and the real fetch: a backend (or a proxy in front of it) that sends its
+// headers and then stalls, or never stops sending, must not hold a call open past timeoutMs.
+describe('createHttpTransport against a real server that stalls after its headers', () => {
+  let backend: StallingBackend | undefined;
+  afterEach(async () => {
+    await backend?.close();
+    backend = undefined;
+  });
+
+  const institutions = (transport: ServiceTransport, signal?: AbortSignal) =>
+    transport
+      .fetchInstitutions({ environment: 'SANDBOX', applicationId: APP_ID }, signal)
+      .catch((e: unknown) => e);
+
+  it('fetchInstitutions: the timeout covers the body; the connection is closed', async () => {
+    backend = await startStallingBackend(() => 'stall');
+    const transport = createHttpTransport({ baseUrl: backend.url, timeoutMs: 1000 });
+
+    const error = await institutions(transport);
+
+    expect(error).toBeInstanceOf(ServiceTransportError);
+    expect(error).toMatchObject({ message: 'The service did not answer within 1000 ms' });
+    await backend.requests[0]!.cutOff;
+    expect(backend.requests.map((r) => `${r.method} ${r.path.split('?')[0]}`)).toEqual([
+      'GET /v1/institutions',
+    ]);
+  });
+
+  it('initiatePayment: the timeout covers the body; the connection is closed', async () => {
+    backend = await startStallingBackend(() => 'stall');
+    const transport = createHttpTransport({ baseUrl: backend.url, timeoutMs: 1000 });
+
+    const error = await transport.initiatePayment(payment).catch((e: unknown) => e);
+
+    expect(error).toMatchObject({ message: 'The service did not answer within 1000 ms' });
+    await backend.requests[0]!.cutOff;
+    expect(JSON.parse(backend.requests[0]!.body)).toEqual(payment);
+  });
+
+  it("the caller's abort after the headers ends the call and closes the connection", async () => {
+    backend = await startStallingBackend(() => 'stall');
+    const headers = deferred<void>();
+    const transport = createHttpTransport({
+      baseUrl: backend.url,
+      fetch: async (...args) => {
+        const response = await globalThis.fetch(...args);
+        headers.resolve();
+        return response;
+      },
+    });
+    const controller = new AbortController();
+    const result = institutions(transport, controller.signal);
+    await headers.promise;
+    expect(backend.requests[0]!.wasCutOff).toBe(false);
+
+    controller.abort();
+
+    expect(await result).toMatchObject({ name: 'AbortError' });
+    await backend.requests[0]!.cutOff;
+  });
+
+  it('an answer without end is cut at maxResponseBytes', async () => {
+    backend = await startStallingBackend(() => 'endless');
+    const transport = createHttpTransport({
+      baseUrl: backend.url,
+      maxResponseBytes: 256 * 1024,
+    });
+
+    const error = await institutions(transport);
+
+    expect(error).toBeInstanceOf(ServiceTransportError);
+    expect(error).toMatchObject({
+      message: `The service sent an answer larger than ${256 * 1024} bytes`,
+    });
+    await backend.requests[0]!.cutOff;
+  });
+
+  it('a well-behaved server still answers in full', async () => {
+    backend = await startStallingBackend(() => 'answer');
+    const transport = createHttpTransport({ baseUrl: backend.url, timeoutMs: 5000 });
+    expect(await institutions(transport)).toEqual(DEFAULT_INSTITUTIONS);
+    expect(await transport.initiatePayment(payment)).toEqual(defaultInitiatedPayment(1));
+  });
+});
+
+describe('createHttpTransport: answer size', () => {
+  it('stops reading an answer once it passes maxResponseBytes', async () => {
+    let pulled = 0;
+    const endless = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled++;
+        controller.enqueue(new Uint8Array(1000).fill(32));
+      },
+    });
+    const { fetch } = fakeFetch(() => new Response(endless, { status: 201 }));
+    const transport = createHttpTransport({ baseUrl: BASE, fetch, maxResponseBytes: 10_000 });
+    await expect(transport.initiatePayment(payment)).rejects.toThrow(
+      'The service sent an answer larger than 10000 bytes',
+    );
+    const read = pulled;
+    // Cancelled: nothing more is pulled from the body.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(pulled).toBe(read);
+    expect(pulled).toBeLessThan(20);
+  });
+
+  it('times out a body that never ends even when the fetch does not abort it', async () => {
+    vi.useFakeTimers();
+    const neverEnding = new ReadableStream<Uint8Array>({ pull: () => new Promise(() => {}) });
+    const { fetch } = fakeFetch(() => new Response(neverEnding, { status: 201 }));
+    const transport = createHttpTransport({ baseUrl: BASE, fetch, timeoutMs: 2000 });
+
+    const result = transport.initiatePayment(payment).catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(2000);
+
+    expect(await result).toMatchObject({ message: 'The service did not answer within 2000 ms' });
   });
 });

@@ -4,7 +4,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-// ../shared/STYLE.md: core imports nothing of the other layers, no React and no Node
+// docs/architecture.md: core imports nothing of the other layers, no React and no Node
 // built-ins (it runs in browsers and is the base of every entry).
 
 const CORE = fileURLToPath(new URL('../../src/core', import.meta.url));

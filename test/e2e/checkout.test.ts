@@ -1,12 +1,18 @@
 // @vitest-environment node
 // End to end in a real headless Chromium: the example checkout, the local sandbox of the
 // service, and the example's webhook receiver, all on 127.0.0.1.
-import { createServer } from 'node:http';
+import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startCheckout } from '../../examples/checkout/server.mjs';
-import { startSandbox } from '../../src/sandbox/index';
+import { GIVE_UP_AFTER_MS } from '../../examples/checkout/result';
+import {
+  BANK_ERROR_DESCRIPTION,
+  REJECTED_DESCRIPTION,
+  startSandbox,
+} from '../../src/sandbox/index';
 import { createWebhookHandler } from '../../src/webhook/index';
 import { launchChromium } from '../helpers/browser';
 import {
@@ -17,6 +23,7 @@ import {
   startCheckoutWithSandbox,
 } from './support';
 import type { Checkout, Sandbox } from './support';
+import { freePort } from '../helpers/free-port';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -25,21 +32,37 @@ beforeAll(async () => {
 });
 afterAll(() => browser?.close());
 
-/** A port that nothing listens on (yet). */
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 async function payAtBank(page: Page, checkout: Checkout, bank = 'Barclays') {
   await page.goto(checkout.url);
   await page.getByRole('button', { name: 'Pay £12.50' }).click();
   await page.getByRole('button', { name: bank }).click();
   await page.waitForURL(/\/bank\//);
 }
+
+/** Words for developers that a shopper must never read on the result page. */
+const DEVELOPER_WORDS =
+  /webhook|servicepay|payment ?id|errorDescription|rejected by the user|reported an error|[0-9a-f]{8}-[0-9a-f]{4}-/i;
+/** The service's status names, in capitals ("Payment not completed" is fine). */
+const STATUS_NAMES = /\b(?:COMPLETED|FAILED|PENDING)\b/;
+
+function expectShopperWordsOnly(text: string) {
+  expect(text).not.toMatch(DEVELOPER_WORDS);
+  expect(text).not.toMatch(STATUS_NAMES);
+}
+
+/** The result page's heading, and the visible text of the page. */
+async function resultPage(page: Page) {
+  const heading = page.getByRole('heading', { level: 1 });
+  return { heading: (await heading.textContent())?.trim(), text: await page.innerText('body') };
+}
+
+/** Waits for the result page's final heading (the verified webhook has arrived). */
+async function waitForResult(page: Page, heading: string) {
+  await page.waitForURL(/\/return\?/);
+  await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+}
+
+const focusedText = (page: Page) => page.evaluate(() => document.activeElement?.textContent);
 
 describe('the example checkout against the sandbox', () => {
   let checkout: Checkout;
@@ -57,12 +80,18 @@ describe('the example checkout against the sandbox', () => {
     await stop?.();
   });
 
-  it('approves a payment: COMPLETED, confirmed by a verified webhook processed once', async () => {
+  it('approves a payment: "Payment received" once the verified webhook is in, processed once', async () => {
     const failures: string[] = [];
     page.on('pageerror', (error) => failures.push(error.message));
     page.on('console', (msg) => msg.type() === 'error' && failures.push(msg.text()));
     page.on('response', (r) => r.status() >= 400 && failures.push(`${r.status()} ${r.url()}`));
+    // allHeaders(): headers() leaves out the Sec-Fetch-* ones.
+    const decisions: Promise<Record<string, string>>[] = [];
+    page.on('request', (r) => r.url().endsWith('/decision') && decisions.push(r.allHeaders()));
+    const bundle = page.waitForResponse((r) => r.url().endsWith('/app.js'));
     await page.goto(checkout.url);
+    // The bundle comes compressed (brotli, as Chromium accepts it).
+    expect((await bundle).headers()['content-encoding']).toBe('br');
     await page.getByRole('button', { name: 'Pay £12.50' }).waitFor();
     await shot(page, '1-checkout');
     await page.getByRole('button', { name: 'Pay £12.50' }).click();
@@ -70,13 +99,26 @@ describe('the example checkout against the sandbox', () => {
     await shot(page, '2-bank-list');
     await page.getByRole('button', { name: 'Barclays' }).click();
     await page.waitForURL(/\/bank\//);
-    await expect.poll(() => page.getByText('£12.50').count()).toBeGreaterThan(0);
+    // The payee is the shop the shopper was on.
+    expect(await page.locator('.lead').innerText()).toBe(
+      'Pay £12.50 to Example Coffee Co. from your Barclays account.',
+    );
     await expect.poll(() => page.getByText('ORDER-1042').count()).toBeGreaterThan(0);
     await shot(page, '3-bank-page');
     await page.getByRole('button', { name: 'Approve' }).click();
-    await page.waitForURL(/\/return\?/);
-    await expect.poll(() => page.getByTestId('status').textContent()).toBe('COMPLETED');
-    await shot(page, '4-result-completed');
+    await waitForResult(page, 'Payment received');
+    await shot(page, '4-result-received');
+
+    const { heading, text } = await resultPage(page);
+    expect(heading).toBe('Payment received');
+    expect(text).toContain('Your payment to Example Coffee Co. has gone through');
+    expect(text).toMatch(/Item\s+Single-origin coffee beans, 1\s?kg/);
+    expect(text).toMatch(/Amount\s+£12\.50/);
+    expect(text).toMatch(/Reference\s+ORDER-1042/);
+    expectShopperWordsOnly(text);
+    // Announced: focus moved to the new heading.
+    expect(await focusedText(page)).toBe('Payment received');
+    expect(await page.title()).toBe('Payment received – Example Coffee Co.');
 
     const stored = [...checkout.payments.values()];
     expect(stored).toHaveLength(1);
@@ -88,23 +130,46 @@ describe('the example checkout against the sandbox', () => {
       timesProcessed: 1,
     });
     expect(new URL(page.url()).searchParams.get('paymentId')).toBe(stored[0]!.paymentId);
+    // The bank page's own form: same origin, and its Origin sent (not "null").
+    expect(decisions).toHaveLength(1);
+    expect(await decisions[0]).toMatchObject({
+      origin: sandbox.url,
+      'sec-fetch-site': 'same-origin',
+    });
     expect(failures).toEqual([]);
   });
 
-  it('rejects a payment: FAILED with the errorDescription', async () => {
-    await payAtBank(page, checkout, 'Monzo');
-    await page.getByRole('button', { name: 'Reject' }).click();
-    await page.waitForURL(/\/return\?/);
-    await expect.poll(() => page.getByTestId('status').textContent()).toBe('FAILED');
-    const description = await page.getByTestId('error-description').textContent();
-    expect(description).toBeTruthy();
-    expect([...checkout.payments.values()][0]).toMatchObject({
-      paymentStatus: 'FAILED',
-      errorDescription: description,
-      timesProcessed: 1,
-    });
-    await shot(page, '5-result-failed');
-  });
+  it.each([
+    ['Reject', REJECTED_DESCRIPTION],
+    ['Bank error', BANK_ERROR_DESCRIPTION],
+  ])(
+    '%s: "Payment not completed", and Try again returns to the bank choice to pay with another bank',
+    async (decision, errorDescription) => {
+      await payAtBank(page, checkout, 'Monzo');
+      await page.getByRole('button', { name: decision }).click();
+      await waitForResult(page, 'Payment not completed');
+      const { text } = await resultPage(page);
+      expect(text).toContain('Your bank did not complete the payment, so no money has been taken.');
+      expect(text).toMatch(/Reference\s+ORDER-1042/);
+      expectShopperWordsOnly(text);
+      expect(await focusedText(page)).toBe('Payment not completed');
+      expect([...checkout.payments.values()]).toMatchObject([
+        { paymentStatus: 'FAILED', errorDescription, timesProcessed: 1 },
+      ]);
+      if (decision === 'Reject') await shot(page, '5-result-not-completed');
+
+      await page.getByRole('link', { name: 'Try again' }).click();
+      // Back at the checkout with the banks open, the same reference ready.
+      await page.getByRole('button', { name: 'Barclays' }).waitFor();
+      expect(new URL(page.url()).pathname).toBe('/');
+      expect(await page.getByLabel('Payment reference').inputValue()).toBe('ORDER-1042');
+      await page.getByRole('button', { name: 'Barclays' }).click();
+      await page.waitForURL(/\/bank\//);
+      await page.getByRole('button', { name: 'Approve' }).click();
+      await waitForResult(page, 'Payment received');
+      expect(sandbox.payments.size).toBe(2);
+    },
+  );
 
   it('shows a validation error and creates no payment', async () => {
     await page.goto(checkout.url);
@@ -116,6 +181,60 @@ describe('the example checkout against the sandbox', () => {
     await shot(page, '6-validation-error');
     expect(await page.getByRole('button', { name: 'Barclays' }).count()).toBe(0);
     expect(sandbox.payments.size).toBe(0);
+  });
+
+  it('waits with words that explain, then stops asking after a minute and gives advice', async () => {
+    const asked: string[] = [];
+    page.on('request', (r) => r.url().includes('/api/payments/') && asked.push(r.url()));
+    await page.clock.install();
+    // A payment whose confirmation never arrives.
+    await page.goto(`${checkout.url}return?paymentId=5e4d8a52-0000-4000-8000-000000000000`);
+    await page.getByRole('heading', { name: 'Waiting for your bank to confirm…' }).waitFor();
+    expect((await resultPage(page)).text).toContain('Please keep this page open.');
+    await shot(page, '7-result-waiting');
+    await expect.poll(() => asked.length).toBeGreaterThan(0);
+
+    await page.clock.runFor(GIVE_UP_AFTER_MS);
+    await page.getByRole('heading', { name: 'We have not heard from your bank yet' }).waitFor();
+    const { text } = await resultPage(page);
+    expect(text).toContain('Check your banking app.');
+    expect(text).toContain('Need help? Contact Example Coffee Co.');
+    expectShopperWordsOnly(text);
+    expect(await focusedText(page)).toBe('We have not heard from your bank yet');
+    await shot(page, '8-result-unconfirmed');
+    // It has stopped asking.
+    const count = asked.length;
+    await page.clock.runFor(5 * 60_000);
+    expect(asked.length).toBe(count);
+
+    // "Check again" asks again.
+    await page.getByRole('button', { name: 'Check again' }).click();
+    await page.getByRole('heading', { name: 'Waiting for your bank to confirm…' }).waitFor();
+    await expect.poll(() => asked.length).toBeGreaterThan(count);
+  });
+
+  it('refuses a cross-site text/plain form that tries to approve the payment', async () => {
+    const { paymentId } = await (async () => {
+      await payAtBank(page, checkout);
+      return { paymentId: [...sandbox.payments.keys()][0]! };
+    })();
+    // A page elsewhere (another site: "localhost" is not "127.0.0.1") that posts on load.
+    const action = `${sandbox.url.replace('127.0.0.1', 'localhost')}/bank/${paymentId}/decision`;
+    const attacker = createServer((_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+      res.end(`<!doctype html><form method="post" enctype="text/plain" action="${action}">
+<input name="decision" value="approve&amp;x="></form><script>document.forms[0].submit()</script>`);
+    }).listen(0, '127.0.0.1');
+    await new Promise((resolve) => attacker.once('listening', resolve));
+    try {
+      const answer = page.waitForResponse((r) => r.url() === action);
+      await page.goto(`http://127.0.0.1:${(attacker.address() as AddressInfo).port}/`);
+      expect((await answer).status()).toBe(403);
+      expect(sandbox.payments.get(paymentId)!.status).toBe('PENDING');
+      expect(checkout.payments.size).toBe(0);
+    } finally {
+      await new Promise((resolve) => attacker.close(resolve));
+    }
   });
 });
 
@@ -141,6 +260,104 @@ describe('accessibility in a real browser', () => {
       await stop();
     }
   });
+
+  it('has none on every result page, light and dark, at 1280 and 390 px', async () => {
+    const { checkout, stop } = await startCheckoutWithSandbox();
+    // The verified results as the server stores them, so each state is one page load away.
+    const stored = (paymentId: string, paymentStatus: 'COMPLETED' | 'FAILED') => ({
+      paymentId,
+      merchantPaymentId: null,
+      paymentStatus,
+      errorDescription: paymentStatus === 'FAILED' ? BANK_ERROR_DESCRIPTION : null,
+      amount: 12.5,
+      reference: 'ORDER-1042',
+      timesProcessed: 1,
+    });
+    const received = '5e4d8a52-0000-4000-8000-00000000000a';
+    const failed = '5e4d8a52-0000-4000-8000-00000000000b';
+    checkout.payments.set(received, stored(received, 'COMPLETED'));
+    checkout.payments.set(failed, stored(failed, 'FAILED'));
+    const pending = '5e4d8a52-0000-4000-8000-00000000000c';
+    try {
+      for (const colorScheme of ['light', 'dark'] as const) {
+        for (const width of [1280, 390]) {
+          const context = await browser.newContext({
+            bypassCSP: true,
+            colorScheme,
+            viewport: { width, height: 800 },
+          });
+          const page = await context.newPage();
+          await page.clock.install();
+          const found: Record<string, string[]> = {};
+          for (const [id, heading] of [
+            [received, 'Payment received'],
+            [failed, 'Payment not completed'],
+            [pending, 'Waiting for your bank to confirm…'],
+          ] as const) {
+            await page.goto(`${checkout.url}return?paymentId=${id}`);
+            await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+            found[heading] = await axeViolations(page);
+          }
+          await page.clock.runFor(GIVE_UP_AFTER_MS);
+          await page
+            .getByRole('heading', { name: 'We have not heard from your bank yet' })
+            .waitFor();
+          found.unconfirmed = await axeViolations(page);
+          await page.goto(`${checkout.url}return`);
+          await page.getByRole('heading', { name: 'We could not find this payment' }).waitFor();
+          found.missing = await axeViolations(page);
+          expect(found, `${colorScheme} ${width}px`).toEqual({
+            'Payment received': [],
+            'Payment not completed': [],
+            'Waiting for your bank to confirm…': [],
+            unconfirmed: [],
+            missing: [],
+          });
+          await context.close();
+        }
+      }
+    } finally {
+      await stop();
+    }
+  });
+});
+
+describe('the example server', () => {
+  it('serves the assets compressed by what the client accepts, with Vary: Accept-Encoding', async () => {
+    const checkout = await startCheckout({ port: 0 });
+    try {
+      const get = (acceptEncoding: string) =>
+        new Promise<{ headers: Record<string, unknown>; body: Buffer }>((resolve, reject) => {
+          request(
+            `${checkout.url}app.js`,
+            { headers: { 'Accept-Encoding': acceptEncoding } },
+            (res) => {
+              const chunks: Buffer[] = [];
+              res.on('data', (c: Buffer) => chunks.push(c));
+              res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+            },
+          )
+            .on('error', reject)
+            .end();
+        });
+      const plain = await get('identity');
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.headers.vary).toBe('Accept-Encoding');
+      const br = await get('gzip, deflate, br');
+      expect(br.headers['content-encoding']).toBe('br');
+      expect(brotliDecompressSync(br.body).equals(plain.body)).toBe(true);
+      // About a quarter of the bundle's size goes over the wire.
+      expect(br.body.length).toBeLessThan(plain.body.length / 3);
+      const gzip = await get('gzip;q=0.8, br;q=0');
+      expect(gzip.headers['content-encoding']).toBe('gzip');
+      expect(gunzipSync(gzip.body).equals(plain.body)).toBe(true);
+      expect((await get('br;q=0, gzip;q=0')).headers['content-encoding']).toBeUndefined();
+      const css = await get('br');
+      expect(css.headers['content-encoding']).toBe('br');
+    } finally {
+      await checkout.stop();
+    }
+  });
 });
 
 describe('a receiver that is down at first', () => {
@@ -162,6 +379,8 @@ describe('a receiver that is down at first', () => {
       await payAtBank(page, checkout);
       await page.getByRole('button', { name: 'Approve' }).click();
       await page.waitForURL(/\/return\?/);
+      // No verified webhook reaches the shop: its page waits, and says so.
+      await page.getByRole('heading', { name: 'Waiting for your bank to confirm…' }).waitFor();
       // The service keeps trying while the receiver is down.
       await expect.poll(() => sandbox.deliveries.length).toBeGreaterThanOrEqual(2);
       expect(received).toEqual([]);

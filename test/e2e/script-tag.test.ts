@@ -111,7 +111,7 @@ describe('the plain page with the script tag (examples/script-tag)', () => {
     await page.getByRole('button', { name: 'Approve' }).click();
     // The checkout's own result page: the status from the verified webhook only.
     await page.waitForURL(/\/return\?/);
-    await expect.poll(() => page.getByTestId('status').textContent()).toBe('COMPLETED');
+    await page.getByRole('heading', { level: 1, name: 'Payment received' }).waitFor();
     await shot(page, 'script-tag-3-result-completed');
 
     const stored = [...checkout.payments.values()];
@@ -211,7 +211,7 @@ describe('the plain page with the script tag (examples/script-tag)', () => {
     await page.waitForURL(/\/bank\//);
     await page.getByRole('button', { name: 'Approve' }).click();
     await page.waitForURL(/\/return\?/);
-    await expect.poll(() => page.getByTestId('status').textContent()).toBe('COMPLETED');
+    await page.getByRole('heading', { level: 1, name: 'Payment received' }).waitFor();
     expect([...sandbox.payments.values()]).toEqual([
       expect.objectContaining({ institutionId: 'monzo', merchantPaymentId: second }),
     ]);

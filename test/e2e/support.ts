@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import type { AxeResults } from 'axe-core';
 import type { Page } from 'playwright-core';
 import { startCheckout } from '../../examples/checkout/server.mjs';
-import { startSandbox } from '../../src/sandbox/index';
+import { SANDBOX_APPLICATION_ID, startSandbox } from '../../src/sandbox/index';
 
 export type Checkout = Awaited<ReturnType<typeof startCheckout>>;
 export type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
@@ -24,6 +24,7 @@ export async function startCheckoutWithSandbox(): Promise<{
     webhookUrl: checkout.webhookUrl,
     webCallbackUrl: checkout.returnUrl,
     mobileCallbackUrl: `${checkout.returnUrl}?app=mobile`,
+    applications: { [SANDBOX_APPLICATION_ID]: { merchantName: checkout.merchantName } },
     retry: FAST_RETRY,
   });
   checkout.useSandbox(sandbox);

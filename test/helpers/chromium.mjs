@@ -3,7 +3,7 @@
 // import it too; test/helpers/browser.ts builds the launcher on it.
 import { existsSync } from 'node:fs';
 
-/** What a closed network needs (../shared/TOOLCHAIN.md); never @sparticuz/chromium's own args. */
+/** What a closed network needs (CONTRIBUTING.md, "Browsers"); never @sparticuz/chromium's own args. */
 export const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',

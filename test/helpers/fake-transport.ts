@@ -15,6 +15,7 @@ import { deferred } from './deferred';
  *   fake.replyTo('initiatePayment', reply.defer());          // every payment waits ...
  *   fake.paymentCalls[0].resolve();                          // ... until the test answers
  *   fake.replyOnce('fetchInstitutions', reply.fail('Service unavailable'));
+ *   fake.replyOnce('fetchInstitutions', reply.untyped([null, { id: 7 }]));  // hostile
  *
  * It honours the AbortSignal like fetch does: a pending call whose signal aborts rejects
  * with an AbortError DOMException and is recorded as aborted (turn off with
@@ -31,6 +32,7 @@ export interface InstitutionsRequest {
 /** How the fake answers one call. */
 export type FakeReply<T> =
   | { type: 'resolve'; value?: T }
+  | { type: 'untyped'; value: unknown }
   | { type: 'fail'; error: string | Error }
   | { type: 'defer' }
   | { type: 'hang' };
@@ -38,6 +40,11 @@ export type FakeReply<T> =
 export const reply = {
   /** Answers at once, with `value` or the fake's realistic default. */
   resolve: <T>(value?: T): FakeReply<T> => ({ type: 'resolve', value }),
+  /**
+   * Answers at once with exactly `value`, whatever its type (null included): a broken or
+   * hostile transport, whose answers the session must check.
+   */
+  untyped: (value: unknown): FakeReply<never> => ({ type: 'untyped', value }),
   /** Rejects at once with `new Error(message)`, or with the given Error as it is. */
   fail: (error: string | Error): FakeReply<never> => ({ type: 'fail', error }),
   /** Stays pending until the test calls `resolve()` / `fail()` on the recorded call. */
@@ -208,6 +215,8 @@ export function createFakeTransport(options: FakeTransportOptions = {}): FakeTra
 
     if (status === 'pending') {
       if (answer.type === 'resolve') call.resolve(answer.value);
+      else if (answer.type === 'untyped')
+        finish('resolved', () => settle.resolve(answer.value as Res));
       else if (answer.type === 'fail') call.fail(answer.error);
     }
     return call;

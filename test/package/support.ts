@@ -3,7 +3,6 @@
 // process, so Node (or Vite) resolves `servicepay` through the installed package.json, never
 // through the repo's aliases to src/.
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -26,8 +25,8 @@ export const SMOKE_APPS = 'servicepaySmokeApps';
 export const REPO = fileURLToPath(new URL('../../', import.meta.url));
 /** jsdom provides the DOM for the React apps' checks; it does not touch React's resolution. */
 export const JSDOM_PATH = join(REPO, 'node_modules/jsdom/lib/api.js');
-/** The service's signed examples, beside the repo (../shared/vectors). */
-export const VECTORS_PATH = join(REPO, '../shared/vectors/webhook-signatures.json');
+/** The service's signed examples (test/fixtures/README.md). */
+export const VECTORS_PATH = join(REPO, 'test/fixtures/webhook-signatures.json');
 
 export interface RunResult {
   code: number | null;
@@ -37,7 +36,8 @@ export interface RunResult {
 
 export interface RunOptions {
   cwd: string;
-  env?: Record<string, string>;
+  /** Added to the environment; a key set to undefined is removed from it. */
+  env?: Record<string, string | undefined>;
   timeoutMs?: number;
 }
 
@@ -76,7 +76,7 @@ export async function runFixture<T>(app: string, file: string): Promise<T> {
     cwd: app,
     env: {
       SERVICEPAY_JSDOM: JSDOM_PATH,
-      ...(existsSync(VECTORS_PATH) ? { SERVICEPAY_VECTORS: VECTORS_PATH } : {}),
+      SERVICEPAY_VECTORS: VECTORS_PATH,
     },
     timeoutMs: 60_000,
   });

@@ -398,6 +398,7 @@ describe('other routes', () => {
     expect(html).toContain('<html lang="en-GB">');
     expect(html).toContain('<a href="/deliveries">');
     expect(html).toContain(sandbox.applicationId);
+    expect(html).toContain('<dt>Payee on the bank page</dt><dd>Sandbox merchant</dd>');
     expect(html).toContain('<td>&lt;i&gt;&amp;&quot;&#39;</td>');
     expect(html).toContain('<td>£3.00</td>');
   });

@@ -1,20 +1,11 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { SandboxError } from '../../src/sandbox/index';
-import { createPayment, testSandbox } from './support/sandbox';
+import { createPayment, decide, pageToken, testSandbox } from './support/sandbox';
 import type { TestSandbox } from './support/sandbox';
 
 const WEB_CALLBACK = 'http://localhost:3000/checkout/return';
 const MOBILE_CALLBACK = 'myshop://payment-result';
-
-function decide(sandbox: TestSandbox, paymentId: string, decision: string) {
-  return fetch(`${sandbox.url}/bank/${paymentId}/decision`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ decision }).toString(),
-    redirect: 'manual',
-  });
-}
 
 const statusOf = async (sandbox: TestSandbox, paymentId: string) =>
   (await (await fetch(`${sandbox.url}/v1/payments/${paymentId}`)).json()) as Record<
@@ -55,6 +46,28 @@ describe('the bank page', () => {
     expect(html).toContain('<legend>Do you want to make this payment?</legend>');
     // No script at all, no inline style.
     expect(html).not.toMatch(/<script|\sstyle=|\son[a-z]+=/i);
+  });
+
+  it('names the payee of the payment’s application, the default merchant name, or a neutral one', async () => {
+    const coffee = '5e4d8a52-7c1b-4f0e-9a3d-2b6c1e8f4a90';
+    const other = 'c03a65f7-37e1-45d6-a653-f01da47b061e';
+    const lead = async (sandbox: TestSandbox, applicationId: string) => {
+      const { authorisationUrl } = await createPayment(sandbox, { applicationId });
+      const html = await (await fetch(authorisationUrl)).text();
+      return /<p class="lead">(.*?)<\/p>/.exec(html)?.[1]?.replace(/<[^>]+>/g, '');
+    };
+    const configured = await testSandbox({
+      merchantName: 'Tea Rooms',
+      applications: { [coffee.toUpperCase()]: { merchantName: 'Example Coffee Co.' } },
+    });
+    expect(await lead(configured, coffee)).toBe(
+      'Pay £12.50 to Example Coffee Co. from your Monzo account.',
+    );
+    expect(await lead(configured, other)).toBe('Pay £12.50 to Tea Rooms from your Monzo account.');
+    const plain = await testSandbox();
+    expect(await lead(plain, coffee)).toBe(
+      'Pay £12.50 to Sandbox merchant from your Monzo account.',
+    );
   });
 
   it('is served under a strict CSP that still lets the form redirect to the callbacks', async () => {
@@ -162,8 +175,10 @@ describe('the decision', () => {
   it('is final: deciding again changes nothing and answers as the first time', async () => {
     const sandbox = await testSandbox({ webCallbackUrl: WEB_CALLBACK });
     const { paymentId, authorisationUrl } = await createPayment(sandbox);
-    const first = await decide(sandbox, paymentId, 'approve');
-    const again = await decide(sandbox, paymentId, 'reject');
+    // A double click: both posts come from the same page, with its token.
+    const token = await pageToken(sandbox, paymentId);
+    const first = await decide(sandbox, paymentId, 'approve', token);
+    const again = await decide(sandbox, paymentId, 'reject', token);
     expect(again.status).toBe(303);
     expect(again.headers.get('location')).toBe(first.headers.get('location'));
     expect(await statusOf(sandbox, paymentId)).toMatchObject({ paymentStatus: 'COMPLETED' });
@@ -176,9 +191,8 @@ describe('the decision', () => {
     const sandbox = await testSandbox();
     const { paymentId } = await createPayment(sandbox);
     expect((await decide(sandbox, paymentId, 'maybe')).status).toBe(400);
-    expect((await decide(sandbox, '5e4d8a52-0000-4000-8000-000000000000', 'approve')).status).toBe(
-      404,
-    );
+    const unknown = '5e4d8a52-0000-4000-8000-000000000000';
+    expect((await decide(sandbox, unknown, 'approve', 'no-page')).status).toBe(404);
     expect(await statusOf(sandbox, paymentId)).toMatchObject({ paymentStatus: 'PENDING' });
   });
 });

@@ -12,7 +12,7 @@ import type { CliIo, Sandbox } from '../../src/sandbox/index';
 import { verifyWebhookSignature } from '../../src/webhook/index';
 import { closedPort, startReceiver } from './support/receiver';
 import type { Receiver, Respond } from './support/receiver';
-import { keyFile } from './support/sandbox';
+import { createPayment, keyFile } from './support/sandbox';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -54,6 +54,12 @@ describe('servicepay-sandbox', () => {
     [['--prot', '4010'], "Unknown option '--prot'"],
     [['--port', 'abc'], '--port must be a number, got "abc"'],
     [
+      ['--port', '0', '--merchant-name', 'A', '--merchant-name', 'B'],
+      '--merchant-name without an application id can be given once',
+    ],
+    [['--port', '0', '--merchant-name', ''], 'merchantName must be a name of 1 to 100 characters'],
+    [['--port', '0', '--public-url', 'https://x.test/path'], 'publicUrl must be an origin'],
+    [
       ['--port', '0', '--webhook-url', 'ftp://example.test/hook'],
       'webhookUrl must be an http(s) URL',
     ],
@@ -79,6 +85,33 @@ describe('servicepay-sandbox', () => {
     requestStop();
     expect(await exit).toBe(0);
     await expect(fetch(`${running.url}/`)).rejects.toThrow();
+  });
+
+  it('--merchant-name names the payee, for all or for one application', async () => {
+    const { io, requestStop, sandbox } = testIo();
+    const app = 'c03a65f7-37e1-45d6-a653-f01da47b061e';
+    const exit = runCli(
+      [
+        ...['--port', '0', '--key-file', keyFile],
+        ...['--merchant-name', 'Tea Rooms', '--merchant-name', `${app}=Example Coffee Co.`],
+        ...['--public-url', 'https://pay-sandbox.example.test'],
+      ],
+      io,
+    );
+    const running = await sandbox;
+    const lead = async (applicationId: string) => {
+      const { authorisationUrl } = await createPayment(running, { applicationId });
+      // --public-url changes nothing for a request made to 127.0.0.1.
+      expect(authorisationUrl.startsWith(`${running.url}/bank/`)).toBe(true);
+      const html = await (await fetch(authorisationUrl)).text();
+      return /<p class="lead">(.*?)<\/p>/.exec(html)?.[1]?.replace(/<[^>]+>/g, '');
+    };
+    expect(await lead(app)).toBe('Pay £12.50 to Example Coffee Co. from your Monzo account.');
+    expect(await lead(running.applicationId)).toBe(
+      'Pay £12.50 to Tea Rooms from your Monzo account.',
+    );
+    requestStop();
+    expect(await exit).toBe(0);
   });
 
   it('exits 1 when the port is taken', async () => {

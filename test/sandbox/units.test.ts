@@ -169,6 +169,17 @@ describe('startSandbox options', () => {
     ['retry', { retry: { factor: 0.5 } }, 'retry.factor'],
     ['retry', { retry: { maxAttempts: 0 } }, 'retry.maxAttempts'],
     ['retry', { retry: { timeoutMs: 0 } }, 'retry.timeoutMs'],
+    ['merchantName', { merchantName: '  ' }, 'merchantName'],
+    ['merchantName', { merchantName: 'x'.repeat(101) }, 'merchantName'],
+    ['applications', { applications: [] as never }, 'applications'],
+    ['applications', { applications: { 'shop-1': { merchantName: 'A' } } }, 'applications'],
+    [
+      'applications',
+      { applications: { '5e4d8a52-7c1b-4f0e-9a3d-2b6c1e8f4a90': {} as never } },
+      'applications["5e4d8a52-7c1b-4f0e-9a3d-2b6c1e8f4a90"].merchantName',
+    ],
+    ['publicUrl', { publicUrl: 'sandbox.example.test' }, 'publicUrl'],
+    ['publicUrl', { publicUrl: 'https://sandbox.example.test/servicepay' }, 'publicUrl'],
   ])('refuses an invalid %s before listening', async (_, options, option) => {
     const start = startSandbox({ port: 0, ...options });
     await expect(start).rejects.toBeInstanceOf(SandboxConfigError);

@@ -8,7 +8,7 @@ import { SandboxConfigError, startSandbox } from '../../src/sandbox/index';
 import { verifyWebhookSignature } from '../../src/webhook/index';
 import { closedPort, startReceiver } from './support/receiver';
 import type { Receiver, ReceivedRequest, Respond } from './support/receiver';
-import { createPayment, testSandbox } from './support/sandbox';
+import { createPayment, decide, testSandbox } from './support/sandbox';
 import type { TestSandbox } from './support/sandbox';
 
 const receivers: Receiver[] = [];
@@ -106,12 +106,7 @@ describe('webhook notifications', () => {
       merchantPaymentId: null,
       paymentMetadata: null,
     });
-    await fetch(`${sandbox.url}/bank/${paymentId}/decision`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: 'decision=reject',
-      redirect: 'manual',
-    });
+    await decide(sandbox, paymentId, 'reject');
     const request = await r.request(1);
     expect(JSON.parse(request.body.toString())).toEqual({
       paymentId,

@@ -19,8 +19,8 @@ const rawCss = {
       path: join(resolveDir, path.slice(0, -'?raw'.length)),
       namespace: 'raw-css',
     }));
-    builder.onLoad({ filter: /.*/, namespace: 'raw-css' }, ({ path }) => ({
-      contents: `export default ${JSON.stringify(minifyCss(readFileSync(path, 'utf8')))};`,
+    builder.onLoad({ filter: /.*/, namespace: 'raw-css' }, async ({ path }) => ({
+      contents: `export default ${JSON.stringify(await minifyCss(readFileSync(path, 'utf8')))};`,
       loader: 'js',
     }));
   },

@@ -31,6 +31,7 @@ export const next: string = service.merchantPaymentId;
 service.injectComponent('service-component');
 service.toggleButton(true);
 service.openInstitutionSelection();
+service.destroy();
 export const thrown = new ServiceInjectionError('servicepay: …', 'x') instanceof Error;
 
 // @ts-expect-error environment is SANDBOX or LIVE

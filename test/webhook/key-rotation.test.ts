@@ -46,13 +46,20 @@ type Kind = 'node:http' | 'fetch (node:crypto)' | 'fetch (WebCrypto)';
 async function receiver(
   kind: Kind,
   keys: KeyEndpoint,
-  extra: { environment?: boolean } = {},
+  extra: { environment?: boolean; keyRefreshIntervalMs?: number } = {},
 ): Promise<{ url: string; record: ReturnType<typeof recorder> }> {
   const record = recorder();
   const keyOption = extra.environment
     ? { environment: 'SANDBOX' as const, publicKeyBaseUrl: keys.url }
     : { publicKeyUrl: keys.url + PATH };
-  const options = { ...keyOption, onNotification: record.onNotification, onError: record.onError };
+  const options = {
+    ...keyOption,
+    onNotification: record.onNotification,
+    onError: record.onError,
+    ...(extra.keyRefreshIntervalMs === undefined
+      ? {}
+      : { keyRefreshIntervalMs: extra.keyRefreshIntervalMs }),
+  };
   const listener =
     kind === 'node:http'
       ? createWebhookHandler(options)
@@ -126,16 +133,19 @@ describe.each<Kind>(['node:http', 'fetch (node:crypto)', 'fetch (WebCrypto)'])(
       expect(r.record.notifications).toEqual([]);
     });
 
-    it('an unreachable key endpoint gets 503 (resend), then the delivery succeeds', async () => {
+    it('an unreachable key endpoint gets 503 (resend), then, after the interval, the delivery succeeds', async () => {
       const keys = await endpoint(keyA);
       keys.serve('down');
-      const r = await receiver(kind, keys, { environment: true });
+      const r = await receiver(kind, keys, { environment: true, keyRefreshIntervalMs: 50 });
       const delivery = parts(signed(notification(), keyA.privateKey));
       expect((await send(r.url, ...delivery)).status).toBe(503);
       expect(r.record.errors[0]?.context.outcome).toBe('key-unavailable');
       keys.serve(keyA);
+      // The failure is remembered for keyRefreshIntervalMs (test/webhook/key-fetch-hostile.test.ts).
+      await new Promise((resolve) => setTimeout(resolve, 60));
       expect((await send(r.url, ...delivery)).status).toBe(200);
       expect(r.record.notifications).toHaveLength(1);
+      expect(keys.fetches()).toBe(2);
     });
   },
 );

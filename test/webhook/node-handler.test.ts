@@ -290,6 +290,11 @@ describe('createWebhookHandler over node:http', () => {
     expect(answer.text).toMatch(/express\.raw\(\{ type: "application\/json" \}\)/);
     expect(r.record.notifications).toEqual([]);
     expect(r.record.errors[0]?.context.outcome).toBe('body-already-parsed');
+    // What the merchant's log shows (onError; by default console.error): the one rule that
+    // fixes it. express.raw() on the route does not help once a global express.json() ran.
+    expect((r.record.errors[0]?.error as Error).message).toMatch(
+      /Mount the webhook route before express\.json\(\)/,
+    );
   });
 
   it('a Buffer left in req.body by express.raw() is verified as the exact bytes', async () => {

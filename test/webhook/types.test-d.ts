@@ -6,6 +6,7 @@ import {
   createFetchWebhookHandler,
   createWebhookHandler,
   fetchPublicKey,
+  listenWebhook,
   MemoryIdempotencyStore,
   parseWebhookNotification,
   signWebhookPayload,
@@ -16,6 +17,7 @@ import type {
   IdempotencyStore,
   WebhookHandler,
   WebhookNotification,
+  WebhookServer,
 } from '../../src/webhook/index';
 import * as web from '../../src/webhook/web';
 
@@ -98,3 +100,16 @@ const untokened: IdempotencyStore = {
   release: () => true,
 };
 void untokened;
+
+// listenWebhook: the receiver's options plus where to listen; the key may be absent (it warns).
+expectTypeOf(
+  listenWebhook({
+    port: 0,
+    publicKey: process.env.SERVICEPAY_PUBLIC_KEY,
+    onNotification: () => {},
+  }),
+).toEqualTypeOf<Promise<WebhookServer>>();
+// @ts-expect-error port is required
+void listenWebhook({ publicKey: 'k', onNotification: () => {} });
+// @ts-expect-error the server is node:http only, not in the edge entry
+void web.listenWebhook;

@@ -154,9 +154,12 @@ describe('Authorization header shape', () => {
     ['two spaces', `SHA256withRSA  ${signature}`],
     ['a tab', `SHA256withRSA\t${signature}`],
     ['lower-case token', `sha256withrsa ${signature}`],
+    // Java's Signature.getInstance accepts this casing; the service never sends it (encoding.ts).
+    ['the token as SHA256WithRSA', `SHA256WithRSA ${signature}`],
     ['leading space', ` SHA256withRSA ${signature}`],
     ['trailing space', `SHA256withRSA ${signature} `],
     ['a third part', `SHA256withRSA ${signature} extra`],
+    // java.util.Base64.getDecoder() accepts it; one spelling per signature is accepted here.
     ['missing padding', `SHA256withRSA ${signature.replace(/=+$/, '')}`],
     ['extra padding', `SHA256withRSA ${signature}=`],
     ['base64url alphabet', `SHA256withRSA ${signature.replace(/\+/g, '-').replace(/\//g, '_')}`],

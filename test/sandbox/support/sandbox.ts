@@ -95,3 +95,27 @@ export async function createPayment(sandbox: Sandbox, overrides: Record<string, 
   if (status !== 201) throw new Error(`payment not created: ${status} ${JSON.stringify(json)}`);
   return json as { paymentId: string; authorisationUrl: string };
 }
+
+/** The token the bank page puts in its decision form (what a decision needs besides it). */
+export async function pageToken(sandbox: Pick<Sandbox, 'url'>, paymentId: string): Promise<string> {
+  const html = await (await fetch(`${sandbox.url}/bank/${paymentId}`)).text();
+  const token = /<input type="hidden" name="token" value="([^"]+)">/.exec(html)?.[1];
+  if (token === undefined) throw new Error('the bank page has no token field');
+  return token;
+}
+
+/** Presses a bank page button as its form does: the page's token, a urlencoded POST. */
+export async function decide(
+  sandbox: Pick<Sandbox, 'url'>,
+  paymentId: string,
+  decision: string,
+  token?: string,
+): Promise<Response> {
+  token ??= await pageToken(sandbox, paymentId);
+  return fetch(`${sandbox.url}/bank/${paymentId}/decision`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ decision, token }).toString(),
+    redirect: 'manual',
+  });
+}

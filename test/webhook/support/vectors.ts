@@ -19,12 +19,9 @@ export interface Vectors {
   cases: VectorCase[];
 }
 
-/** The shared signature vectors; CI has ../shared beside the repository. */
+/** The service's signed examples, kept in the repository (test/fixtures/README.md). */
 export const vectors: Vectors = JSON.parse(
-  readFileSync(
-    new URL('../../../../shared/vectors/webhook-signatures.json', import.meta.url),
-    'utf8',
-  ),
+  readFileSync(new URL('../../fixtures/webhook-signatures.json', import.meta.url), 'utf8'),
 );
 
 export function vectorCase(name: string): VectorCase {

@@ -1,0 +1,40 @@
+// A Server Component page (no 'use client'): it renders <ServicePay> with serialisable props and
+// uses the root entry's plain exports (validation, ServiceEvent) on the server.
+import { connection } from 'next/server';
+import Link from 'next/link';
+import { ServiceEvent, ServicePay, validatePaymentArgs } from 'servicepay';
+import { checkoutConfig } from '../lib/config';
+import { ORDER } from '../lib/orders';
+
+export default async function CheckoutPage() {
+  // Render per request, so the configuration is read at run time, not frozen at build.
+  await connection();
+  const { applicationId, sandboxUrl } = checkoutConfig();
+  const payment = { amount: ORDER.amount, paymentReference: ORDER.reference };
+  // The same rules the component applies, checked on the server before rendering.
+  const checked = validatePaymentArgs(payment);
+  if (!checked.ok) throw new Error(`The order cannot be paid: ${checked.issue.reason}`);
+
+  return (
+    <main>
+      <h1>Example Coffee Co.</h1>
+      <section className="order" aria-labelledby="order-title">
+        <h2 id="order-title">Your order</h2>
+        <p>
+          {ORDER.item}: £{ORDER.amount.toFixed(2)}
+        </p>
+      </section>
+      <ServicePay
+        environment="SANDBOX"
+        applicationId={applicationId}
+        baseUrl={sandboxUrl}
+        payment={payment}
+      />
+      <p>
+        <Link href="/quick-pay">Other ways to pay</Link>
+      </p>
+      {/* A constant of the root entry, read on the server: the real value, not a client reference. */}
+      <p hidden data-server-constant={ServiceEvent.PAYMENT_INITIATED} />
+    </main>
+  );
+}

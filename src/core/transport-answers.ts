@@ -1,0 +1,101 @@
+import { describeValue, errorMessage } from './errors';
+import type { Institution } from './transport';
+import { isHttpUrl } from './validation';
+
+// What a transport answers is untrusted: a custom transport is merchant code, and the HTTP
+// transport relays whatever the backend sent. The session passes every answer through here
+// before it reaches its state (and so the page): a bad entry is dropped or repaired, never
+// rendered, and the merchant hears about it once, in words saying what to fix.
+
+const PREFIX = 'servicepay: ';
+
+/**
+ * Raster logos inline as base64 are shown; SVG is not. An SVG is a document that can carry
+ * script and load other resources: inert in an `<img>`, but not where a merchant's own UI
+ * (useServicePayment) might put the URL, and a logo needs none of that. Raster images
+ * cannot carry script anywhere.
+ */
+const DATA_IMAGE = /^data:image\/(png|jpeg|gif|webp);base64,[a-z\d+/]+=*$/i;
+
+export interface CheckedInstitutions {
+  /** The usable institutions (ids unique, first wins); null when the answer was no list at all. */
+  institutions: Institution[] | null;
+  /** What was wrong, for errorConsumer; null when the answer was clean. */
+  problem: string | null;
+}
+
+/** Validates and normalises what `fetchInstitutions` resolved with. Never throws. */
+export function checkInstitutions(answer: unknown): CheckedInstitutions {
+  const problems: string[] = [];
+  const institutions: Institution[] = [];
+  const ids = new Set<string>();
+  let list: unknown[] | undefined;
+  try {
+    if (Array.isArray(answer)) list = [...(answer as unknown[])];
+  } catch {
+    // A revoked Proxy: no list.
+  }
+  if (!list) {
+    return {
+      institutions: null,
+      problem: `${PREFIX}fetchInstitutions resolved with ${describeValue(answer)}, not an array of institutions { id, name, iconUrl? }`,
+    };
+  }
+  list.forEach((item, i) => {
+    const fix = (what: string) => problems.push(`[${i}] ${what}`);
+    try {
+      if (typeof item != 'object' || !item)
+        return fix(`dropped, not an object: ${describeValue(item)}`);
+      // Each field is read once: a getter cannot pass the checks with one value and render another.
+      const { id, name: given, iconUrl } = item as Record<string, unknown>;
+      const name = typeof given == 'number' ? String(given) : given;
+      if (typeof id != 'string' || !id) return fix(`dropped, bad id: ${describeValue(id)}`);
+      if (ids.has(id)) return fix(`dropped, repeated id: ${id}`);
+      if (typeof name != 'string' || !name.trim()) {
+        return fix(`dropped, bad name: ${describeValue(given)}`);
+      }
+      if (name !== given) fix(`number name shown as text: ${name}`);
+      let icon: string | undefined;
+      if (typeof iconUrl == 'string' && (DATA_IMAGE.test(iconUrl) || isHttpUrl(iconUrl))) {
+        icon = iconUrl[0] == 'd' ? iconUrl : new URL(iconUrl).href;
+      } else if (iconUrl != null) {
+        fix(`bad iconUrl removed: ${describeValue(iconUrl)}`);
+      }
+      ids.add(id);
+      institutions.push(icon ? { id, name, iconUrl: icon } : { id, name });
+    } catch (error) {
+      // A Proxy or a getter that throws.
+      fix(`dropped, unreadable: ${errorMessage(error)}`);
+    }
+  });
+  return {
+    institutions,
+    // One report for the whole list; the banks that are left are shown.
+    problem: problems.length
+      ? `${PREFIX}fetchInstitutions answer fixed, the other banks are shown (logos must be http(s) or base64 PNG, JPEG, GIF or WebP data URLs): ${problems.slice(0, 5).join('; ')}${problems.length > 5 ? `; ${problems.length - 5} more` : ''}`
+      : null,
+  };
+}
+
+/**
+ * The authorisation URL of what `initiatePayment` resolved with, or the problem with it.
+ * Never throws.
+ */
+export function checkInitiatedPayment(answer: unknown): { url: string } | { problem: string } {
+  let id: unknown;
+  let url: unknown;
+  try {
+    ({ paymentId: id, authorisationUrl: url } = answer as Record<string, unknown>);
+  } catch {
+    // A getter that throws: checked below as missing.
+  }
+  const problem =
+    typeof answer != 'object' || !answer
+      ? `initiatePayment resolved with ${describeValue(answer)}, not { paymentId, authorisationUrl }`
+      : typeof url != 'string' || !isHttpUrl(url)
+        ? `refused to open a non-http(s) authorisation URL: ${describeValue(url)}`
+        : typeof id != 'string' || !id
+          ? `initiatePayment resolved with paymentId ${describeValue(id)}, not a string`
+          : '';
+  return problem ? { problem: PREFIX + problem } : { url: url as string };
+}

@@ -1,0 +1,37 @@
+/**
+ * The export list both entries share: `servicepay/webhook` (index.ts) and
+ * `servicepay/webhook/web` (web.ts) each re-export this and add what depends on their crypto
+ * (the verifier and the Fetch handler bound to it). Nothing here imports a Node built-in.
+ */
+export { parseWebhookNotification } from './notification';
+export { fetchPublicKey, publicKeyUrl, PUBLIC_KEY_PATH, SANDBOX_BASE_URL } from './key-fetch';
+export { MemoryIdempotencyStore } from './memory-store';
+export { notificationIdempotencyKey } from './store';
+export { SIGNATURE_ALGORITHM } from './encoding';
+export {
+  WebhookError,
+  WebhookConfigError,
+  WebhookKeyError,
+  WebhookKeyFetchError,
+  WebhookPayloadError,
+  WebhookRequestError,
+  WebhookSignatureError,
+} from './errors';
+
+export type { WebhookBody } from './encoding';
+export type {
+  WebhookMetadata,
+  WebhookNotification,
+  WebhookPaymentRequest,
+  WebhookPaymentStatus,
+} from './notification';
+export type { IdempotencyClaim, IdempotencyStore } from './store';
+export type { MemoryIdempotencyStoreOptions } from './memory-store';
+export type { FetchPublicKeyOptions, PublicKeySource, WebhookEnvironment } from './key-fetch';
+export type {
+  WebhookErrorContext,
+  WebhookNotificationContext,
+  WebhookReceiverOptions,
+} from './options';
+export type { WebhookOutcome } from './outcome';
+export type { FetchReceiverOptions, FetchWebhookHandler } from './fetch-handler';

@@ -1,0 +1,164 @@
+/**
+ * SHA256withRSA on node:crypto (spec 5.1): parsing public keys, verifying, and signing (for
+ * merchants' own tests and the sandbox). `servicepay/webhook` only; the edge entry uses
+ * web-crypto.ts.
+ */
+import { createPrivateKey, createPublicKey, KeyObject, sign, verify } from 'node:crypto';
+import { bodyBytes, formatAuthorization, isArrayBuffer, AUTHORIZATION_PREFIX } from './encoding';
+import type { WebhookBody } from './encoding';
+import { MAX_SIGNATURE_CHARS } from './encoding';
+import { WebhookKeyError, WebhookPayloadError } from './errors';
+import { KeyCache, keyTypeError, normalisePublicKey, shortKeyError } from './public-key';
+import type { CryptoProvider } from './public-key';
+
+const publicKeys = new KeyCache<KeyObject>();
+const privateKeys = new KeyCache<KeyObject>(8);
+
+/** A KeyObject usable for SHA256withRSA verification, throwing WebhookKeyError otherwise. */
+export function nodePublicKey(input: unknown): KeyObject {
+  if (typeof input === 'string')
+    return publicKeys.get(input) ?? publicKeys.set(input, parse(input));
+  if (input instanceof KeyObject) return checkPublicKey(input);
+  throw keyTypeError(input, 'a public KeyObject');
+}
+
+function parse(text: string): KeyObject {
+  const { pem } = normalisePublicKey(text);
+  let key: KeyObject;
+  try {
+    key = createPublicKey({ key: pem, format: 'pem' });
+  } catch (cause) {
+    throw new WebhookKeyError(
+      'servicepay: the public key text is base64 but not a valid public key (SubjectPublicKeyInfo DER); copy it again from <base>/.well-known/signature/pem.',
+      { cause },
+    );
+  }
+  return checkPublicKey(key);
+}
+
+function checkPublicKey(key: KeyObject): KeyObject {
+  if (key.type !== 'public') {
+    throw new WebhookKeyError(
+      `servicepay: the KeyObject is a ${key.type} key; verification needs the service public key (crypto.createPublicKey).`,
+    );
+  }
+  if (key.asymmetricKeyType !== 'rsa') {
+    throw new WebhookKeyError(
+      `servicepay: the public key is ${key.asymmetricKeyType ?? 'not'} an RSA key; SHA256withRSA signatures need the service RSA public key.`,
+    );
+  }
+  const bits = key.asymmetricKeyDetails?.modulusLength ?? 0;
+  if (bits < 2048) throw shortKeyError(bits);
+  return key;
+}
+
+/**
+ * Verifies a delivery's signature over its exact body bytes.
+ *
+ * @param body The raw body bytes (Buffer, Uint8Array, ArrayBuffer) or the exact JSON string
+ *   sent (verified as its UTF-8 bytes). Never a re-serialised object.
+ * @param authorization The `Authorization` header value; must be exactly
+ *   `SHA256withRSA <base64>` (that casing, padded canonical base64: see encoding.ts).
+ * @param publicKey The text served at `<base>/.well-known/signature/pem`, a full PEM, or a
+ *   public RSA KeyObject. Parsed keys are cached.
+ * @returns true only for a valid signature; any malformed input gives false, never an exception.
+ * @throws WebhookKeyError when the public key cannot be used (a configuration error).
+ */
+export function verifyWebhookSignature(
+  body: WebhookBody,
+  authorization: string | null | undefined,
+  publicKey: string | KeyObject,
+): boolean {
+  // The key is resolved first so a misconfigured key fails loudly on every call, not only on
+  // the calls that happen to carry a well-formed header.
+  const key = nodePublicKey(publicKey);
+  const signature = signatureBytes(authorization);
+  if (signature === null) return false;
+  const data = nodeBodyBytes(body);
+  if (data === null) return false;
+  try {
+    return verify('sha256', data, key, signature);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The signature bytes of a well-formed header, or null: the rule of signatureFromAuthorization
+ * (canonical padded base64), checked more cheaply. Node's decoder is lenient (it accepts
+ * unpadded and even malformed input, as Java's does), but re-encoding what it decoded gives
+ * back the same text only for canonical base64, and the decode is needed anyway, so the check
+ * costs one encode instead of a regex scan per verification.
+ */
+function signatureBytes(header: unknown): Buffer | null {
+  if (typeof header !== 'string' || !header.startsWith(AUTHORIZATION_PREFIX)) return null;
+  const text = header.slice(AUTHORIZATION_PREFIX.length);
+  if (text.length === 0 || text.length > MAX_SIGNATURE_CHARS) return null;
+  const bytes = Buffer.from(text, 'base64');
+  return bytes.toString('base64') === text ? bytes : null;
+}
+
+/** Like bodyBytes, but uses Buffer for strings (faster than TextEncoder on Node) and never copies bytes. */
+function nodeBodyBytes(body: unknown): NodeJS.ArrayBufferView | null {
+  if (typeof body === 'string') return Buffer.from(body, 'utf8');
+  if (ArrayBuffer.isView(body)) return body as NodeJS.ArrayBufferView;
+  if (isArrayBuffer(body)) return new Uint8Array(body);
+  return null;
+}
+
+/** The receiver's crypto on Node. */
+export const nodeCrypto: CryptoProvider<KeyObject> = {
+  verify: verifyWebhookSignature,
+  checkKey: (key) => void nodePublicKey(key),
+};
+
+/**
+ * Signs a body as the service does and returns the `Authorization` header value,
+ * `SHA256withRSA <base64>`.
+ *
+ * @param body The exact bytes (or JSON string, signed as UTF-8) that will be sent.
+ * @param privateKey An RSA private key: PEM (PKCS#8 or PKCS#1) or a private KeyObject.
+ * @throws WebhookKeyError when the key is not an RSA private key.
+ * @throws WebhookPayloadError when the body is not a string or bytes.
+ */
+export function signWebhookPayload(body: WebhookBody, privateKey: string | KeyObject): string {
+  const key = privateKeyObject(privateKey);
+  const data = bodyBytes(body);
+  if (data === null) {
+    throw new WebhookPayloadError(
+      'servicepay: signWebhookPayload needs the exact body as a string or bytes; serialise the object once (JSON.stringify) and send and sign those same bytes.',
+    );
+  }
+  return formatAuthorization(sign('sha256', data, key).toString('base64'));
+}
+
+function privateKeyObject(input: unknown): KeyObject {
+  if (input instanceof KeyObject) return checkPrivateKey(input);
+  if (typeof input !== 'string') {
+    throw new WebhookKeyError(
+      'servicepay: the private key must be a PEM string or a private KeyObject (crypto.createPrivateKey).',
+    );
+  }
+  const cached = privateKeys.get(input);
+  if (cached !== undefined) return cached;
+  let key: KeyObject;
+  try {
+    // Literal "\n" sequences: a PEM pasted into an environment variable.
+    key = createPrivateKey(input.replace(/\\r|\\n/g, '\n'));
+  } catch (cause) {
+    throw new WebhookKeyError(
+      'servicepay: the private key could not be parsed; pass an RSA private key PEM ("PRIVATE KEY" or "RSA PRIVATE KEY") or a KeyObject.',
+      { cause },
+    );
+  }
+  return privateKeys.set(input, checkPrivateKey(key));
+}
+
+function checkPrivateKey(key: KeyObject): KeyObject {
+  if (key.type !== 'private' || key.asymmetricKeyType !== 'rsa') {
+    throw new WebhookKeyError(
+      `servicepay: signing needs an RSA private key, got a ${key.type} ${key.asymmetricKeyType ?? ''} key.`,
+    );
+  }
+  return key;
+}

@@ -1,0 +1,46 @@
+// @vitest-environment node
+// `npm start` as a newcomer meets it: a port already in use ends in one line naming the variable
+// that picks another, not a stack trace. (`npm test` builds first, so no rebuild happens here.)
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+
+const START = fileURLToPath(new URL('../../scripts/start.mjs', import.meta.url));
+const servers: ReturnType<typeof createServer>[] = [];
+afterEach(() => servers.splice(0).forEach((server) => server.close()));
+
+async function busyPort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  servers.push(server);
+  await new Promise((resolve) => server.once('listening', resolve));
+  return (server.address() as AddressInfo).port;
+}
+
+function start(env: Record<string, string>) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, [START], { env: { ...process.env, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('npm start on a busy port', () => {
+  it.each([
+    ['PORT', 'the example checkout', { SANDBOX_PORT: '0' }],
+    ['SANDBOX_PORT', 'the sandbox', { PORT: '0' }],
+  ] as const)('names %s when %s cannot listen', async (variable, what, others) => {
+    const port = await busyPort();
+    const { code, stdout, stderr } = await start({ ...others, [variable]: String(port) });
+    expect(code).toBe(1);
+    expect(stderr.trim()).toBe(
+      `Port ${port} is already in use (${what}). Stop what uses it, or choose another port: ${variable}=${port + 100} npm start`,
+    );
+    expect(stdout).toContain('Package build is up to date');
+    expect(stdout).not.toContain('Ready in');
+  });
+});

@@ -1,0 +1,175 @@
+// examples/nextjs as a merchant runs it: a Next.js 16 App Router app installed with the packed
+// tarball, built with no secret in the environment (as CI and Docker builds are), then served
+// and paid through the local sandbox in a real Chromium, with its webhook route verifying the
+// sandbox's signed notification.
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox } from '../../src/sandbox/index';
+import { launchChromium } from '../helpers/browser';
+import { smokeApps } from './apps';
+import { REPO, run } from './support';
+import { freePort } from '../helpers/free-port';
+
+const EXAMPLE = join(REPO, 'examples/nextjs');
+const { tarball } = smokeApps();
+/** Nothing of the service's configuration may reach the build. */
+const NO_SECRETS = {
+  SERVICEPAY_PUBLIC_KEY: undefined,
+  SERVICEPAY_SANDBOX_URL: undefined,
+  SERVICEPAY_APPLICATION_ID: undefined,
+  NEXT_TELEMETRY_DISABLED: '1',
+  NODE_ENV: 'production',
+};
+
+/** Resolves when `url` answers 200; rejects when the server exits or after `limitMs`. */
+async function untilServing(url: string, exited: () => boolean, limitMs: number): Promise<void> {
+  const giveUp = Date.now() + limitMs;
+  while (Date.now() < giveUp) {
+    if (exited()) throw new Error(`next start exited:\n${nextLog}`);
+    const status = await fetch(url).then(
+      (r) => r.status,
+      () => 0,
+    );
+    if (status === 200) return;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`next start did not answer within ${limitMs} ms:\n${nextLog}`);
+}
+
+let app: string;
+let build: { stdout: string; stderr: string };
+let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+let next: ChildProcess | undefined;
+let nextLog = '';
+let nextUrl: string;
+let browser: Browser;
+
+beforeAll(async () => {
+  app = mkdtempSync(join(tmpdir(), 'servicepay-nextjs-'));
+  cpSync(EXAMPLE, app, {
+    recursive: true,
+    filter: (path) => !/[/\\](node_modules|\.next)([/\\]|$)/.test(path),
+  });
+  // The example depends on the repository (file:../..); a merchant's app on the published
+  // package: the tarball stands in for it.
+  const pkg = JSON.parse(readFileSync(join(app, 'package.json'), 'utf8')) as {
+    dependencies: Record<string, string>;
+  };
+  pkg.dependencies.servicepay = `file:${tarball}`;
+  writeFileSync(join(app, 'package.json'), JSON.stringify(pkg, null, 2));
+  await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], {
+    cwd: app,
+    timeoutMs: 240_000,
+  });
+  build = await run('npx', ['next', 'build'], { cwd: app, env: NO_SECRETS, timeoutMs: 400_000 });
+
+  const port = await freePort();
+  nextUrl = `http://127.0.0.1:${port}`;
+  sandbox = await startSandbox({
+    port: 0,
+    merchantName: 'Example Coffee Co.',
+    webhookUrl: `${nextUrl}/api/webhooks/servicepay`,
+    webCallbackUrl: `${nextUrl}/orders/result`,
+    retry: { initialDelayMs: 50, factor: 2, maxDelayMs: 500, maxAttempts: 30 },
+  });
+  next = spawn('npx', ['next', 'start', '-p', String(port), '-H', '127.0.0.1'], {
+    cwd: app,
+    env: {
+      ...process.env,
+      NEXT_TELEMETRY_DISABLED: '1',
+      SERVICEPAY_PUBLIC_KEY: sandbox.publicKey,
+      SERVICEPAY_SANDBOX_URL: sandbox.url,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  next.stdout!.on('data', (chunk: Buffer) => (nextLog += chunk));
+  next.stderr!.on('data', (chunk: Buffer) => (nextLog += chunk));
+  await untilServing(nextUrl, () => next?.exitCode !== null, 90_000);
+  browser = await launchChromium();
+}, 900_000);
+
+afterAll(async () => {
+  await browser?.close();
+  // The whole process group: npx, and next under it.
+  if (next?.pid && next.exitCode === null) process.kill(-next.pid, 'SIGTERM');
+  await sandbox?.stop();
+  if (app && !process.env.SERVICEPAY_KEEP_SCRATCH) rmSync(app, { recursive: true, force: true });
+});
+
+describe('examples/nextjs with the packed package', () => {
+  it('builds with no key in the environment; the route only warns, naming the variable', () => {
+    const output = `${build.stdout}\n${build.stderr}`;
+    expect(output).toContain('Compiled successfully');
+    expect(output).toContain(
+      'servicepay: the webhook handler has no public key: set SERVICEPAY_PUBLIC_KEY',
+    );
+  });
+
+  it('renders <ServicePay> from a Server Component page, with the root entry constants on the server', async () => {
+    // React separates adjacent text nodes with <!-- --> in server-rendered HTML.
+    const html = (await (await fetch(nextUrl)).text()).replaceAll('<!-- -->', '');
+    expect(html).toContain('Pay £12.50');
+    // ServiceEvent.PAYMENT_INITIATED, read in a Server Component: the value, not a client reference.
+    expect(html).toContain('data-server-constant="payment_initiated"');
+  });
+
+  it('pays through the sandbox in Chromium; the route verifies the webhook and the order shows paid', async () => {
+    const page = await browser.newPage();
+    const failures: string[] = [];
+    page.on('pageerror', (error) => failures.push(error.message));
+    try {
+      await page.goto(nextUrl);
+      await page.getByRole('button', { name: 'Pay £12.50' }).click();
+      await page.getByRole('button', { name: 'Barclays' }).click();
+      await page.waitForURL(/\/bank\//);
+      await expect.poll(() => page.getByText('Example Coffee Co.').count()).toBeGreaterThan(0);
+      await page.getByRole('button', { name: 'Approve' }).click();
+      await page.waitForURL(/\/orders\/result\?/);
+      await expect
+        .poll(() => page.getByRole('heading', { level: 1 }).textContent(), { timeout: 30_000 })
+        .toBe('Payment received');
+      expect(await page.getByText('COFFEE-1042').count()).toBeGreaterThan(0);
+    } finally {
+      await page.close();
+    }
+    expect(failures).toEqual([]);
+    // The route answered the sandbox's signed delivery 200.
+    expect(sandbox.deliveries.map((d) => d.status)).toContain(200);
+  });
+
+  it('refuses a forged notification at the route', async () => {
+    const response = await fetch(`${nextUrl}/api/webhooks/servicepay`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json', authorization: 'SHA256withRSA AAAA' },
+      body: JSON.stringify({
+        paymentId: '00000000-0000-4000-8000-000000000000',
+        paymentStatus: 'COMPLETED',
+        paymentRequest: { amount: 1, currency: 'GBP' },
+      }),
+    });
+    expect(response.status).toBe(401);
+  });
+
+  it('serves the client component with the ref handle and the hook', async () => {
+    const page = await browser.newPage();
+    try {
+      await page.goto(`${nextUrl}/quick-pay`);
+      // The hook's own bank buttons, from the sandbox's list.
+      await page.getByRole('heading', { name: 'Popular banks' }).waitFor();
+      await expect.poll(() => page.getByRole('listitem').count()).toBe(3);
+      // The ref handle's button is enabled once the banks arrived; it starts the payment.
+      const usual = page.getByRole('button', { name: 'Pay with Barclays' });
+      await expect.poll(() => usual.isEnabled()).toBe(true);
+      await usual.click();
+      await page.waitForURL(/\/bank\//);
+    } finally {
+      await page.close();
+    }
+  });
+});
