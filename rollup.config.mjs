@@ -19,6 +19,10 @@ export const entries = {
   core: 'src/core/index.ts',
   webhook: 'src/webhook/index.ts',
   'webhook-web': 'src/webhook/web.ts',
+  // The stores import no driver: pg and redis (optional peers) are the merchant's, passed in.
+  'webhook-postgres': 'src/webhook/postgres.ts',
+  'webhook-redis': 'src/webhook/redis.ts',
+  'webhook-testing': 'src/webhook/testing.ts',
   sandbox: 'src/sandbox/index.ts',
   'sandbox-cli': 'src/sandbox/cli.ts',
   vanilla: 'src/vanilla/index.ts',
@@ -139,7 +143,12 @@ const licence = `/*! servicepay ${pkg.version} | MIT | includes Preact (MIT, htt
 
 /** The standalone script's directory (spec 4.3), with the stylesheets beside the script. */
 const STANDALONE = 'dist/standalone';
-export const STANDALONE_SCRIPT = `${STANDALONE}/Service-${pkg.version}.min.js`;
+/**
+ * Named by the component's version (spec 4.3 shows 0.9.3), kept in package.json as
+ * `componentVersion`: the package's own version moves with its API (0.10.0 changed the
+ * webhook store contract), while pages keep loading the component version they pinned.
+ */
+export const STANDALONE_SCRIPT = `${STANDALONE}/Service-${pkg.componentVersion}.min.js`;
 
 const onwarn = (warning, warn) => {
   // 'use client' is re-added through output.banner below.

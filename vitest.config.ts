@@ -25,6 +25,8 @@ export default defineConfig({
             'test/build/**/*.test.ts',
           ],
           environment: 'node',
+          // Prints one line when the Redis store cannot be tested here (fails under CI).
+          globalSetup: ['test/webhook/support/redis-check.ts'],
         },
       },
       {

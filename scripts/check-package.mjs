@@ -128,7 +128,8 @@ function checkContents(pkg, files, pkgDir) {
     }
   }
 
-  const version = pkg.version;
+  // The script is named by the component's version, not the package's (rollup.config.mjs).
+  const version = pkg.componentVersion;
   for (const required of [
     'dist/css/Service-0.4.css',
     'dist/css/Service-tailwind-0.1.css',
@@ -245,7 +246,7 @@ function checkSideEffects(pkg, files, work) {
   }
   const css = files.filter((f) => f.endsWith('.css'));
   if (css.length === 0) fail(area, 'no stylesheet is shipped');
-  const script = `dist/standalone/Service-${pkg.version}.min.js`;
+  const script = `dist/standalone/Service-${pkg.componentVersion}.min.js`;
 
   // The probes import by package name, so Node resolves through `exports` as an app would.
   for (const dep of ['react', 'react-dom']) {

@@ -2,6 +2,7 @@
  * The default idempotency store: one process's memory, bounded and expiring. It is enough for a
  * single receiver instance; several instances need a shared store (see IdempotencyStore).
  */
+import { COMPLETED_CLAIM, IN_PROGRESS_CLAIM } from './store';
 import type { IdempotencyClaim, IdempotencyStore } from './store';
 
 /** Options of MemoryIdempotencyStore. */
@@ -20,7 +21,8 @@ export interface MemoryIdempotencyStoreOptions {
 }
 
 interface Entry {
-  state: 'in-progress' | 'completed';
+  /** The owning claim's token while in progress; null once completed. */
+  token: string | null;
   expiresAt: number;
 }
 
@@ -29,6 +31,8 @@ export class MemoryIdempotencyStore implements IdempotencyStore {
   readonly #entries = new Map<string, Entry>();
   readonly #maxEntries: number;
   readonly #now: () => number;
+  /** Claims taken so far: a token is the claim's number, unique within this store. */
+  #claims = 0;
 
   constructor(options: MemoryIdempotencyStoreOptions = {}) {
     const maxEntries = options.maxEntries ?? 10_000;
@@ -49,18 +53,41 @@ export class MemoryIdempotencyStore implements IdempotencyStore {
   claim(key: string, ttlMs: number): IdempotencyClaim {
     const now = this.#now();
     const entry = this.#entries.get(key);
-    if (entry !== undefined && entry.expiresAt > now) return entry.state;
-    this.#write(key, { state: 'in-progress', expiresAt: now + ttlMs }, now);
-    return 'claimed';
+    if (entry !== undefined && entry.expiresAt > now) {
+      return entry.token === null ? COMPLETED_CLAIM : IN_PROGRESS_CLAIM;
+    }
+    const token = String(++this.#claims);
+    this.#write(key, { token, expiresAt: now + ttlMs }, now);
+    return { state: 'claimed', token };
   }
 
-  complete(key: string, ttlMs: number): void {
+  renew(key: string, token: string, ttlMs: number): boolean {
     const now = this.#now();
-    this.#write(key, { state: 'completed', expiresAt: now + ttlMs }, now);
+    const entry = this.#owned(key, token, now);
+    if (entry === undefined) return false;
+    this.#write(key, { token, expiresAt: now + ttlMs }, now);
+    return true;
   }
 
-  release(key: string): void {
-    if (this.#entries.get(key)?.state === 'in-progress') this.#entries.delete(key);
+  complete(key: string, token: string, ttlMs: number): boolean {
+    const now = this.#now();
+    if (this.#owned(key, token, now) === undefined) return false;
+    this.#write(key, { token: null, expiresAt: now + ttlMs }, now);
+    return true;
+  }
+
+  release(key: string, token: string): boolean {
+    if (this.#owned(key, token, this.#now()) === undefined) return false;
+    this.#entries.delete(key);
+    return true;
+  }
+
+  /** The entry of `key` if `token` holds its unexpired claim. */
+  #owned(key: string, token: string, now: number): Entry | undefined {
+    const entry = this.#entries.get(key);
+    return entry !== undefined && entry.token === token && entry.expiresAt > now
+      ? entry
+      : undefined;
   }
 
   #write(key: string, entry: Entry, now: number): void {

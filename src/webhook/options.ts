@@ -14,7 +14,7 @@ import { fixedKeySource, missingKeySource, publicKeyUrl, urlKeySource } from './
 import type { KeySource, WebhookEnvironment } from './key-fetch';
 import { PUBLIC_KEY_ENV } from './public-key';
 import type { CryptoProvider, KeyInput } from './public-key';
-import { notificationIdempotencyKey } from './store';
+import { MIN_CLAIM_TTL_MS, notificationIdempotencyKey } from './store';
 import type { IdempotencyStore } from './store';
 
 /** Passed to onNotification with each notification. */
@@ -97,11 +97,18 @@ export interface WebhookReceiverOptions<K> {
    */
   idempotencyKey?: (notification: WebhookNotification) => string;
   /**
-   * How long a claim protects a notification being handled. It must exceed onNotification's
-   * longest run; it also bounds how long a crashed instance delays the resend.
-   * @default 300000 (5 minutes)
+   * How long a claim protects a notification being handled. The receiver renews it every
+   * claimTtlMs/3 while onNotification runs, so it bounds how long a crashed instance delays
+   * the resend, not how long a handler may run. At least 1000.
+   * @default 30000 (30 seconds)
    */
   claimTtlMs?: number;
+  /**
+   * Longest onNotification is trusted to run: after it the claim is no longer renewed and
+   * lapses claimTtlMs later, so a hung handler does not block its notification for ever.
+   * @default 300000 (5 minutes)
+   */
+  maxHandlingMs?: number;
   /**
    * How long a handled notification is remembered, answering its resends 200 without a call.
    * @default 86400000 (24 hours)
@@ -140,6 +147,7 @@ export interface ResolvedReceiverOptions<K> {
   idempotencyKey: (notification: WebhookNotification) => string;
   claimTtlMs: number;
   completedTtlMs: number;
+  maxHandlingMs: number;
   report: (error: unknown, context: WebhookErrorContext) => void;
 }
 
@@ -162,7 +170,7 @@ export function resolveReceiverOptions<K>(
   const store = options.store ?? new MemoryIdempotencyStore();
   if (!isStore(store)) {
     throw new WebhookConfigError(
-      'servicepay: store must implement claim(key, ttlMs), complete(key, ttlMs) and release(key).',
+      'servicepay: store must implement claim(key, ttlMs), renew(key, token, ttlMs), complete(key, token, ttlMs) and release(key, token) (the IdempotencyStore of servicepay 0.10).',
       'store',
     );
   }
@@ -180,8 +188,9 @@ export function resolveReceiverOptions<K>(
     maxBodyBytes: positive(options.maxBodyBytes, 65_536, 'maxBodyBytes'),
     isAllowedSource: createAddressFilter(options.allowedSourceAddresses),
     idempotencyKey: options.idempotencyKey ?? notificationIdempotencyKey,
-    claimTtlMs: positive(options.claimTtlMs, 300_000, 'claimTtlMs'),
+    claimTtlMs: claimTtl(options.claimTtlMs),
     completedTtlMs: positive(options.completedTtlMs, 86_400_000, 'completedTtlMs'),
+    maxHandlingMs: positive(options.maxHandlingMs, 300_000, 'maxHandlingMs'),
     report: (error, context) => {
       try {
         onError(error, context);
@@ -238,8 +247,21 @@ function isStore(value: unknown): value is IdempotencyStore {
     store !== null &&
     typeof store.claim === 'function' &&
     typeof store.complete === 'function' &&
-    typeof store.release === 'function'
+    typeof store.release === 'function' &&
+    typeof store.renew === 'function'
   );
+}
+
+/** Stores keep time in milliseconds but are only held to lifetimes from MIN_CLAIM_TTL_MS up. */
+function claimTtl(value: unknown): number {
+  const ttl = positive(value, 30_000, 'claimTtlMs');
+  if (ttl < MIN_CLAIM_TTL_MS) {
+    throw new WebhookConfigError(
+      `servicepay: claimTtlMs must be at least ${MIN_CLAIM_TTL_MS} milliseconds, got ${ttl}.`,
+      'claimTtlMs',
+    );
+  }
+  return ttl;
 }
 
 function positive(value: unknown, fallback: number, option: string, allowZero = false): number {

@@ -7,33 +7,45 @@ import type { WebhookNotification } from './notification';
 
 /**
  * The answer to a claim:
- * - `claimed`: the caller now owns the key and must later call `complete` or `release`;
+ * - `claimed`: the caller now owns the key, proven by `token`, and must later call `complete`
+ *   or `release` with that token;
  * - `in-progress`: another delivery owns an unexpired claim;
  * - `completed`: the notification was already handled.
  */
-export type IdempotencyClaim = 'claimed' | 'in-progress' | 'completed';
+export type IdempotencyClaim =
+  | { readonly state: 'claimed'; readonly token: string }
+  | { readonly state: 'in-progress' }
+  | { readonly state: 'completed' };
 
 /**
  * Where receivers record which notifications they have handled. The default is an in-memory
- * store (one process); a store shared by several instances (Redis, SQL) must honour:
+ * store (one process); a store shared by several instances (PostgreSQL, Redis, your own) must
+ * honour these rules, which `checkIdempotencyStore` from `servicepay/webhook/testing` checks:
  *
  * 1. `claim` is atomic: of any number of concurrent claims of one key, exactly one gets
- *    `claimed` (Redis `SET key in-progress NX PX ttl`; SQL `INSERT ... ON CONFLICT DO NOTHING`
- *    and reading the row back).
- * 2. A claim expires after `ttlMs`, so a receiver that crashed mid-handling does not block the
- *    service's resends for ever; an expired claim (or completion) counts as absent.
- * 3. `complete` replaces the claim with a completed marker that lives `ttlMs`.
- * 4. `release` deletes the key only if it is still in progress, never a completed marker.
+ *    `claimed`, with a token no other claim of any key has had.
+ * 2. A claim expires `ttlMs` after it was taken or last renewed, so a receiver that crashed
+ *    mid-handling does not block the service's resends for ever; an expired claim (or
+ *    completion) counts as absent. Any `ttlMs` from 1000 up is honoured as given.
+ * 3. `renew`, `complete` and `release` act only while the token still owns the key: an
+ *    unexpired claim taken with that token (compare-and-set). They answer whether they acted.
+ *    A caller whose claim expired and was taken by another delivery changes nothing, so a
+ *    late `release` cannot free the new owner's claim and a late `complete` cannot overwrite
+ *    its state.
+ * 4. `complete` replaces the claim with a completed marker that lives `ttlMs`; `release`
+ *    deletes the claim; `renew` extends it to `ttlMs` from now.
  * 5. A method may throw or reject when the store is unavailable; the receiver then answers 503
  *    without running the notification handler, and the service resends.
  */
 export interface IdempotencyStore {
   /** Atomically claims `key` for `ttlMs` milliseconds unless it is claimed or completed. */
   claim(key: string, ttlMs: number): IdempotencyClaim | Promise<IdempotencyClaim>;
-  /** Marks `key` as handled for `ttlMs` milliseconds. */
-  complete(key: string, ttlMs: number): void | Promise<void>;
-  /** Gives up an in-progress claim so the next delivery of the notification is processed. */
-  release(key: string): void | Promise<void>;
+  /** Extends the claim `token` holds on `key` to `ttlMs` from now; false if it holds none. */
+  renew(key: string, token: string, ttlMs: number): boolean | Promise<boolean>;
+  /** Marks `key` as handled for `ttlMs` milliseconds if `token` holds its claim. */
+  complete(key: string, token: string, ttlMs: number): boolean | Promise<boolean>;
+  /** Gives up the claim `token` holds, so the next delivery of the notification is processed. */
+  release(key: string, token: string): boolean | Promise<boolean>;
 }
 
 /**
@@ -49,3 +61,15 @@ export interface IdempotencyStore {
 export function notificationIdempotencyKey(notification: WebhookNotification): string {
   return `${notification.paymentId}:${notification.paymentStatus}`;
 }
+
+/** The answers that carry no token, shared: stores return them on every duplicate. */
+export const IN_PROGRESS_CLAIM: IdempotencyClaim = Object.freeze({ state: 'in-progress' });
+export const COMPLETED_CLAIM: IdempotencyClaim = Object.freeze({ state: 'completed' });
+
+/** A claim token unique across processes and machines (stores shared between instances). */
+export function newClaimToken(): string {
+  return globalThis.crypto.randomUUID();
+}
+
+/** The smallest claim lifetime every store must honour, and the receiver accepts. */
+export const MIN_CLAIM_TTL_MS = 1000;

@@ -8,10 +8,11 @@ import { ServiceEvent } from '../../src/core/index';
 
 const dist = new URL('../../dist/', import.meta.url);
 const read = (file: string) => readFile(new URL(file, dist), 'utf8');
-const { version } = JSON.parse(
+// The script is named by the component's version, the licence banner by the package's.
+const { version, componentVersion } = JSON.parse(
   await readFile(new URL('../../package.json', import.meta.url), 'utf8'),
-) as { version: string };
-const SCRIPT = `Service-${version}.min.js`;
+) as { version: string; componentVersion: string };
+const SCRIPT = `Service-${componentVersion}.min.js`;
 
 /** A page that loads the script as a plain page does, with a nonce on its tag. */
 async function pageWithScript(nonce = '') {

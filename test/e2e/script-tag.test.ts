@@ -11,9 +11,10 @@ import { axeViolations, prepareScreenshots, shot, startCheckoutWithSandbox } fro
 import type { Checkout, Sandbox } from './support';
 import { WHOLE_PAYMENT } from '../helpers/events';
 
-const { version } = JSON.parse(
+// The script is named by the component's version (package.json componentVersion).
+const { componentVersion: version } = JSON.parse(
   await readFile(new URL('../../package.json', import.meta.url), 'utf8'),
-) as { version: string };
+) as { componentVersion: string };
 const dist = (file: string) => readFile(new URL(`../../dist/${file}`, import.meta.url), 'utf8');
 
 let browser: Browser;

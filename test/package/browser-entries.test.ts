@@ -10,7 +10,10 @@ import { run } from './support';
 const { bare } = smokeApps();
 const pkgDir = join(bare, 'node_modules/servicepay');
 const read = (file: string) => readFile(join(pkgDir, file), 'utf8');
-const { version } = JSON.parse(await read('package.json')) as { version: string };
+// The script is named by the component's version (package.json componentVersion).
+const { componentVersion: version } = JSON.parse(await read('package.json')) as {
+  componentVersion: string;
+};
 
 /**
  * The file and every package file it imports, transitively (paths relative to the package):

@@ -92,9 +92,10 @@ describe('in plain Node, with no React installed', () => {
       expect(((await banks.json()) as { institutions: unknown[] }).institutions).toHaveLength(20);
 
       // The script host finds dist/standalone inside the installed package.
-      const { version } = JSON.parse(
+      // Named by the component's version (package.json componentVersion), not the package's.
+      const { componentVersion: version } = JSON.parse(
         readFileSync(join(bare, 'node_modules/servicepay/package.json'), 'utf8'),
-      ) as { version: string };
+      ) as { componentVersion: string };
       const script = await fetch(`${base}/js/Service-${version}.min.js`);
       expect(script.status).toBe(200);
       expect(await script.text()).toBe(

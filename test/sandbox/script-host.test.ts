@@ -174,9 +174,9 @@ describe('where the script host finds the files', () => {
   it('serves the built files by default (after npm run build)', async () => {
     const version = (
       JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as {
-        version: string;
+        componentVersion: string;
       }
-    ).version;
+    ).componentVersion;
     const sandbox = await testSandbox();
     const response = await fetch(`${sandbox.url}/js/Service-${version}.min.js`);
     expect(response.status).toBe(200);

@@ -354,8 +354,9 @@ describe('createWebhookHandler over node:http', () => {
         if (down) throw new Error('redis down');
         return memory.claim(key, ttl);
       },
-      complete: (key, ttl) => memory.complete(key, ttl),
-      release: (key) => memory.release(key),
+      renew: (key, token, ttl) => memory.renew(key, token, ttl),
+      complete: (key, token, ttl) => memory.complete(key, token, ttl),
+      release: (key, token) => memory.release(key, token),
     };
     const r = await start({ store: flaky });
     const delivery = signed(notification(), keys.privateKey);
@@ -372,8 +373,9 @@ describe('createWebhookHandler over node:http', () => {
     const r = await start({
       store: {
         claim: (key, ttl) => memory.claim(key, ttl),
+        renew: (key, token, ttl) => memory.renew(key, token, ttl),
         complete: () => Promise.reject(new Error('write failed')),
-        release: (key) => memory.release(key),
+        release: (key, token) => memory.release(key, token),
       },
     });
     expect((await deliver(r.url, signed(notification(), keys.privateKey))).status).toBe(200);

@@ -87,13 +87,17 @@ class SlowStore implements IdempotencyStore {
     await this.#wait();
     return this.#inner.claim(key, ttlMs);
   }
-  async complete(key: string, ttlMs: number): Promise<void> {
+  async renew(key: string, token: string, ttlMs: number): Promise<boolean> {
     await this.#wait();
-    this.#inner.complete(key, ttlMs);
+    return this.#inner.renew(key, token, ttlMs);
   }
-  async release(key: string): Promise<void> {
+  async complete(key: string, token: string, ttlMs: number): Promise<boolean> {
     await this.#wait();
-    this.#inner.release(key);
+    return this.#inner.complete(key, token, ttlMs);
+  }
+  async release(key: string, token: string): Promise<boolean> {
+    await this.#wait();
+    return this.#inner.release(key, token);
   }
 }
 

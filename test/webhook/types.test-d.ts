@@ -78,18 +78,28 @@ createFetchWebhookHandler({ onNotification: () => {}, publicKey: key });
 
 /** A shared store implements the contract with promises. */
 const redisLike: IdempotencyStore = {
-  claim: async (): Promise<IdempotencyClaim> => 'claimed',
-  complete: async () => {},
-  release: async () => {},
+  claim: async (): Promise<IdempotencyClaim> => ({ state: 'claimed', token: 'a' }),
+  renew: async () => true,
+  complete: async () => true,
+  release: async () => false,
 };
 void redisLike;
 const wrong: IdempotencyStore = {
-  // @ts-expect-error claim answers one of the three states
-  claim: () => 'taken',
-  complete: () => {},
-  release: () => {},
+  // @ts-expect-error claim answers one of the three states, a claim with its token
+  claim: () => ({ state: 'claimed' }),
+  renew: () => true,
+  complete: () => true,
+  release: () => true,
 };
 void wrong;
+const untokened: IdempotencyStore = {
+  claim: () => ({ state: 'completed' }),
+  renew: () => true,
+  // @ts-expect-error complete says whether the token owned the key
+  complete: () => {},
+  release: () => true,
+};
+void untokened;
 
 // listenWebhook: the receiver's options plus where to listen; the key may be absent (it warns).
 expectTypeOf(

@@ -18,18 +18,23 @@ export class RecordingStore implements IdempotencyStore {
 
   async claim(key: string, ttlMs: number): Promise<IdempotencyClaim> {
     const result = await this.inner.claim(key, ttlMs);
-    this.calls.push(`claim ${key} -> ${result}`);
+    this.calls.push(`claim ${key} -> ${result.state}`);
     return result;
   }
 
-  async complete(key: string, ttlMs: number): Promise<void> {
-    this.calls.push(`complete ${key}`);
-    await this.inner.complete(key, ttlMs);
+  async renew(key: string, token: string, ttlMs: number): Promise<boolean> {
+    this.calls.push(`renew ${key}`);
+    return this.inner.renew(key, token, ttlMs);
   }
 
-  async release(key: string): Promise<void> {
+  async complete(key: string, token: string, ttlMs: number): Promise<boolean> {
+    this.calls.push(`complete ${key}`);
+    return this.inner.complete(key, token, ttlMs);
+  }
+
+  async release(key: string, token: string): Promise<boolean> {
     this.calls.push(`release ${key}`);
-    await this.inner.release(key);
+    return this.inner.release(key, token);
   }
 }
 

