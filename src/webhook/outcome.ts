@@ -67,7 +67,7 @@ const STATUS: Record<WebhookOutcome, number> = {
 
 /** The raw-body pitfall, spelled out where the merchant will see it: in the response and logs. */
 export const BODY_ALREADY_PARSED =
-  'servicepay: the request body was consumed before the webhook handler (by express.json() or another body parser, or by request.json()/request.text()), so the exact bytes the signature covers are lost. Mount the webhook route before express.json() or give it express.raw({ type: "application/json" }); in a route handler, pass the untouched Request.';
+  'servicepay: the request body was consumed before the webhook handler (by express.json() or another body parser, or by request.json()/request.text()), so the exact bytes the signature covers are lost. Mount the webhook route before express.json() (app.put(path, handler) above app.use(express.json())); in a route handler, pass the untouched Request.';
 
 /**
  * Short and free of internals: the caller may be anyone, not only the service. A 200 has no
