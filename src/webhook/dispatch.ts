@@ -19,9 +19,9 @@
  */
 import type { WebhookNotification } from './notification';
 import type { WebhookNotificationContext } from './options';
-import type { WebhookOutcome } from './outcome';
+import type { WebhookOutcome } from './receiver';
 import type { ResolvedReceiverOptions } from './options';
-import type { IdempotencyClaim } from './store';
+import type { IdempotencyClaim } from './idempotency';
 import { isThenable } from './encoding';
 
 export type DispatchOutcome = Extract<

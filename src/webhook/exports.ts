@@ -5,8 +5,7 @@
  */
 export { parseWebhookNotification } from './notification';
 export { fetchPublicKey, publicKeyUrl, PUBLIC_KEY_PATH, SANDBOX_BASE_URL } from './key-fetch';
-export { MemoryIdempotencyStore } from './memory-store';
-export { notificationIdempotencyKey } from './store';
+export { MemoryIdempotencyStore, notificationIdempotencyKey } from './idempotency';
 export { SIGNATURE_ALGORITHM } from './encoding';
 export {
   WebhookError,
@@ -25,13 +24,16 @@ export type {
   WebhookPaymentRequest,
   WebhookPaymentStatus,
 } from './notification';
-export type { IdempotencyClaim, IdempotencyStore } from './store';
-export type { MemoryIdempotencyStoreOptions } from './memory-store';
+export type {
+  IdempotencyClaim,
+  IdempotencyStore,
+  MemoryIdempotencyStoreOptions,
+} from './idempotency';
 export type { FetchPublicKeyOptions, PublicKeySource, WebhookEnvironment } from './key-fetch';
 export type {
   WebhookErrorContext,
   WebhookNotificationContext,
   WebhookReceiverOptions,
 } from './options';
-export type { WebhookOutcome } from './outcome';
+export type { WebhookOutcome } from './receiver';
 export type { FetchReceiverOptions, FetchWebhookHandler } from './fetch-handler';

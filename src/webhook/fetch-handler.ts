@@ -8,10 +8,9 @@ import { readAtMost } from './encoding';
 import { FETCH_BODY_ALREADY_PARSED, WebhookConfigError, WebhookRequestError } from './errors';
 import { resolveReceiverOptions } from './options';
 import type { WebhookReceiverOptions } from './options';
-import type { ReceiverResponse } from './outcome';
 import type { CryptoProvider } from './public-key';
 import { createReceiver, tooLarge } from './receiver';
-import type { Receiver } from './receiver';
+import type { Receiver, ReceiverResponse } from './receiver';
 
 /** Options of createFetchWebhookHandler. `K` is the runtime's key object type. */
 export interface FetchReceiverOptions<K> extends WebhookReceiverOptions<K> {

@@ -13,7 +13,7 @@ import type { BodyRead } from './fetch-handler';
 import { nodeCrypto } from './node-crypto';
 import { resolveReceiverOptions } from './options';
 import type { WebhookReceiverOptions } from './options';
-import type { ReceiverResponse } from './outcome';
+import type { ReceiverResponse } from './receiver';
 import { createReceiver } from './receiver';
 
 /** Options of createWebhookHandler. */

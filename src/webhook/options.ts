@@ -7,15 +7,18 @@
  * imports; deliveries are then answered 500 with an error naming the variable.
  */
 import { WebhookConfigError } from './errors';
-import { MemoryIdempotencyStore } from './memory-store';
 import type { WebhookNotification } from './notification';
-import type { WebhookOutcome } from './outcome';
+import type { WebhookOutcome } from './receiver';
 import { fixedKeySource, missingKeySource, publicKeyUrl, urlKeySource } from './key-fetch';
 import type { KeySource, WebhookEnvironment } from './key-fetch';
 import { PUBLIC_KEY_ENV } from './public-key';
 import type { CryptoProvider, KeyInput } from './public-key';
-import { MIN_CLAIM_TTL_MS, notificationIdempotencyKey } from './store';
-import type { IdempotencyStore } from './store';
+import {
+  MemoryIdempotencyStore,
+  MIN_CLAIM_TTL_MS,
+  notificationIdempotencyKey,
+} from './idempotency';
+import type { IdempotencyStore } from './idempotency';
 
 /** Passed to onNotification with each notification. */
 export interface WebhookNotificationContext {

@@ -9,8 +9,8 @@
  *   expires_at timestamptz not null when the claim or the completion lapses
  * Time is the database server's (now()), so receivers' clocks never need to agree.
  */
-import { COMPLETED_CLAIM, IN_PROGRESS_CLAIM, newClaimToken } from './store';
-import type { IdempotencyClaim, IdempotencyStore } from './store';
+import { COMPLETED_CLAIM, IN_PROGRESS_CLAIM, newClaimToken } from './idempotency';
+import type { IdempotencyClaim, IdempotencyStore } from './idempotency';
 
 /**
  * What the store needs of node-postgres: a `Pool` (recommended), a `Client`, or anything with

@@ -9,8 +9,8 @@
  * renew, complete and release compare the token and act in the same atomic step.
  */
 import { createHash } from 'node:crypto';
-import { COMPLETED_CLAIM, IN_PROGRESS_CLAIM, newClaimToken } from './store';
-import type { IdempotencyClaim, IdempotencyStore } from './store';
+import { COMPLETED_CLAIM, IN_PROGRESS_CLAIM, newClaimToken } from './idempotency';
+import type { IdempotencyClaim, IdempotencyStore } from './idempotency';
 
 /**
  * What the store needs of a Redis client: node-redis's (the `redis` package, v4 or v5,

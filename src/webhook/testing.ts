@@ -8,7 +8,7 @@
  * takes a few seconds (mostly waiting out claims of 1 to 2.5 s). Methods are always called on
  * the store as given (`store.claim(...)`), so a Proxy that forwards them works.
  */
-import type { IdempotencyClaim, IdempotencyStore } from './store';
+import type { IdempotencyClaim, IdempotencyStore } from './idempotency';
 
 /** The rules the kit checks; a failure names one. */
 export type IdempotencyStoreRule =

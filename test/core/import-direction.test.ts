@@ -71,7 +71,7 @@ describe('import direction of src/core', () => {
       "import { createHash } from 'node:crypto';",
       "import fs from 'fs';",
       "export { ServicePay } from '../react/ServicePay';",
-      "import type { Store } from '../webhook/store';",
+      "import type { Store } from '../webhook/idempotency';",
       "const v = await import('../vanilla/index');",
       "const s = require('../sandbox/server');",
       "import './ok-local';",
