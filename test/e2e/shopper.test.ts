@@ -13,9 +13,10 @@ import { DEFAULT_MESSAGES } from '../../src/core/messages';
 import { launchChromium } from '../helpers/browser';
 import { axeViolations, prepareScreenshots, shot } from './support';
 
-const { version } = JSON.parse(
+// The script's file name carries the component version (package.json componentVersion).
+const { componentVersion: version } = JSON.parse(
   await readFile(new URL('../../package.json', import.meta.url), 'utf8'),
-) as { version: string };
+) as { componentVersion: string };
 const script = await readFile(
   new URL(`../../dist/standalone/Service-${version}.min.js`, import.meta.url),
   'utf8',
