@@ -124,12 +124,13 @@ export function createPaymentSession(
   }
 
   // Merchant callbacks must never break the session, nor the session the merchant's page.
-  function callMerchant<K extends 'eventConsumer' | 'errorConsumer' | 'onPaymentInitiated'>(
-    name: K,
-    arg: Parameters<NonNullable<SessionOptions[K]>>[0],
-  ): void {
+  // Returns what the callback returned (undefined when it threw).
+  function callMerchant<
+    K extends
+      'eventConsumer' | 'errorConsumer' | 'onPaymentInitiated' | 'generateMerchantPaymentId',
+  >(name: K, arg?: Parameters<NonNullable<SessionOptions[K]>>[0]): unknown {
     try {
-      (options[name] as ((value: typeof arg) => void) | undefined)?.(arg);
+      return (options[name] as ((value: typeof arg) => unknown) | undefined)?.(arg);
     } catch (error) {
       console.error(`${PREFIX} ${name} threw`, error);
     }
@@ -161,12 +162,8 @@ export function createPaymentSession(
     report('payWithBankInstitution', message, problem);
 
   function nextMerchantPaymentId(): string {
-    let id: unknown;
-    try {
-      id = options.generateMerchantPaymentId?.();
-    } catch (error) {
-      console.error(`${PREFIX} generateMerchantPaymentId threw; a random UUID is used`, error);
-    }
+    // A generator that throws is reported like any callback; a random UUID is used instead.
+    const id = callMerchant('generateMerchantPaymentId');
     return typeof id === 'string' && id && !usedIds.has(id) ? id : randomId();
   }
   /**
