@@ -197,8 +197,8 @@ describe('the phone (390 px, touch)', () => {
     expect(await page.evaluate(() => matchMedia('(pointer: coarse)').matches)).toBe(true);
     await pay(page).tap();
     await page.getByRole('searchbox').waitFor();
-    const focused = await page.evaluate(() => document.activeElement?.tagName);
-    expect(focused).toBe('H2');
+    // Focus moves in an effect, after the step's first paint: polled, not read at once.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe('H2');
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe(
       DEFAULT_MESSAGES.chooseBank,
     );
