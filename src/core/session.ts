@@ -89,7 +89,7 @@ export function createPaymentSession(
   const listeners = new Set<() => void>();
   const usedIds = new Set<string>();
   let controller = new AbortController();
-  /** The bank-list request in flight; a retry while it is slow abandons it. */
+  /** The bank-list request in flight: a retry while it is slow, or teardown, aborts it. */
   let loading: AbortController | undefined;
   let mounts = 0;
   let everMounted = false;
@@ -198,12 +198,9 @@ export function createPaymentSession(
       update({ institutionsState: 'failed' });
       return report('fetchInstitutions', t, 'unavailable');
     }
+    // A retry abandons the load in flight; teardown aborts it too.
     loading?.abort();
-    const load = (loading = new AbortController());
-    const { signal } = load;
-    const session = controller.signal;
-    const stop = () => load.abort();
-    session.addEventListener('abort', stop);
+    const { signal } = (loading = new AbortController());
     update({ institutionsState: 'loading', error: null, problem: null, slow: false });
     // A timer here, not in the UI, so that every front door says the same thing at the same time.
     const timer = setTimeout(() => signal.aborted || update({ slow: true }), SLOW_LOAD_MS);
@@ -238,7 +235,6 @@ export function createPaymentSession(
       report('fetchInstitutions', errorMessage(error), 'load-failed');
     } finally {
       clearTimeout(timer);
-      session.removeEventListener('abort', stop);
     }
   }
 
@@ -310,6 +306,7 @@ export function createPaymentSession(
     if (!teardownPending) return;
     teardownPending = false;
     controller.abort();
+    loading?.abort();
     controller = new AbortController();
     // A later remount (React <Activity>, a re-injected component) starts afresh.
     update({
