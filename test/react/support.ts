@@ -1,4 +1,7 @@
+import { screen, within } from '@testing-library/react';
+import type { UserEvent } from '@testing-library/user-event';
 import { vi } from 'vitest';
+import { DEFAULT_MESSAGES } from '../../src/core/index';
 import type { Institution, PaymentInitiation, ServiceTransport } from '../../src/core/index';
 
 export { deferred } from '../helpers/deferred';
@@ -10,6 +13,33 @@ export const BANKS: Institution[] = [
   { id: 'hsbc', name: 'HSBC UK', iconUrl: 'https://icons.test/hsbc.svg' },
   { id: 'monzo', name: 'Monzo' },
 ];
+
+/** More banks than the search threshold: the open list has its search field. */
+export const SEARCHABLE_BANKS: Institution[] = [
+  ...BANKS,
+  ...['Lloyds', 'NatWest', 'Santander', 'Nationwide', 'Starling', 'Revolut', 'TSB'].map((name) => ({
+    id: name.toLowerCase(),
+    name,
+  })),
+];
+
+/**
+ * Types `text` into the focused field one key at a time (no blur, no Enter) and returns the
+ * banks listed after each key.
+ */
+export async function banksAfterEachKey(user: UserEvent, text: string): Promise<string[][]> {
+  const shown: string[][] = [];
+  for (const key of text) {
+    await user.keyboard(key);
+    const list = screen.getByRole('list', { name: DEFAULT_MESSAGES.banks });
+    shown.push(
+      within(list)
+        .queryAllByRole('button')
+        .map((bank) => bank.textContent ?? ''),
+    );
+  }
+  return shown;
+}
 
 /** A transport answering at once, unless a test swaps an implementation in. */
 export function makeTransport(institutions: Institution[] = BANKS) {
