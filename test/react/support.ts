@@ -1,6 +1,6 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import type { UserEvent } from '@testing-library/user-event';
-import { vi } from 'vitest';
+import { expect, vi } from 'vitest';
 import { DEFAULT_MESSAGES } from '../../src/core/index';
 import type { Institution, PaymentInitiation, ServiceTransport } from '../../src/core/index';
 
@@ -24,12 +24,14 @@ export const SEARCHABLE_BANKS: Institution[] = [
 ];
 
 /**
- * Types `text` into the focused field one key at a time (no blur, no Enter) and returns the
- * banks listed after each key.
+ * With SEARCHABLE_BANKS open: the search field has focus, and the list follows every key typed
+ * into it, one at a time (no blur, no Enter).
  */
-export async function banksAfterEachKey(user: UserEvent, text: string): Promise<string[][]> {
+export async function expectSearchOnEachKey(user: UserEvent): Promise<void> {
+  const search = await screen.findByRole('searchbox', { name: DEFAULT_MESSAGES.search });
+  await waitFor(() => expect(search).toHaveFocus());
   const shown: string[][] = [];
-  for (const key of text) {
+  for (const key of 'natw') {
     await user.keyboard(key);
     const list = screen.getByRole('list', { name: DEFAULT_MESSAGES.banks });
     shown.push(
@@ -38,7 +40,14 @@ export async function banksAfterEachKey(user: UserEvent, text: string): Promise<
         .map((bank) => bank.textContent ?? ''),
     );
   }
-  return shown;
+  expect(shown).toEqual([
+    ['Monzo', 'NatWest', 'Santander', 'Nationwide', 'Starling'],
+    ['NatWest', 'Nationwide'],
+    ['NatWest', 'Nationwide'],
+    ['NatWest'],
+  ]);
+  expect(search).toHaveFocus();
+  expect(search).toHaveValue('natw');
 }
 
 /** A transport answering at once, unless a test swaps an implementation in. */
