@@ -3,6 +3,8 @@
 // `servicepay` and `servicepay/core` share one engine module at run time.
 import { readFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import commonjs from '@rollup/plugin-commonjs';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
 import replace from '@rollup/plugin-replace';
 import terser from '@rollup/plugin-terser';
@@ -29,7 +31,7 @@ export const entries = {
 };
 
 /**
- * Entries compiled against Preact's React-compatible layer and bundled with it, so that plain
+ * Entries compiled against Preact (see preactAliases) and bundled with it, so that plain
  * pages need no React. Built on their own (below): they share no chunk with the React entry.
  */
 const preactEntries = new Set(['vanilla']);
@@ -119,27 +121,65 @@ const STYLESHEETS = [
 ];
 
 /**
- * The React API that src/react uses, from preact/compat: the same component compiled against a
- * runtime of a few kilobytes. Exported for the tests, which bundle src/vanilla the same way.
+ * The Preact builds compile src/react against Preact's core, not preact/compat: the component
+ * uses only hooks and DOM props that mean the same in both (src/react/ServicePayView.tsx), so
+ * `react` is a module of re-exports (src/vanilla/preact-hooks.ts: Preact's hooks and React's
+ * own useSyncExternalStore shim) and nothing is translated. Exported for the tests, which
+ * bundle src/vanilla the same way (test/vanilla/bundle.mjs).
  */
 export const preactAliases = {
-  react: 'preact/compat',
-  'react-dom': 'preact/compat',
-  'react-dom/client': 'preact/compat/client',
-  'react/jsx-runtime': 'preact/compat/jsx-runtime',
+  react: fileURLToPath(new URL('src/vanilla/preact-hooks.ts', import.meta.url)),
+  'react/jsx-runtime': 'preact/jsx-runtime',
 };
 
-function preactCompat() {
+/**
+ * What `id`, imported by `importer`, is in the Preact builds, or null when it is not aliased.
+ * The shim's own `require('react')` wants React's hooks: for it, `react` is preact/hooks.
+ */
+export function preactAlias(id, importer) {
+  if (id === 'react' && importer && /[\\/]use-sync-external-store[\\/]/.test(importer)) {
+    return 'preact/hooks';
+  }
+  return preactAliases[id] ?? null;
+}
+
+function preactBuild() {
   return {
-    name: 'preact-compat',
-    resolveId(id, importer, options) {
-      const target = preactAliases[id];
-      return target ? this.resolve(target, importer, { ...options, skipSelf: true }) : null;
+    name: 'preact-build',
+    resolveId(id, importer) {
+      const target = preactAlias(id, importer);
+      // Resolved as an import even for the shim's require(): Preact's ES build, the one copy
+      // of Preact that the component renders with (its CommonJS build would be a second).
+      if (!target) return null;
+      return this.resolve(target, importer, { skipSelf: true, kind: 'import-statement' });
     },
   };
 }
 
-const licence = `/*! servicepay ${pkg.version} | MIT | includes Preact (MIT, https://preactjs.com) */`;
+/**
+ * The shim is CommonJS: its `require('react')` (preact/hooks, an ES module) returns the
+ * module's namespace, as React's own CommonJS exports would look, which lets rollup keep only
+ * the hooks it reads (rather than a copy of every export).
+ */
+const shimCommonjs = () =>
+  commonjs({ requireReturnsDefault: (id) => (id.includes('preact') ? 'namespace' : false) });
+
+/**
+ * The shim (CommonJS) chooses its production or development file by `process.env.NODE_ENV`,
+ * unguarded: fixed to production here, so that servicepay/vanilla still loads where nothing
+ * defines `process` (the development file only adds warnings about its caller, our session's
+ * getState, which React's own development checks already watch in the React tests).
+ */
+const shimInProduction = () =>
+  replace({
+    include: /[\\/]use-sync-external-store[\\/]/,
+    preventAssignment: true,
+    values: { 'process.env.NODE_ENV': '"production"' },
+  });
+
+const licence =
+  `/*! servicepay ${pkg.version} | MIT | includes Preact (MIT, https://preactjs.com) and ` +
+  'use-sync-external-store (MIT, Meta Platforms, Inc. and affiliates) */';
 
 /** The standalone script's directory (spec 4.3), with the stylesheets beside the script. */
 const STANDALONE = 'dist/standalone';
@@ -215,13 +255,16 @@ export default [
     },
   })),
   // servicepay/vanilla: ESM + CJS with Preact bundled in (no dependency, no React); the
-  // bundler of the merchant's app still sees `process.env.NODE_ENV` and minifies.
+  // bundler of the merchant's app still sees `process.env.NODE_ENV` (but for the shim's own
+  // choice, shimInProduction) and minifies.
   {
     input: preactInputs,
     onwarn,
     plugins: [
-      preactCompat(),
+      preactBuild(),
       nodeResolve(),
+      shimInProduction(),
+      shimCommonjs(),
       rawCss(),
       esbuild({ target: 'es2020', jsx: 'automatic' }),
     ],
@@ -251,10 +294,11 @@ export default [
     input: 'src/vanilla/standalone.ts',
     onwarn,
     plugins: [
-      preactCompat(),
+      preactBuild(),
       nodeResolve(),
       rawCss(),
       replace({ preventAssignment: true, values: { 'process.env.NODE_ENV': '"production"' } }),
+      shimCommonjs(),
       esbuild({ target: 'es2020', jsx: 'automatic' }),
       terser({ compress: { passes: 2 }, format: { comments: /^!/ } }),
       copyStylesheets(STANDALONE),

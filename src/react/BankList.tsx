@@ -89,7 +89,10 @@ export function BankList(props: BankListProps) {
           aria-label={messages.search}
           placeholder={messages.search}
           value={query}
-          onChange={(event) => setQuery(event.target.value)}
+          // onInput, not onChange: both fire on every keystroke in React (and React's
+          // controlled-field check accepts either), while in Preact's core onChange is the
+          // DOM's change event, on blur. onInput means the same in both builds.
+          onInput={(event) => setQuery(event.currentTarget.value)}
           onKeyDown={(event) => {
             // Enter or ArrowDown moves into the results (docs/design.md).
             if (event.key !== 'Enter' && event.key !== 'ArrowDown') return;
@@ -114,6 +117,8 @@ export function BankList(props: BankListProps) {
               // aria-disabled, not disabled: the chosen bank keeps focus while it works.
               aria-disabled={!choosable || undefined}
               data-state={id === initiatingId ? 'initiating' : undefined}
+              // On the focused element itself, never relied on to bubble: React's onFocus
+              // bubbles (focusin) and Preact's is the DOM's focus event, which does not.
               onFocus={() => setActive(id)}
               onClick={() => choosable && onChoose(id)}
             >

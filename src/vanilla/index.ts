@@ -1,7 +1,7 @@
 /**
  * `servicepay/vanilla`: the `Service` class for pages without React (spec 4.4). Built on the
- * same core session and the same component as the React entry; its UI runtime (Preact's
- * React-compatible layer) is bundled in, so it needs no dependency.
+ * same core session and the same component as the React entry, compiled against Preact's core
+ * and hooks (./preact-hooks.ts), which are bundled in, so it needs no dependency.
  */
 export { Service } from './service';
 export type { ServiceOptions } from './service';

@@ -1,10 +1,9 @@
-import { createElement } from 'react';
-import { createRoot } from 'react-dom/client';
-import type { Root } from 'react-dom/client';
+// Preact-only code: the class renders with Preact's own `render`, not react-dom's API.
+import { createElement, render } from 'preact';
 import { createPaymentSession } from '../core/index';
 import type { PaymentArgs } from '../core/index';
-import { ServicePayWithSession } from '../react/ServicePay';
-import type { ServicePayProps } from '../react/ServicePay';
+import { ServicePayView } from '../react/ServicePayView';
+import type { ServicePayProps } from '../react/ServicePayView';
 import { ServiceInjectionError } from './errors';
 
 /**
@@ -86,7 +85,8 @@ export class Service {
     // is the one the first payment will use even before injectComponent.
     const session = createPaymentSession(props, { generateFirstIdNow: true });
     const idPrefix = `sp${++instances}-`;
-    let root: Root | undefined;
+    /** The element the component is rendered in, if any. */
+    let host: Element | undefined;
     let unmount: (() => void) | undefined;
 
     // The methods are the session's own (they need no `this`): `button.onclick =
@@ -112,10 +112,13 @@ export class Service {
           elementId,
         );
       }
-      const first = !root;
-      root?.unmount();
-      root = createRoot(element);
-      root.render(createElement(ServicePayWithSession, { ...props, session, idPrefix }));
+      const first = !host;
+      if (host) render(null, host);
+      host = element;
+      // The element's content is replaced, as React's createRoot does (Preact would otherwise
+      // diff against it and could adopt the page's placeholder markup as its own).
+      element.textContent = '';
+      render(createElement(ServicePayView, { ...props, session, idPrefix }), element);
       // Mounted here, synchronously and for the life of the page, rather than in the
       // component's effect (which runs after paint): `mounted` follows the markup into the
       // page, and a payWithInstitution right after injectComponent already works. A second
@@ -124,8 +127,8 @@ export class Service {
     };
 
     this.destroy = () => {
-      root?.unmount();
-      root = undefined;
+      if (host) render(null, host);
+      host = undefined;
       unmount?.();
       unmount = undefined;
     };

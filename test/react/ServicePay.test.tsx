@@ -5,7 +5,15 @@ import { axe } from '../helpers/axe';
 import { describe, expect, it, vi } from 'vitest';
 import { ServicePay, ServiceEvent } from '../../src/react/index';
 import type { ServicePayHandle, ServicePayProps } from '../../src/react/index';
-import { APP_ID, BANKS, deferred, makeLog, makeTransport } from './support';
+import {
+  APP_ID,
+  BANKS,
+  SEARCHABLE_BANKS,
+  deferred,
+  expectSearchOnEachKey,
+  makeLog,
+  makeTransport,
+} from './support';
 import { WHOLE_PAYMENT } from '../helpers/events';
 import { developerTextIn } from '../helpers/shopper-text';
 import { DEFAULT_MESSAGES } from '../../src/core/index';
@@ -304,6 +312,12 @@ describe('<ServicePay>', () => {
     await user.clear(search);
     await user.type(search, 'nowhere');
     expect(screen.getByText(DEFAULT_MESSAGES.noMatch('nowhere'))).toBeInTheDocument();
+  });
+
+  it('filters the banks on every keystroke, not on blur or Enter', async () => {
+    const { user } = setup({}, makeTransport(SEARCHABLE_BANKS));
+    await user.click(await screen.findByRole('button', { name: 'Pay £12.50' }));
+    await expectSearchOnEachKey(user);
   });
 
   it('shows initials for a bank without an icon', async () => {

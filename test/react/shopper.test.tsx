@@ -256,7 +256,9 @@ describe('messages', () => {
       'no match',
       async () => {
         const { container } = await openWith(makeTransport(MANY));
-        fireEvent.change(screen.getByRole('searchbox'), { target: { value: 'zzz' } });
+        // An input event, as typing fires (the field filters on onInput).
+        fireEvent.input(screen.getByRole('searchbox'), { target: { value: 'zzz' } });
+        expect(await screen.findByText('⟦noMatch:zzz⟧')).toBeInTheDocument();
         return container;
       },
     ],

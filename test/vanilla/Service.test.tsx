@@ -10,7 +10,15 @@ import type { ServicePayHandle } from '../../src/react/index';
 import type { ServiceOptions } from '../../src/vanilla/index';
 import { axe } from '../helpers/axe';
 import { describeMarkup } from '../helpers/markup';
-import { APP_ID, BANKS, deferred, makeLog, makeTransport } from '../react/support';
+import {
+  APP_ID,
+  BANKS,
+  SEARCHABLE_BANKS,
+  deferred,
+  expectSearchOnEachKey,
+  makeLog,
+  makeTransport,
+} from '../react/support';
 import { loadVanilla } from './support';
 import type { VanillaModule } from './support';
 import { WHOLE_PAYMENT } from '../helpers/events';
@@ -88,6 +96,15 @@ describe('Service', () => {
     ]);
     expect(await screen.findByRole('status')).toHaveTextContent(DEFAULT_MESSAGES.awaiting);
   }, 10_000);
+
+  it('filters the banks on every keystroke, not on blur or Enter (the Preact build)', async () => {
+    const { service, user } = setup({}, makeTransport(SEARCHABLE_BANKS));
+    service.createPayment(PAYMENT);
+    element();
+    service.injectComponent('service-component');
+    await user.click(await screen.findByRole('button', { name: 'Pay £12.50' }));
+    await expectSearchOnEachKey(user);
+  });
 
   it('sends the same events in the same order as <ServicePay> for the same steps', async () => {
     const react = makeLog();

@@ -1,12 +1,14 @@
 // @ts-check
-// Bundles src/vanilla as the package ships it, compiled against preact/compat with the aliases
-// of rollup.config.mjs, into the ESM file named by the first argument. Run by support.ts in a
-// child process: esbuild refuses to load inside jsdom (its TextEncoder is another realm's).
+// Bundles src/vanilla as the package ships it, compiled against Preact with the aliases of
+// rollup.config.mjs (preactAlias), into the ESM file named by the first argument. Run by
+// support.ts in a child process: esbuild refuses to load inside jsdom (its TextEncoder is
+// another realm's). Unlike the builds, nothing fixes NODE_ENV here: the tests run the
+// development files, use-sync-external-store's shim included.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { minifyCss, preactAliases } from '../../rollup.config.mjs';
+import { minifyCss, preactAlias, preactAliases } from '../../rollup.config.mjs';
 
 const root = (/** @type {string} */ path) =>
   fileURLToPath(new URL(`../../${path}`, import.meta.url));
@@ -26,6 +28,22 @@ const rawCss = {
   },
 };
 
+/**
+ * `react` and `react/jsx-runtime` as rollup.config.mjs's preactBuild resolves them (esbuild's
+ * `alias` cannot tell importers apart). Always as an import: Preact's ES build, so that the
+ * shim's require() gets the same Preact the component renders with. @type {import('esbuild').Plugin}
+ */
+const preact = {
+  name: 'preact-build',
+  setup(builder) {
+    const ids = Object.keys(preactAliases).map((id) => id.replace(/[/.]/g, '\\$&'));
+    builder.onResolve({ filter: new RegExp(`^(${ids.join('|')})$`) }, ({ path, importer }) => {
+      const target = preactAlias(path, importer);
+      return builder.resolve(target, { kind: 'import-statement', resolveDir: dirname(importer) });
+    });
+  },
+};
+
 const result = await build({
   entryPoints: [root('src/vanilla/index.ts')],
   bundle: true,
@@ -34,8 +52,7 @@ const result = await build({
   target: 'es2020',
   jsx: 'automatic',
   write: false,
-  alias: preactAliases,
-  plugins: [rawCss],
+  plugins: [preact, rawCss],
   logLevel: 'silent',
 });
 const out =

@@ -1,5 +1,5 @@
 /**
- * src/vanilla as the package ships it: compiled against preact/compat with the aliases of
+ * src/vanilla as the package ships it: compiled against Preact with the aliases of
  * rollup.config.mjs and bundled (bundle.mjs, esbuild, a fraction of a second), so these tests
  * run the Preact build of the component from the current sources, beside React's in one
  * document.

@@ -1,0 +1,243 @@
+'use client';
+import { useEffect, useId, useImperativeHandle, useInsertionEffect, useRef } from 'react';
+import type { Ref } from 'react';
+import { resolveMessages, shopperText } from '../core/index';
+import { BankList } from './BankList';
+import { injectStylesheet } from './styles';
+import { pick, useSession } from './useServicePayment';
+import type { ServicePayHandle, SessionProp, UseServicePaymentOptions } from './useServicePayment';
+
+export interface ServicePayProps extends UseServicePaymentOptions {
+  /** Title displayed by the component. @default 'Pay with your banking app' */
+  title?: string;
+  /** Label displayed below the title. @default 'Pay securely with your banking app' */
+  label?: string;
+  /** Label of the Pay button, followed by the prepared amount. @default 'Pay £' */
+  payLabel?: string;
+  /**
+   * No service stylesheet and no `service-*` class names: the page styles the markup.
+   * (The key is spelled exactly so in the spec.)
+   * @default false
+   */
+  disableVolumeStyling?: boolean;
+  /**
+   * No utility-class stylesheet: the page supplies the (Tailwind) classes.
+   * @deprecated since component version 0.5 (spec 9); style through `disableVolumeStyling` and CSS custom properties.
+   * @default false
+   */
+  disableTailwindStyling?: boolean;
+  /**
+   * Shown under the Pay button while the merchant has it disabled (`messages.payUnavailable`).
+   * @default 'Payment is not available yet.'
+   */
+  disabledReason?: string;
+  /** Extra class names for the root element. */
+  className?: string;
+  /** CSP nonce for the injected `<style>` elements. */
+  nonce?: string;
+}
+
+/**
+ * Internal: what `servicepay/vanilla` renders besides the options. `handle` receives the ref
+ * handle: an ordinary prop, not React's `ref`, so the component needs no `forwardRef` (which
+ * Preact's core does not have: the Preact builds compile this module, never ./ServicePay).
+ */
+export interface ViewProps extends ServicePayProps, SessionProp {
+  handle?: Ref<ServicePayHandle>;
+}
+
+/**
+ * The component's markup and behaviour, as a plain function component. The React entry wraps
+ * it in `forwardRef` (./ServicePay); `servicepay/vanilla` renders it with Preact around the
+ * session its class drives (one implementation, two front doors). It uses only the hooks and
+ * DOM props that mean the same in React and in Preact's core (see ./BankList), so neither
+ * build translates anything.
+ */
+export function ServicePayView(props: ViewProps) {
+  const {
+    disableVolumeStyling: plain,
+    disableTailwindStyling: noUtilities,
+    className,
+    nonce,
+  } = props;
+  const [session, state] = useSession(props);
+  const messages = resolveMessages(props.messages);
+  if (typeof props.disabledReason == 'string') messages.payUnavailable = props.disabledReason;
+  const { title = messages.title, label = messages.label, payLabel = messages.payLabel } = props;
+  const { status, prepared, selectedInstitution: chosen, institutions } = state;
+  const text = shopperText(state, messages);
+  const id = (props.idPrefix ?? '') + useId();
+  const payButton = useRef<HTMLButtonElement>(null);
+  const step = useRef<HTMLElement>(null);
+
+  useImperativeHandle(
+    props.handle,
+    () =>
+      pick(
+        session,
+        'createPayment',
+        'toggleButton',
+        'payWithInstitution',
+        'openInstitutionSelection',
+      ),
+    [session],
+  );
+
+  // Before the markup's first paint (an insertion effect runs before layout effects and
+  // paint), so the component never shows unstyled; never on the server.
+  useInsertionEffect(() => {
+    if (!plain) injectStylesheet('service', nonce);
+    if (!noUtilities) injectStylesheet('tailwind', nonce);
+  }, [plain, noUtilities, nonce]);
+
+  // `className`, undefined when there is no class: React leaves the attribute out, and so does
+  // Preact's core, which sets the `className` property (it would write class="" only if a
+  // defined value became undefined; `plain` never changes in a `Service`, whose options are
+  // read once).
+  const cx = (service: string, utility?: string) =>
+    [plain ? '' : service, utility].filter(Boolean).join(' ') || undefined;
+
+  const open = state.listState !== 'closed';
+  const shown = open && status !== 'error';
+  const loading = status === 'loading';
+  const initiating = status === 'initiating';
+  const failed = state.problem === 'load-failed';
+  // The banks failed to load: Pay becomes the retry, whatever else would disable it.
+  const hint = failed ? '' : text.payHint;
+  const listId = id + 'list';
+  const hintId = id + 'hint';
+  const headingId = id + 'step';
+
+  // Focus goes into the step once its banks are shown (when it opens, or when they arrive):
+  // the search field or the bank with the Tab stop; on touch screens the step's heading, as
+  // a text field would raise the on-screen keyboard over the list. After a failed payment
+  // the step stays and focus stays on the chosen bank.
+  useEffect(() => {
+    if (!shown || loading) return;
+    const coarse = window.matchMedia?.('(pointer: coarse)').matches;
+    step.current?.querySelector<HTMLElement>(coarse ? 'h2' : 'input,ul [tabindex="0"]')?.focus();
+  }, [shown, loading]);
+
+  // The step closes once the bank's page is opened; when that page opened elsewhere (a new
+  // tab, a WebView) the shopper is still here, so focus must not be left on nothing.
+  useEffect(() => {
+    if (status === 'awaiting-authorisation' && document.activeElement === document.body) {
+      payButton.current?.focus();
+    }
+  }, [status]);
+
+  const close = () => {
+    session.closeInstitutionSelection();
+    payButton.current?.focus();
+  };
+
+  return (
+    <div
+      className={[cx('service-root', 'flex flex-col gap-3'), className].join(' ').trim()}
+      data-state={status}
+      role="group"
+      aria-labelledby={id}
+      onKeyDown={(event) => {
+        // Escape closes the step and gives focus back to Pay.
+        if (event.key !== 'Escape' || !open) return;
+        event.preventDefault();
+        close();
+      }}
+    >
+      <p id={id} className={cx('service-title')}>
+        {title}
+      </p>
+      <p className={cx('service-label')}>{label}</p>
+      <button
+        ref={payButton}
+        type="button"
+        className={cx('service-pay', 'w-full')}
+        // No dead button: without a payment it is disabled, and says why underneath.
+        disabled={!!hint}
+        // While a bank's page is being opened it shows progress and does nothing.
+        aria-disabled={initiating || undefined}
+        aria-expanded={open}
+        aria-controls={shown ? listId : undefined}
+        aria-describedby={hint ? hintId : undefined}
+        onClick={
+          initiating
+            ? undefined
+            : failed
+              ? prepared
+                ? session.openInstitutionSelection
+                : session.retry
+              : open
+                ? session.closeInstitutionSelection
+                : session.openInstitutionSelection
+        }
+      >
+        {initiating
+          ? text.status
+          : failed
+            ? // The banks failed to load: the primary action is to try again.
+              messages.retry
+            : prepared
+              ? payLabel +
+                prepared.amount.toLocaleString('en-GB', {
+                  minimumFractionDigits: 2,
+                  maximumFractionDigits: 2,
+                })
+              : // No amount yet: "Pay", not a dangling "Pay £".
+                payLabel.replace(/\s*£\s*$/, '')}
+      </button>
+      {hint && (
+        <p id={hintId} className={cx('service-hint')}>
+          {hint}
+        </p>
+      )}
+      <p className={cx('service-status')} role="status">
+        {text.status}
+      </p>
+      <p className={cx('service-error')} role="alert">
+        {text.alert}
+      </p>
+      {shown && (
+        // The bank step: a disclosure under the Pay button, not a modal.
+        <section
+          id={listId}
+          ref={step}
+          className={cx('service-step', 'flex flex-col gap-2')}
+          aria-labelledby={headingId}
+          aria-busy={loading}
+        >
+          <div className={cx('service-step-head', 'flex items-center')}>
+            <h2 id={headingId} className={cx('service-heading')} tabIndex={-1}>
+              {messages.chooseBank}
+            </h2>
+            <button type="button" className={cx('service-retry service-close')} onClick={close}>
+              {messages.close}
+            </button>
+          </div>
+          {loading ? (
+            <>
+              {state.slow && (
+                <button type="button" className={cx('service-retry')} onClick={session.retry}>
+                  {messages.retry}
+                </button>
+              )}
+              <ul className={cx('service-banks', 'grid gap-2')} aria-hidden="true">
+                {[0, 1, 2, 3].map((n) => (
+                  <li key={n} className={cx('service-skeleton')} />
+                ))}
+              </ul>
+            </>
+          ) : (
+            <BankList
+              institutions={institutions}
+              messages={messages}
+              cx={cx}
+              choosable={state.payButtonEnabled && !initiating}
+              initiatingId={initiating ? chosen?.id : undefined}
+              onChoose={(bank) => void session.payWithInstitution(bank)}
+            />
+          )}
+        </section>
+      )}
+    </div>
+  );
+}
