@@ -60,24 +60,32 @@ function Checkout() {
         }}
         errorConsumer={(error) => setErrors((all) => [...all, error])}
       />
-      <section aria-labelledby="errors-title">
-        <h2 id="errors-title">Errors</h2>
-        <ul aria-label="Errors" data-testid="errors">
-          {errors.map((error, index) => (
-            <li key={index}>
-              {error.location}: {error.error}
-            </li>
-          ))}
-        </ul>
-      </section>
-      <section aria-labelledby="events-title">
-        <h2 id="events-title">Events</h2>
-        <ol aria-label="Events" data-testid="events">
-          {events.map((event, index) => (
-            <li key={index}>{event}</li>
-          ))}
-        </ol>
-      </section>
+      {/* For the developer trying the example, not for the shopper: a real checkout shows none
+          of this. Closed by default, so the page reads as a shop; the counts show activity. */}
+      <details className="developer">
+        <summary>
+          Developer panel: {events.length} {events.length === 1 ? 'event' : 'events'},{' '}
+          {errors.length} {errors.length === 1 ? 'error' : 'errors'}
+        </summary>
+        <section aria-labelledby="errors-title">
+          <h2 id="errors-title">Errors (errorConsumer)</h2>
+          <ul aria-label="Errors" data-testid="errors">
+            {errors.map((error, index) => (
+              <li key={index}>
+                {error.location}: {error.error}
+              </li>
+            ))}
+          </ul>
+        </section>
+        <section aria-labelledby="events-title">
+          <h2 id="events-title">Events (eventConsumer)</h2>
+          <ol aria-label="Events" data-testid="events">
+            {events.map((event, index) => (
+              <li key={index}>{event}</li>
+            ))}
+          </ol>
+        </section>
+      </details>
     </main>
   );
 }

@@ -177,6 +177,14 @@ describe('the example checkout against the sandbox', () => {
     const message =
       'payWithBankInstitution: Input validation error: field=[paymentRequest.reference], value=[ABCDEFGHIJKLMNOPQRS], error=[must not be longer than 18 characters]';
     await expect.poll(() => page.getByTestId('errors').textContent()).toContain(message);
+    // The developer's text is in the example's closed developer panel, not on the shop's page.
+    expect(await page.getByTestId('errors').isVisible()).toBe(false);
+    expect(await page.locator('main').innerText()).not.toContain('Input validation error');
+    const panel = page.locator('details.developer > summary');
+    expect(await panel.innerText()).toMatch(/^Developer panel: \d+ events?, 1 error$/);
+    await panel.click();
+    expect(await page.getByTestId('errors').isVisible()).toBe(true);
+    await panel.click();
     // No dead button: Pay is disabled (no amount) and says why, in the shopper's words.
     await expect
       .poll(() => page.getByRole('button', { name: 'Pay', exact: true }).isDisabled())
