@@ -29,7 +29,9 @@ function start(env: Record<string, string>) {
   });
 }
 
-describe('npm start on a busy port', () => {
+// Each case starts a Node process that loads the built package: about a second alone, but the
+// suite runs it beside others on two cores. The bound is for a hang, not a speed check.
+describe('npm start on a busy port', { timeout: 60_000 }, () => {
   it.each([
     ['PORT', 'the example checkout', { SANDBOX_PORT: '0' }],
     ['SANDBOX_PORT', 'the sandbox', { PORT: '0' }],

@@ -76,7 +76,9 @@ const put = (url: string, body: string, authorization: string) =>
     body,
   });
 
-describe.each(['webhook-node', 'webhook-express'])('examples/%s', (name) => {
+// Each case bundles an example and starts it as a process: a few seconds at most alone, more
+// beside the rest of the suite on two cores. The bound is for a hang, not a speed check.
+describe.each(['webhook-node', 'webhook-express'])('examples/%s', { timeout: 60_000 }, (name) => {
   it('starts from the environment, accepts a signed delivery and refuses a forged one', async () => {
     const url = await startExample(name);
     const orderId = randomUUID();

@@ -227,7 +227,9 @@ describe('send-webhook', () => {
   });
 });
 
-describe('the executable', () => {
+// Bundles the CLI and starts it as a process: a second or two alone, more beside the rest of the
+// suite on two cores. The bound is for a hang, not a speed check.
+describe('the executable', { timeout: 60_000 }, () => {
   it('runs as a process and stops on SIGINT with exit code 0', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'servicepay-cli-'));
     const outfile = join(dir, 'sandbox-cli.mjs');
