@@ -1,10 +1,9 @@
-import { StrictMode, createRef } from 'react';
+import { StrictMode } from 'react';
 import { act, render, screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { axe } from '../helpers/axe';
 import { describe, expect, it, vi } from 'vitest';
 import { ServicePay, ServiceEvent } from '../../src/react/index';
-import type { ServicePayHandle, ServicePayProps } from '../../src/react/index';
+import type { ServicePayProps } from '../../src/react/index';
 import {
   APP_ID,
   BANKS,
@@ -14,28 +13,13 @@ import {
   makeLog,
   makeTransport,
 } from './support';
+import { renderServicePay } from './render';
 import { WHOLE_PAYMENT } from '../helpers/events';
 import { developerTextIn } from '../helpers/shopper-text';
 import { DEFAULT_MESSAGES } from '../../src/core/index';
 
 function setup(props: Partial<ServicePayProps> = {}, transport = makeTransport()) {
-  const { log, eventConsumer, errorConsumer } = makeLog();
-  const openUrl = vi.fn();
-  const ref = createRef<ServicePayHandle>();
-  const all: ServicePayProps = {
-    environment: 'SANDBOX',
-    applicationId: APP_ID,
-    transport: transport.transport,
-    payment: { amount: 12.5, paymentReference: 'ORDER-1042' },
-    eventConsumer,
-    errorConsumer,
-    openUrl,
-    ...props,
-  };
-  const view = render(<ServicePay ref={ref} {...all} />);
-  const rerender = (more: Partial<ServicePayProps>) =>
-    view.rerender(<ServicePay ref={ref} {...all} {...more} />);
-  return { ...view, rerender, log, openUrl, ref, ...transport, user: userEvent.setup() };
+  return { ...renderServicePay({ transport: transport.transport, ...props }), ...transport };
 }
 
 const payButton = () => screen.getByRole('button', { name: /^Pay\b/ });

@@ -17,6 +17,7 @@ import type {
 } from '../../src/react/index';
 import { DEFAULT_MESSAGES } from '../../src/core/index';
 import { developerTextIn } from '../helpers/shopper-text';
+import { renderServicePay } from './render';
 import { APP_ID, BANKS, makeTransport } from './support';
 
 declare global {
@@ -78,22 +79,7 @@ function setup(
   props: Partial<ServicePayProps> = {},
   transport: ServiceTransport = makeTransport().transport,
 ) {
-  const openUrl = vi.fn();
-  const errorConsumer = vi.fn();
-  const ref = createRef<ServicePayHandle>();
-  const view = render(
-    <ServicePay
-      ref={ref}
-      environment="SANDBOX"
-      applicationId={APP_ID}
-      transport={transport}
-      payment={{ amount: 12.5, paymentReference: 'ORDER-1042' }}
-      openUrl={openUrl}
-      errorConsumer={errorConsumer}
-      {...props}
-    />,
-  );
-  return { ...view, ref, openUrl, errorConsumer };
+  return renderServicePay({ transport, ...props });
 }
 
 const banksNamed = (names: string[]): Institution[] =>

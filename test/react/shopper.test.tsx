@@ -3,35 +3,19 @@
 // load, logos that fail, the keyboard model, and the messages table with a pseudo-locale that
 // proves no built-in English escapes it. Layout and real keyboard geometry are checked in
 // Chromium (stories/Shopper.stories.tsx).
-import { createRef } from 'react';
-import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { DEFAULT_MESSAGES, SLOW_LOAD_MS } from '../../src/core/index';
-import { ServicePay } from '../../src/react/index';
-import type { ServicePayHandle, ServicePayProps } from '../../src/react/index';
+import type { ServicePayProps } from '../../src/react/index';
 import { PSEUDO_MESSAGES, developerTextIn, englishLeftIn } from '../helpers/shopper-text';
-import { APP_ID, BANKS, deferred, makeLog, makeTransport } from './support';
+import { renderServicePay } from './render';
+import { BANKS, deferred, makeTransport } from './support';
 
 const MANY = Array.from({ length: 12 }, (_, i) => ({ id: `b${i}`, name: `Bank ${i}` }));
 
 function setup(props: Partial<ServicePayProps> = {}, transport = makeTransport()) {
-  const { log, eventConsumer, errorConsumer } = makeLog();
-  const ref = createRef<ServicePayHandle>();
-  const view = render(
-    <ServicePay
-      ref={ref}
-      environment="SANDBOX"
-      applicationId={APP_ID}
-      transport={transport.transport}
-      payment={{ amount: 12.5, paymentReference: 'ORDER-1042' }}
-      eventConsumer={eventConsumer}
-      errorConsumer={errorConsumer}
-      openUrl={vi.fn()}
-      {...props}
-    />,
-  );
-  return { ...view, ref, log, ...transport };
+  return { ...renderServicePay({ transport: transport.transport, ...props }), ...transport };
 }
 
 const pay = () => screen.getByRole('button', { name: /^Pay\b/ });

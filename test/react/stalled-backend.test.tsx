@@ -1,15 +1,14 @@
 // A backend that sends its headers and then stalls (issue 14, finding 4), driven through
 // <ServicePay> with the real fetch against a real node:http server: the component reaches
 // its error state, the shopper can try again, and unmounting closes the connection.
-import { act, render, screen, waitFor } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ServicePay, createHttpTransport } from '../../src/react/index';
+import { act, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createHttpTransport } from '../../src/react/index';
 import type { ServicePayProps } from '../../src/react/index';
 import { defaultInitiatedPayment } from '../helpers/fake-transport';
 import { startStallingBackend } from '../helpers/stalling-backend';
 import type { Behaviour, StallingBackend } from '../helpers/stalling-backend';
-import { APP_ID } from './support';
+import { renderServicePay } from './render';
 
 const TIMEOUT = 1000;
 /** Long enough for a timeout of TIMEOUT ms on a busy machine; not a timing assertion. */
@@ -26,20 +25,8 @@ async function setup(
   props: (url: string) => Partial<ServicePayProps> = () => ({}),
 ) {
   backend = await startStallingBackend(plan);
-  const errorConsumer = vi.fn();
-  const openUrl = vi.fn();
-  const view = render(
-    <ServicePay
-      environment="SANDBOX"
-      applicationId={APP_ID}
-      transport={createHttpTransport({ baseUrl: backend.url, timeoutMs: TIMEOUT })}
-      payment={{ amount: 12.5, paymentReference: 'ORDER-1042' }}
-      errorConsumer={errorConsumer}
-      openUrl={openUrl}
-      {...props(backend.url)}
-    />,
-  );
-  return { ...view, backend, errorConsumer, openUrl, user: userEvent.setup() };
+  const transport = createHttpTransport({ baseUrl: backend.url, timeoutMs: TIMEOUT });
+  return { ...renderServicePay({ transport, ...props(backend.url) }), backend };
 }
 
 /** The component's own HTTP transport (its default timeout, 30 s): only unmounting ends a call. */

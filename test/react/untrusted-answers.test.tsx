@@ -2,11 +2,9 @@
 // a number or an object, a null item, a null list, a javascript: logo, duplicate ids, a
 // malformed payment answer. None may throw into the merchant's React tree: the good banks
 // still render, React logs nothing, and errorConsumer hears once what was wrong.
-import { render, screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { MockInstance } from 'vitest';
-import { ServicePay } from '../../src/react/index';
 import {
   DEFAULT_INSTITUTIONS,
   createFakeTransport,
@@ -14,7 +12,7 @@ import {
   reply,
 } from '../helpers/fake-transport';
 import type { FakeTransport } from '../helpers/fake-transport';
-import { APP_ID } from './support';
+import { renderServicePay } from './render';
 
 const [BARCLAYS, HSBC] = DEFAULT_INSTITUTIONS;
 
@@ -28,21 +26,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-function setup(transport: FakeTransport) {
-  const errorConsumer = vi.fn();
-  const openUrl = vi.fn();
-  const view = render(
-    <ServicePay
-      environment="SANDBOX"
-      applicationId={APP_ID}
-      transport={transport}
-      payment={{ amount: 12.5, paymentReference: 'ORDER-1042' }}
-      errorConsumer={errorConsumer}
-      openUrl={openUrl}
-    />,
-  );
-  return { ...view, errorConsumer, openUrl, user: userEvent.setup() };
-}
+const setup = (transport: FakeTransport) => renderServicePay({ transport });
 
 /** Opens the bank list of a component whose transport answers `list`; returns the tiles. */
 async function banksShownFor(list: unknown) {
