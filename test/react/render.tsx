@@ -3,21 +3,19 @@ import { render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { vi } from 'vitest';
 import { ServicePay } from '../../src/react/index';
-import type { ServiceError, ServicePayHandle, ServicePayProps } from '../../src/react/index';
-import { APP_ID } from './support';
+import type { ServicePayHandle, ServicePayProps } from '../../src/react/index';
+import { APP_ID, makeLog } from './support';
 
 /**
  * `<ServicePay>` as a sandbox merchant renders it, with an order prepared and every callback
- * observed: `log` holds events and errors in the order the merchant's callbacks saw them
- * (errors as `error:<location>:<error>`), and each callback is a spy too. `props` adds or
+ * observed: `log` (makeLog) holds events and errors in the order the merchant's callbacks saw
+ * them, and each callback is a spy too. `props` adds or
  * replaces options (a test's `transport`, mostly); `rerender` renders again with more.
  */
 export function renderServicePay(props: Partial<ServicePayProps> = {}) {
-  const log: string[] = [];
-  const eventConsumer = vi.fn((event: string) => void log.push(event));
-  const errorConsumer = vi.fn(
-    (error: ServiceError) => void log.push(`error:${error.location}:${error.error}`),
-  );
+  const { log, ...consumers } = makeLog();
+  const eventConsumer = vi.fn(consumers.eventConsumer);
+  const errorConsumer = vi.fn(consumers.errorConsumer);
   const openUrl = vi.fn();
   const ref = createRef<ServicePayHandle>();
   const all: ServicePayProps = {
