@@ -148,7 +148,7 @@ export async function startCheckout({ port = 4000, host = '127.0.0.1' } = {}) {
       return void res.end(scriptTagPage(nonce));
     }
     const asset = assets[/** @type {keyof typeof assets} */ (url.pathname)];
-    if (asset) return void sendAsset(req, res, asset);
+    if (asset) return void (await sendAsset(req, res, asset));
     const match = /^\/api\/payments\/([^/]+)$/.exec(url.pathname);
     if (match) {
       const paymentId = decodeURIComponent(match[1] ?? '');
