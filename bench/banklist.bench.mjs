@@ -16,6 +16,7 @@ import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { CHROMIUM_ARGS, chromiumPath } from '../test/helpers/chromium.mjs';
+import { median, rotatingRounds } from './rounds.mjs';
 
 const WARMUP_ROUNDS = 8;
 const ROUNDS = 41;
@@ -66,14 +67,8 @@ export async function run() {
     await page.waitForFunction(() => window.bench);
     const measure = (which) => page.evaluate((name) => window.bench[name](), which);
     const kinds = ['ours', 'baseline', 'react'];
-    const times = { ours: [], baseline: [], react: [] };
-    for (let round = 0; round < WARMUP_ROUNDS + ROUNDS; round++) {
-      for (let i = 0; i < kinds.length; i++) {
-        const kind = kinds[(round + i) % kinds.length];
-        const ms = await measure(kind);
-        if (round >= WARMUP_ROUNDS) times[kind].push(ms);
-      }
-    }
+    await rotatingRounds(kinds, WARMUP_ROUNDS, measure);
+    const times = await rotatingRounds(kinds, ROUNDS, measure);
     const ratio = (kind, base) => median(times[kind].map((ms, i) => ms / times[base][i]));
     const ours = ratio('ours', 'react');
     return [
@@ -105,10 +100,4 @@ export async function run() {
     await browser.close();
     await new Promise((resolve) => server.close(resolve));
   }
-}
-
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }

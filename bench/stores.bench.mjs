@@ -33,6 +33,7 @@ import {
   startPostgres,
   startRedis,
 } from '../test/webhook/support/servers.mjs';
+import { rateRow, rotatingRounds, webhookLoad } from './rounds.mjs';
 
 const SERVER_ROLE = 'servicepay-stores-bench-server';
 const DIST = new URL('../dist/', import.meta.url);
@@ -62,7 +63,6 @@ export async function run() {
 }
 
 async function measure(databaseUrl, redisUrl) {
-  const { default: autocannon } = await import('autocannon');
   const lib = await import(new URL('webhook.mjs', DIST).href);
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const body = JSON.stringify({
@@ -83,36 +83,23 @@ async function measure(databaseUrl, redisUrl) {
     servers[name] = await startWorker({ name, publicKeyPem, databaseUrl, redisUrl });
   }
   try {
-    const load = async (name, seconds) => {
-      const result = await autocannon({
-        url: `http://127.0.0.1:${servers[name].port}/webhook`,
-        method: 'PUT',
-        headers: { authorization, 'content-type': 'application/json' },
+    const load = (name, seconds) =>
+      webhookLoad({
+        what: `stores bench: ${name}`,
+        port: servers[name].port,
+        authorization,
         body,
         connections: LOAD_CONNECTIONS,
-        duration: seconds,
+        seconds,
       });
-      // Anything but 200 (a 503 from a store that failed) would be fast for the wrong reason.
-      if (result.errors > 0 || result.non2xx > 0 || result.timeouts > 0) {
-        throw new Error(
-          `stores bench: ${name} answered ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`,
-        );
-      }
-      return result.requests.total / ((result.finish - result.start) / 1000);
-    };
-    const rates = Object.fromEntries(names.map((name) => [name, []]));
     for (const name of names) await load(name, 1); // warm-up: JIT, pools, table, scripts
-    for (let round = 0; round < LOAD_ROUNDS; round++) {
-      for (let i = 0; i < names.length; i++) {
-        const name = names[(round + i) % names.length];
-        rates[name].push(await load(name, LOAD_SECONDS));
-      }
-    }
+    const rates = await rotatingRounds(names, LOAD_ROUNDS, (name) => load(name, LOAD_SECONDS));
     return names
       .filter((name) => name !== 'memory')
       .map((name) =>
-        row(
+        rateRow(
           `webhook: receiver on the ${name === 'postgres' ? 'PostgreSQL' : 'Redis'} store (new notifications)`,
+          'req/s',
           rates[name],
           rates.memory,
           BUDGETS[name],
@@ -182,23 +169,4 @@ async function serve({ name, publicKeyPem, databaseUrl, redisUrl }) {
     await close();
     process.exit(0);
   });
-}
-
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-
-function row(name, oursRates, memoryRates, budget) {
-  const ratio = median(oursRates.map((ours, i) => ours / memoryRates[i]));
-  return {
-    name,
-    unit: 'req/s',
-    value: Math.round(median(oursRates)),
-    baseline: Math.round(median(memoryRates)),
-    ratio,
-    budget: `ratio >= ${budget}`,
-    ok: ratio >= budget,
-  };
 }

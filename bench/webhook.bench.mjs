@@ -26,6 +26,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { rateRow, rotatingRounds, webhookLoad } from './rounds.mjs';
 
 const SERVER_ROLE = 'servicepay-webhook-bench-server';
 const VECTORS = new URL('../test/fixtures/webhook-signatures.json', import.meta.url);
@@ -43,7 +44,7 @@ if (!isMainThread && workerData?.role === SERVER_ROLE) await serve(workerData);
 export async function run() {
   const { payload, lib, cleanup } = await prepare();
   try {
-    const verifyRow = measureVerify(lib, payload);
+    const verifyRow = await measureVerify(lib, payload);
     const receiverRows = await measureReceiver(payload);
     return [verifyRow, ...receiverRows];
   } finally {
@@ -79,7 +80,7 @@ async function prepare() {
   return { payload, lib, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-function measureVerify(lib, payload) {
+async function measureVerify(lib, payload) {
   const body = Buffer.from(payload.body, 'utf8');
   const key = createPublicKey(payload.publicKeyPem);
   const header = payload.authorization;
@@ -98,62 +99,36 @@ function measureVerify(lib, payload) {
   };
   rate(ours); // warm-up: JIT and key cache
   rate(bare);
-  const oursRates = [];
-  const bareRates = [];
-  for (let round = 0; round < VERIFY_ROUNDS; round++) {
-    // Alternate which goes first so drift in machine load does not favour either.
-    if (round % 2 === 0) {
-      oursRates.push(rate(ours));
-      bareRates.push(rate(bare));
-    } else {
-      bareRates.push(rate(bare));
-      oursRates.push(rate(ours));
-    }
-  }
-  return row('webhook: verifyWebhookSignature', 'verify/s', oursRates, bareRates, 0.93);
+  const calls = { ours, bare };
+  const rates = await rotatingRounds(['ours', 'bare'], VERIFY_ROUNDS, (name) => rate(calls[name]));
+  return rateRow('webhook: verifyWebhookSignature', 'verify/s', rates.ours, rates.bare, 0.93);
 }
 
 async function measureReceiver(payload) {
-  const { default: autocannon } = await import('autocannon');
   const servers = {
     ours: await startWorker(payload, 'ours'),
     bare: await startWorker(payload, 'bare'),
     parse: await startWorker(payload, 'parse'),
   };
   try {
-    const load = async (server, seconds) => {
-      const result = await autocannon({
-        url: `http://127.0.0.1:${server.port}/webhook`,
-        method: 'PUT',
-        headers: { authorization: payload.authorization, 'content-type': 'application/json' },
+    const load = (name, seconds) =>
+      webhookLoad({
+        what: `webhook bench: ${name}`,
+        port: servers[name].port,
+        authorization: payload.authorization,
         body: payload.body,
         connections: LOAD_CONNECTIONS,
-        duration: seconds,
+        seconds,
       });
-      // A server answering 401 or 500 would be fast for the wrong reason.
-      if (result.errors > 0 || result.non2xx > 0 || result.timeouts > 0) {
-        throw new Error(
-          `webhook bench: ${server.name} answered ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`,
-        );
-      }
-      return result.requests.total / ((result.finish - result.start) / 1000);
-    };
     const names = ['ours', 'bare', 'parse'];
-    const rates = { ours: [], bare: [], parse: [] };
-    for (const name of names) await load(servers[name], 1); // warm-up
-    for (let round = 0; round < LOAD_ROUNDS; round++) {
-      // Rotate the order so drift in machine load favours none of them.
-      for (let i = 0; i < names.length; i++) {
-        const name = names[(round + i) % names.length];
-        rates[name].push(await load(servers[name], LOAD_SECONDS));
-      }
-    }
+    for (const name of names) await load(name, 1); // warm-up
+    const rates = await rotatingRounds(names, LOAD_ROUNDS, (name) => load(name, LOAD_SECONDS));
     return [
-      row('webhook: receiver (autocannon)', 'req/s', rates.ours, rates.bare, 0.85),
+      rateRow('webhook: receiver (autocannon)', 'req/s', rates.ours, rates.bare, 0.85),
       // Reference: the bare server plus decoding and JSON.parse of the body, the one step every
       // receiver needs after verifying (to know which payment it is). How much of the 15%
       // that step alone takes on this machine.
-      row('webhook: bare server + JSON.parse (reference)', 'req/s', rates.parse, rates.bare),
+      rateRow('webhook: bare server + JSON.parse (reference)', 'req/s', rates.parse, rates.bare),
     ];
   } finally {
     await Promise.all(Object.values(servers).map((s) => s.worker.terminate()));
@@ -197,18 +172,4 @@ async function serve({ name, libUrl, publicKey, publicKeyPem }) {
   }
   const server = createServer(listener);
   server.listen(0, '127.0.0.1', () => parentPort.postMessage(server.address().port));
-}
-
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-
-function row(name, unit, oursRates, bareRates, budget) {
-  const value = Math.round(median(oursRates));
-  const baseline = Math.round(median(bareRates));
-  const ratio = median(oursRates.map((ours, i) => ours / bareRates[i]));
-  if (budget === undefined) return { name, unit, value, baseline, ratio }; // a reference figure
-  return { name, unit, value, baseline, ratio, budget: `ratio >= ${budget}`, ok: ratio >= budget };
 }

@@ -26,7 +26,7 @@ const INCLUDE = /^<!--\s*include:\s*(\S+)\s*-->$/;
 const FILE_NAME = /^\/\/\s*([\w@.[\]()-]+(?:\/[\w@.[\]()-]+)*\.(?:tsx?|mts))\s*$/;
 
 /** The Markdown files checked by default: README.md, CONTRIBUTING.md, docs/**\/*.md. */
-export function defaultDocFiles(root = repoRoot) {
+function defaultDocFiles(root) {
   const files = ['README.md', 'CONTRIBUTING.md'].map((f) => join(root, f)).filter(existsSync);
   const walk = (dir) => {
     if (!existsSync(dir)) return;
@@ -46,7 +46,7 @@ export function defaultDocFiles(root = repoRoot) {
  * The fenced code blocks of a Markdown text: language, 1-based line of the opening fence,
  * the code, and the include directive before it if any.
  */
-export function extractBlocks(markdown) {
+function extractBlocks(markdown) {
   const lines = markdown.split(/\r?\n/);
   const blocks = [];
   for (let i = 0; i < lines.length; i++) {
@@ -76,7 +76,7 @@ function compilerOptions(root) {
   const { config, error } = ts.readConfigFile(configPath, ts.sys.readFile);
   if (error) throw new Error(ts.flattenDiagnosticMessageText(error.messageText, '\n'));
   const parsed = ts.parseJsonConfigFileContent(config, ts.sys, root, undefined, configPath);
-  const options = {
+  return {
     ...parsed.options,
     strict: true,
     module: ts.ModuleKind.ESNext,
@@ -91,24 +91,6 @@ function compilerOptions(root) {
     composite: false,
     incremental: false,
   };
-  options.paths = { ...sourceAliases(root), ...options.paths };
-  options.pathsBasePath ??= root;
-  return options;
-}
-
-/**
- * `servicepay/<subpath>` entries of package.json's exports that carry a "source" condition:
- * aliases for entries added after tsconfig's map was written. tsconfig's own map wins.
- */
-function sourceAliases(root) {
-  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-  const aliases = {};
-  for (const [subpath, target] of Object.entries(pkg.exports ?? {})) {
-    const source = typeof target === 'object' && target !== null ? target.source : undefined;
-    if (typeof source !== 'string' || !/\.(tsx?|mts)$/.test(source)) continue;
-    aliases[subpath === '.' ? pkg.name : `${pkg.name}/${subpath.slice(2)}`] = [source];
-  }
-  return aliases;
 }
 
 /**
@@ -141,13 +123,13 @@ const display = (root, path) => {
  * Checks the given Markdown files. Resolves to the list of error lines (empty when every
  * block compiles) and the number of blocks checked.
  *
- * @param {{ files?: string[], root?: string, cacheDir?: string }} [options]
+ * @param {{ files?: string[], root?: string }} [options]
  */
-export function checkDocs({ files, root = repoRoot, cacheDir } = {}) {
+export function checkDocs({ files, root = repoRoot } = {}) {
   const docs = files ?? defaultDocFiles(root);
   // Inside the repository, so that `express`, `react`, ... resolve from its node_modules; one
   // folder per run, so that two runs at once (npm test and the checker's own test) never mix.
-  const out = cacheDir ?? join(root, 'node_modules', '.cache', `check-docs-${process.pid}`);
+  const out = join(root, 'node_modules', '.cache', `check-docs-${process.pid}`);
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
   try {

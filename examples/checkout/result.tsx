@@ -49,11 +49,14 @@ function usePaymentResult(paymentId: string): { view: View; checkAgain(): void }
     let done = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const controller = new AbortController();
-    const finish = (next: View) => {
+    const stop = () => {
       done = true;
       clearTimeout(timer);
       clearTimeout(giveUp);
       controller.abort();
+    };
+    const finish = (next: View) => {
+      stop();
       setView(next);
     };
     async function poll(attempt: number) {
@@ -80,12 +83,7 @@ function usePaymentResult(paymentId: string): { view: View; checkAgain(): void }
     const giveUp = setTimeout(() => finish({ state: 'unconfirmed' }), GIVE_UP_AFTER_MS);
     setView({ state: 'waiting' });
     void poll(0);
-    return () => {
-      done = true;
-      clearTimeout(timer);
-      clearTimeout(giveUp);
-      controller.abort();
-    };
+    return stop;
   }, [paymentId, round]);
   return { view, checkAgain: () => setRound((n) => n + 1) };
 }

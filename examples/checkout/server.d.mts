@@ -11,9 +11,6 @@ export interface StoredPayment {
   timesProcessed: number;
 }
 
-/** The shop's display name; pass it to startSandbox as the payee. */
-export declare const MERCHANT_NAME: string;
-
 export declare function startCheckout(options?: { port?: number; host?: string }): Promise<{
   url: string;
   /** The shop's display name, the payee to give the sandbox. */

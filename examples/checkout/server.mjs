@@ -40,9 +40,10 @@ export async function buildCheckoutBundle() {
 
 /**
  * The shop's display name: the page's heading, and the payee the sandbox's bank page shows
- * (give it to startSandbox: a payee that does not match the shop looks like fraud).
+ * (startCheckout returns it as merchantName, for startSandbox: a payee that does not match the
+ * shop looks like fraud).
  */
-export const MERCHANT_NAME = 'Example Coffee Co.';
+const MERCHANT_NAME = 'Example Coffee Co.';
 
 /** Where examples/script-tag/index.html loads the component from: `npm start`'s sandbox. */
 const DEFAULT_SANDBOX_URL = 'http://127.0.0.1:4010';
@@ -148,7 +149,7 @@ export async function startCheckout({ port = 4000, host = '127.0.0.1' } = {}) {
       return void res.end(scriptTagPage(nonce));
     }
     const asset = assets[/** @type {keyof typeof assets} */ (url.pathname)];
-    if (asset) return void sendAsset(req, res, asset);
+    if (asset) return void (await sendAsset(req, res, asset));
     const match = /^\/api\/payments\/([^/]+)$/.exec(url.pathname);
     if (match) {
       const paymentId = decodeURIComponent(match[1] ?? '');

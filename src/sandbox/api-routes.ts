@@ -6,7 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { bankPath } from './bank-page';
 import type { SandboxContext } from './context';
-import { corsHeaders, readBody, sendError, sendJson } from './http';
+import { readBody, sendError, sendJson } from './http';
 import {
   applicationIdError,
   environmentError,
@@ -30,18 +30,17 @@ export function listInstitutions(
   query: URLSearchParams,
   ctx: SandboxContext,
 ): void {
-  const cors = corsHeaders(req);
   const environment = query.get('environment');
-  if (!isEnvironment(environment)) return sendError(res, 400, environmentError(environment), cors);
+  if (!isEnvironment(environment)) return sendError(res, 400, environmentError(environment));
   const applicationId = query.get('applicationId');
-  if (!isUuid(applicationId)) return sendError(res, 400, applicationIdError(applicationId), cors);
+  if (!isUuid(applicationId)) return sendError(res, 400, applicationIdError(applicationId));
   const origin = ctx.doors.origin(req);
   const institutions = Array.from(ctx.options.institutions.values(), ({ id, name }) => ({
     id,
     name,
     iconUrl: `${origin}/icons/${id}.svg`,
   }));
-  sendJson(res, 200, { institutions }, cors);
+  sendJson(res, 200, { institutions });
 }
 
 export async function createPayment(
@@ -49,15 +48,9 @@ export async function createPayment(
   res: ServerResponse,
   ctx: SandboxContext,
 ): Promise<void> {
-  const cors = corsHeaders(req);
   const contentType = req.headers['content-type'] ?? '';
   if (!/^application\/json\s*(?:;|$)/i.test(contentType)) {
-    return sendError(
-      res,
-      415,
-      'The request body must be JSON (Content-Type: application/json)',
-      cors,
-    );
+    return sendError(res, 415, 'The request body must be JSON (Content-Type: application/json)');
   }
   // Too large: BodyTooLargeError, answered 413 by the router.
   const raw = await readBody(req, MAX_PAYMENT_BODY_BYTES);
@@ -65,7 +58,7 @@ export async function createPayment(
   try {
     body = JSON.parse(raw.toString('utf8'));
   } catch {
-    return sendError(res, 400, 'The request body is not valid JSON', cors);
+    return sendError(res, 400, 'The request body is not valid JSON');
   }
 
   const keyHeader = req.headers['idempotency-key'];
@@ -80,7 +73,6 @@ export async function createPayment(
         res,
         400,
         `The Idempotency-Key header must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`,
-        cors,
       );
     }
     // Keys are the merchant's: scoped by application, as one service serves many merchants.
@@ -95,24 +87,22 @@ export async function createPayment(
         res,
         409,
         `The Idempotency-Key ${keyHeader} was already used with a different request`,
-        cors,
       );
     }
     if (match.kind === 'replay') {
       return sendJson(res, 200, created(req, match.payment, ctx), {
-        ...cors,
         'Idempotent-Replayed': 'true',
       });
     }
   }
 
   const checked = validateInitiation(body, (id) => ctx.options.institutions.has(id));
-  if (!checked.ok) return sendError(res, 400, checked.error, cors);
+  if (!checked.ok) return sendError(res, 400, checked.error);
   const payment = ctx.payments.create(checked.value, idempotency);
   ctx.options.log(
     `payment ${payment.paymentId} created: ${payment.amount} GBP, reference ${JSON.stringify(payment.reference)}, ${payment.institutionId}, ${payment.agentType}`,
   );
-  sendJson(res, 201, created(req, payment, ctx), cors);
+  sendJson(res, 201, created(req, payment, ctx));
 }
 
 function created(req: IncomingMessage, payment: SandboxPayment, ctx: SandboxContext) {

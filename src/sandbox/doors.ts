@@ -22,7 +22,7 @@ import { isIP } from 'node:net';
 const HOST_HEADER = /^(?:[a-z0-9.-]+|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
 
 /** The name part of a Host header: lower case, without port, brackets or a final dot. */
-export function hostName(host: string | undefined): string | undefined {
+function hostName(host: string | undefined): string | undefined {
   if (typeof host !== 'string' || !HOST_HEADER.test(host)) return undefined;
   try {
     // URL also normalises what browsers would (case, IPv4 written in hex or short forms).
@@ -47,15 +47,15 @@ export interface Doors {
   fromBankPage(req: IncomingMessage, paymentId: string, token: string | null): boolean;
 }
 
-export function createDoors(options: {
+export function createDoors({
+  host,
+  publicUrl,
+}: {
   host: string;
   publicUrl: URL | undefined;
-  /** The sandbox's own URL, once it listens. */
-  baseUrl: () => string;
 }): Doors {
-  const { publicUrl } = options;
   const allowed = new Set<string>();
-  for (const name of [options.host, publicUrl?.host]) {
+  for (const name of [host, publicUrl?.host]) {
     const normalised = hostName(name);
     if (normalised !== undefined) allowed.add(normalised);
   }
@@ -65,8 +65,8 @@ export function createDoors(options: {
     createHmac('sha256', key).update(paymentId).digest('base64url');
 
   function origin(req: IncomingMessage): string {
-    const host = req.headers.host;
-    if (typeof host !== 'string' || hostName(host) === undefined) return options.baseUrl();
+    // Only a request whose Host passed checkHost reaches a route: the header is a valid host.
+    const host = req.headers.host!;
     if (publicUrl !== undefined && host.toLowerCase() === publicUrl.host) return publicUrl.origin;
     return `http://${host}`;
   }

@@ -158,16 +158,10 @@ export function sendStylesheet(res: ServerResponse): void {
   send(res, 200, SANDBOX_CSS, { 'Content-Type': 'text/css; charset=utf-8' });
 }
 
-export function sendIcon(
-  res: ServerResponse,
-  institutionId: string,
-  ctx: SandboxContext,
-  cors: Record<string, string>,
-): boolean {
+export function sendIcon(res: ServerResponse, institutionId: string, ctx: SandboxContext): boolean {
   const institution = ctx.options.institutions.get(institutionId);
   if (institution === undefined) return false;
   send(res, 200, institutionIconSvg(institution.name, institution.colour), {
-    ...cors,
     'Content-Type': 'image/svg+xml; charset=utf-8',
     'Content-Security-Policy': ICON_CSP,
     // Icons never change while the sandbox runs; the shared headers' no-store is overridden.

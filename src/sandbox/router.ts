@@ -75,7 +75,6 @@ function match(
         methods: {
           GET: () =>
             send(res, 200, ctx.keys.publicKeyText, {
-              ...corsHeaders(req),
               'Content-Type': 'text/plain; charset=utf-8',
             }),
         },
@@ -112,8 +111,7 @@ function match(
       cors: true,
       methods: {
         GET: () => {
-          if (!sendIcon(res, id, ctx, corsHeaders(req)))
-            sendError(res, 404, `No institution has the id ${id}`, corsHeaders(req));
+          if (!sendIcon(res, id, ctx)) sendError(res, 404, `No institution has the id ${id}`);
         },
       },
     };
@@ -154,7 +152,12 @@ export function createRequestHandler(ctx: SandboxContext) {
       if (route === undefined) {
         return sendError(res, 404, `Not found: ${req.method} ${url.pathname}`, corsHeaders(req));
       }
-      if (req.method === 'OPTIONS' && route.cors) return send(res, 204, '', preflightHeaders(req));
+      if (route.cors) {
+        // Every answer of a route other origins may read carries the CORS headers, its errors
+        // included: set here once, and writeHead adds each handler's own headers to them.
+        for (const [name, value] of Object.entries(corsHeaders(req))) res.setHeader(name, value);
+        if (req.method === 'OPTIONS') return send(res, 204, '', preflightHeaders(req));
+      }
       const handler = route.methods[method as 'GET' | 'POST'];
       if (handler === undefined) {
         const allow = [
@@ -163,7 +166,6 @@ export function createRequestHandler(ctx: SandboxContext) {
           ...(route.cors ? ['OPTIONS'] : []),
         ];
         return sendError(res, 405, `Method ${req.method} is not allowed on ${url.pathname}`, {
-          ...(route.cors ? corsHeaders(req) : {}),
           Allow: allow.join(', '),
         });
       }

@@ -5,6 +5,7 @@
 import { parseArgs } from 'node:util';
 import type { ParseArgsConfig } from 'node:util';
 import { SandboxConfigError } from './errors';
+import { isUuid } from './initiation';
 import { DEFAULT_MERCHANT_NAME, SANDBOX_DEFAULT_PORT } from './options';
 import { PUBLIC_KEY_PATH } from './router';
 import { SCRIPT_HOST_PATH } from './script-host';
@@ -147,19 +148,20 @@ async function serveCommand(argv: readonly string[], io: CliIo): Promise<number>
   return EXIT_OK;
 }
 
-/** An application id, then `=`: the per-application form of --merchant-name. */
-const APPLICATION_PREFIX = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})=/i;
-
-/** --merchant-name values as startSandbox's merchantName and applications options. */
+/**
+ * --merchant-name values as startSandbox's merchantName and applications options: an
+ * application id, then `=`, names that application's merchant.
+ */
 function merchantNames(
   values: readonly string[],
 ): Pick<SandboxOptions, 'merchantName' | 'applications'> {
   let merchantName: string | undefined;
   const applications: Record<string, SandboxApplication> = {};
   for (const value of values) {
-    const match = APPLICATION_PREFIX.exec(value);
-    if (match) {
-      applications[match[1]!] = { merchantName: value.slice(match[0].length) };
+    const equals = value.indexOf('=');
+    const applicationId = value.slice(0, equals);
+    if (equals !== -1 && isUuid(applicationId)) {
+      applications[applicationId] = { merchantName: value.slice(equals + 1) };
     } else if (merchantName === undefined) {
       merchantName = value;
     } else {

@@ -10,7 +10,7 @@ import { readFile, readdir } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { corsHeaders, send, sendError, sendNotModified } from './http';
+import { send, sendError, sendNotModified } from './http';
 
 /** The script host's address on the sandbox; the bare path serves the newest script. */
 export const SCRIPT_HOST_PATH = '/js';
@@ -82,17 +82,15 @@ export async function serveScriptHost(
   name: string,
   scriptDir: string | undefined,
 ): Promise<void> {
-  const cors = corsHeaders(req);
   const latest = name === '';
   const file = latest && scriptDir ? await newestScript(scriptDir) : name;
   const notBuilt = `the standalone script is not built: run npm run build (looked in ${scriptDir ?? "the servicepay package's dist/standalone"})`;
-  if (file === undefined || !scriptDir) return sendError(res, 404, `Not found: ${notBuilt}`, cors);
+  if (file === undefined || !scriptDir) return sendError(res, 404, `Not found: ${notBuilt}`);
   if (!SCRIPT.test(file) && !STYLESHEET.test(file)) {
     return sendError(
       res,
       404,
       `Not found: the script host serves Service-<version>.min.js, Service-0.4.css and Service-tailwind-0.1.css, not ${JSON.stringify(file)}`,
-      cors,
     );
   }
   let bytes: Buffer;
@@ -100,11 +98,10 @@ export async function serveScriptHost(
     bytes = await readFile(join(scriptDir, file));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    return sendError(res, 404, `Not found: ${file} (${notBuilt})`, cors);
+    return sendError(res, 404, `Not found: ${file} (${notBuilt})`);
   }
   const etag = `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 22)}"`;
   const headers: Record<string, string> = {
-    ...cors,
     // Pages that isolate themselves (COEP) may load it from this other origin too.
     'Cross-Origin-Resource-Policy': 'cross-origin',
     // The bare address changes with each release: browsers revalidate it (ETag) every time.

@@ -70,7 +70,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     keys,
     applicationId: SANDBOX_APPLICATION_ID,
     baseUrl: () => baseUrl,
-    doors: createDoors({ host: config.host, publicUrl: config.publicUrl, baseUrl: () => baseUrl }),
+    doors: createDoors({ host: config.host, publicUrl: config.publicUrl }),
     payments,
     deliverer,
     settle,

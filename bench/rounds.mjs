@@ -1,0 +1,61 @@
+// What the speed benches share (not a bench: run.mjs runs only *.bench.mjs). These machines are
+// shared and noisy, so ours and its baseline are measured side by side in short rounds whose
+// order rotates, the figures are medians of the rounds, and the ratio is the median of the
+// per-round ratios (each round pairs neighbouring measurements, so a burst of load elsewhere
+// affects both).
+
+export function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/**
+ * Calls `measure(kind)` for every kind in each of `rounds` rounds, rotating which goes first
+ * so that drift in the machine's load favours none. The figures by kind, in round order.
+ */
+export async function rotatingRounds(kinds, rounds, measure) {
+  const figures = Object.fromEntries(kinds.map((kind) => [kind, []]));
+  for (let round = 0; round < rounds; round++) {
+    for (let i = 0; i < kinds.length; i++) {
+      const kind = kinds[(round + i) % kinds.length];
+      figures[kind].push(await measure(kind));
+    }
+  }
+  return figures;
+}
+
+/**
+ * A row of rates (higher is better) beside its baseline's, measured in the same rounds; with
+ * no budget it is a reference figure.
+ */
+export function rateRow(name, unit, oursRates, baseRates, budget) {
+  const value = Math.round(median(oursRates));
+  const baseline = Math.round(median(baseRates));
+  const ratio = median(oursRates.map((ours, i) => ours / baseRates[i]));
+  if (budget === undefined) return { name, unit, value, baseline, ratio };
+  return { name, unit, value, baseline, ratio, budget: `ratio >= ${budget}`, ok: ratio >= budget };
+}
+
+/**
+ * Requests/second of autocannon sending one signed webhook (PUT) to a loopback server. An
+ * answer other than 2xx fails the bench: a 401, or a 503 from a store that failed, would be
+ * fast for the wrong reason.
+ */
+export async function webhookLoad({ what, port, authorization, body, connections, seconds }) {
+  const { default: autocannon } = await import('autocannon');
+  const result = await autocannon({
+    url: `http://127.0.0.1:${port}/webhook`,
+    method: 'PUT',
+    headers: { authorization, 'content-type': 'application/json' },
+    body,
+    connections,
+    duration: seconds,
+  });
+  if (result.errors > 0 || result.non2xx > 0 || result.timeouts > 0) {
+    throw new Error(
+      `${what} answered ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`,
+    );
+  }
+  return result.requests.total / ((result.finish - result.start) / 1000);
+}
