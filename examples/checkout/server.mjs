@@ -152,7 +152,13 @@ export async function startCheckout({ port = 4000, host = '127.0.0.1' } = {}) {
     if (asset) return void (await sendAsset(req, res, asset));
     const match = /^\/api\/payments\/([^/]+)$/.exec(url.pathname);
     if (match) {
-      const paymentId = decodeURIComponent(match[1] ?? '');
+      let paymentId;
+      try {
+        paymentId = decodeURIComponent(match[1] ?? '');
+      } catch {
+        // A malformed escape (%E0): a bad request, not an exception that ends the server.
+        return void res.writeHead(400, { 'Content-Type': 'text/plain' }).end('Bad payment id');
+      }
       const stored = payments.get(paymentId);
       // 202 while no verified notification has arrived: the page keeps asking.
       res.writeHead(stored ? 200 : 202, { 'Content-Type': 'application/json' });

@@ -369,6 +369,19 @@ describe('the example server', () => {
       await checkout.stop();
     }
   });
+
+  it('answers 400 to a malformed payment id and keeps serving', async () => {
+    const checkout = await startCheckout({ port: 0 });
+    try {
+      const bad = await fetch(`${checkout.url}api/payments/%E0`);
+      expect(bad.status).toBe(400);
+      expect(await bad.text()).toBe('Bad payment id');
+      const next = await fetch(`${checkout.url}api/payments/5e4d8a52-0000-4000-8000-000000000000`);
+      expect(next.status).toBe(202);
+    } finally {
+      await checkout.stop();
+    }
+  });
 });
 
 describe('a receiver that is down at first', () => {
