@@ -47,13 +47,18 @@ export interface PostgresStoreOptions {
 }
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
+const DEFAULT_TABLE = 'servicepay_idempotency';
 
 /**
  * The DDL the store runs on first use when the table is missing, for those who migrate by
  * hand (then the store's role needs no CREATE privilege). `table` as in PostgresStoreOptions.
  */
-export function postgresStoreDdl(table = 'servicepay_idempotency'): string {
-  const { name } = tableNames(table);
+export function postgresStoreDdl(table = DEFAULT_TABLE): string {
+  return ddl(quotedTable(table));
+}
+
+/** The DDL for a table name already quoted by quotedTable. */
+function ddl(name: string): string {
   // No index on expires_at: completing a claim then changes no indexed column, so PostgreSQL
   // updates the row in place (a HOT update) instead of writing index entries on every
   // delivery; the sweep, once a minute, reads the table instead.
@@ -66,14 +71,15 @@ export function postgresStoreDdl(table = 'servicepay_idempotency'): string {
   ].join('\n');
 }
 
-function tableNames(table: string): { name: string } {
+/** `table` as a quoted SQL identifier, or a TypeError when it is not a plain name. */
+function quotedTable(table: string): string {
   const parts = typeof table === 'string' ? table.split('.') : [];
   if (parts.length < 1 || parts.length > 2 || !parts.every((part) => IDENTIFIER.test(part))) {
     throw new TypeError(
       `servicepay: createPostgresStore table must be a name or schema.name of letters, digits and _ (at most 63 each), got ${JSON.stringify(table)}.`,
     );
   }
-  return { name: parts.map((part) => `"${part}"`).join('.') };
+  return parts.map((part) => `"${part}"`).join('.');
 }
 
 /** An IdempotencyStore in a PostgreSQL table (see the module comment for its layout). */
@@ -84,8 +90,7 @@ export function createPostgresStore(options: PostgresStoreOptions): IdempotencyS
       'servicepay: createPostgresStore needs { pool }, a node-postgres Pool (or any object with query(text, values)).',
     );
   }
-  const table = options.table ?? 'servicepay_idempotency';
-  const { name } = tableNames(table);
+  const name = quotedTable(options.table ?? DEFAULT_TABLE);
   const cleanupIntervalMs = options.cleanupIntervalMs ?? 60_000;
   if (!Number.isFinite(cleanupIntervalMs) || cleanupIntervalMs < 0) {
     throw new TypeError(
@@ -128,7 +133,7 @@ export function createPostgresStore(options: PostgresStoreOptions): IdempotencyS
 
   /** Creates the table once per store; a failure is retried by the next call. */
   function ensureTable(): Promise<void> {
-    ready ??= createTable(pool, table).catch((error: unknown) => {
+    ready ??= createTable(pool, name).catch((error: unknown) => {
       ready = undefined;
       throw error;
     });
@@ -185,13 +190,12 @@ function statementName(sql: string): string {
  * the statement ends, whatever happens. A table that already exists costs one cheap lookup and
  * no lock, and needs no CREATE privilege.
  */
-async function createTable(pool: PostgresQueryable, table: string): Promise<void> {
-  const { name } = tableNames(table);
+async function createTable(pool: PostgresQueryable, name: string): Promise<void> {
   const { rows } = await pool.query('SELECT to_regclass($1) IS NOT NULL AS present', [name]);
   if ((rows[0] as { present?: unknown } | undefined)?.present === true) return;
-  // `name` passed tableNames: letters, digits, _ and quotes only, safe inside the literal.
+  // `name` came from quotedTable: letters, digits, _ and quotes only, safe inside the literal.
   await pool.query(
     `DO $servicepay$ BEGIN PERFORM pg_advisory_xact_lock(hashtext('servicepay idempotency ${name.replaceAll("'", "''")}')); ` +
-      `${postgresStoreDdl(table).replaceAll('\n', ' ')} END $servicepay$`,
+      `${ddl(name).replaceAll('\n', ' ')} END $servicepay$`,
   );
 }
