@@ -80,7 +80,7 @@ export function createFetchHandlerWith<K>(
 // Bytes are kept as received because the signature covers them exactly.
 
 /** Reads a Fetch API Request body with a size limit, on any runtime. */
-export async function readRequestBody(request: Request, limit: number): Promise<BodyRead> {
+async function readRequestBody(request: Request, limit: number): Promise<BodyRead> {
   // request.json() or request.text() ran first: the bytes are gone (the Fetch form of the
   // raw-body pitfall).
   if (request.bodyUsed) return { kind: 'already-parsed' };

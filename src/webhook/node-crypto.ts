@@ -15,7 +15,7 @@ const publicKeys = new KeyCache<KeyObject>();
 const privateKeys = new KeyCache<KeyObject>(8);
 
 /** A KeyObject usable for SHA256withRSA verification, throwing WebhookKeyError otherwise. */
-export function nodePublicKey(input: unknown): KeyObject {
+function nodePublicKey(input: unknown): KeyObject {
   if (typeof input === 'string')
     return publicKeys.get(input) ?? publicKeys.set(input, parse(input));
   if (input instanceof KeyObject) return checkPublicKey(input);

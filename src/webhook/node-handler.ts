@@ -117,11 +117,7 @@ function send(res: ServerResponse, response: ReceiverResponse): void {
  * Over `limit`, buffering stops at once and the caller answers 413 with Connection: close, so
  * the socket is closed after the answer instead of kept alive to read the rest.
  */
-export function readNodeBody(
-  req: IncomingMessage,
-  limit: number,
-  done: (body: BodyRead) => void,
-): void {
+function readNodeBody(req: IncomingMessage, limit: number, done: (body: BodyRead) => void): void {
   // express.raw() leaves a Buffer, express.text() a string: both still hold the exact body.
   const bytes = bodyBytes((req as IncomingMessage & { body?: unknown }).body);
   if (bytes !== null) {

@@ -94,7 +94,7 @@ const STATUS: Record<WebhookOutcome, number> = {
 };
 
 /** The raw-body pitfall, spelled out where the merchant will see it: in the response and logs. */
-export const BODY_ALREADY_PARSED =
+const BODY_ALREADY_PARSED =
   'servicepay: the request body was consumed before the webhook handler (by express.json() or another body parser, or by request.json()/request.text()), so the exact bytes the signature covers are lost. Mount the webhook route before express.json() (app.put(path, handler) above app.use(express.json())); in a route handler, pass the untouched Request.';
 
 /**
