@@ -97,36 +97,48 @@ export function createPostgresStore(options: PostgresStoreOptions): IdempotencyS
       `servicepay: createPostgresStore cleanupIntervalMs must be a non-negative number of milliseconds, got ${String(cleanupIntervalMs)}.`,
     );
   }
+  const prepared =
+    options.preparedStatements ?? typeof (pool as { connect?: unknown }).connect === 'function';
+  /**
+   * A statement to run, by name when prepared. The name is derived from the text (so it is
+   * unique), once here rather than on every call.
+   */
+  function statement(text: string): (values: unknown[]) => Promise<{ rows: unknown[] }> {
+    if (!prepared) return (values) => pool.query(text, values);
+    const statementId = statementName(text);
+    return (values) =>
+      (pool.query as unknown as (config: object) => Promise<{ rows: unknown[] }>).call(pool, {
+        name: statementId,
+        text,
+        values,
+      });
+  }
+
   const lifetime = `now() + $3::double precision * interval '1 millisecond'`;
   const owned = `key = $1 AND token = $2 AND expires_at > now()`;
   // A free or expired key is taken in one statement; only when it is held does a second one
   // ask whether it is completed (a duplicate, the rarer path). Should the row vanish between
   // the two (released or expired meanwhile), the answer is in-progress: the resend will tell.
-  const claimSql =
+  const claimQuery = statement(
     `INSERT INTO ${name} AS t (key, token, expires_at) VALUES ($1, $2, ${lifetime}) ` +
-    `ON CONFLICT (key) DO UPDATE SET token = EXCLUDED.token, expires_at = EXCLUDED.expires_at ` +
-    `WHERE t.expires_at <= now() RETURNING 1`;
-  const stateSql = `SELECT token IS NULL AS completed FROM ${name} WHERE key = $1 AND expires_at > now()`;
-  const renewSql = `UPDATE ${name} SET expires_at = ${lifetime} WHERE ${owned} RETURNING 1`;
-  const completeSql = `UPDATE ${name} SET token = NULL, expires_at = ${lifetime} WHERE ${owned} RETURNING 1`;
-  const releaseSql = `DELETE FROM ${name} WHERE ${owned} RETURNING 1`;
+      `ON CONFLICT (key) DO UPDATE SET token = EXCLUDED.token, expires_at = EXCLUDED.expires_at ` +
+      `WHERE t.expires_at <= now() RETURNING 1`,
+  );
+  const stateQuery = statement(
+    `SELECT token IS NULL AS completed FROM ${name} WHERE key = $1 AND expires_at > now()`,
+  );
+  const renewQuery = statement(
+    `UPDATE ${name} SET expires_at = ${lifetime} WHERE ${owned} RETURNING 1`,
+  );
+  const completeQuery = statement(
+    `UPDATE ${name} SET token = NULL, expires_at = ${lifetime} WHERE ${owned} RETURNING 1`,
+  );
+  const releaseQuery = statement(`DELETE FROM ${name} WHERE ${owned} RETURNING 1`);
   // SKIP LOCKED: the sweep never waits on a row a delivery is claiming; a minute's grace keeps
   // it off rows whose expiry is being decided right now.
   const cleanupSql =
     `DELETE FROM ${name} WHERE key IN (SELECT key FROM ${name} ` +
     `WHERE expires_at < now() - interval '1 minute' LIMIT 1000 FOR UPDATE SKIP LOCKED)`;
-
-  const prepared =
-    options.preparedStatements ?? typeof (pool as { connect?: unknown }).connect === 'function';
-  /** One statement, by name when prepared (the name is derived from the text, so it is unique). */
-  function run(sql: string, values: unknown[]): Promise<{ rows: unknown[] }> {
-    if (!prepared) return pool.query(sql, values);
-    const config = { name: statementName(sql), text: sql, values };
-    return (pool.query as unknown as (config: object) => Promise<{ rows: unknown[] }>).call(
-      pool,
-      config,
-    );
-  }
 
   let ready: Promise<void> | undefined;
   let lastCleanup = Date.now();
@@ -150,9 +162,12 @@ export function createPostgresStore(options: PostgresStoreOptions): IdempotencyS
     );
   }
 
-  async function acted(sql: string, values: unknown[]): Promise<boolean> {
+  async function acted(
+    run: (values: unknown[]) => Promise<{ rows: unknown[] }>,
+    values: unknown[],
+  ): Promise<boolean> {
     await ensureTable();
-    const { rows } = await run(sql, values);
+    const { rows } = await run(values);
     return rows.length > 0;
   }
 
@@ -161,15 +176,15 @@ export function createPostgresStore(options: PostgresStoreOptions): IdempotencyS
       await ensureTable();
       sweep();
       const token = newClaimToken();
-      const claimed = await run(claimSql, [key, token, ttlMs]);
+      const claimed = await claimQuery([key, token, ttlMs]);
       if (claimed.rows.length > 0) return { state: 'claimed', token };
-      const { rows } = await run(stateSql, [key]);
+      const { rows } = await stateQuery([key]);
       const row = rows[0] as { completed?: unknown } | undefined;
       return row?.completed === true ? COMPLETED_CLAIM : IN_PROGRESS_CLAIM;
     },
-    renew: (key, token, ttlMs) => acted(renewSql, [key, token, ttlMs]),
-    complete: (key, token, ttlMs) => acted(completeSql, [key, token, ttlMs]),
-    release: (key, token) => acted(releaseSql, [key, token]),
+    renew: (key, token, ttlMs) => acted(renewQuery, [key, token, ttlMs]),
+    complete: (key, token, ttlMs) => acted(completeQuery, [key, token, ttlMs]),
+    release: (key, token) => acted(releaseQuery, [key, token]),
   };
 }
 
