@@ -6,7 +6,7 @@ import type { KeyObject } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { bodyBytes, isThenable } from './encoding';
+import { isArrayBuffer, isThenable } from './encoding';
 import { NODE_BODY_ALREADY_PARSED } from './errors';
 import { nodeCrypto } from './node-crypto';
 import { resolveReceiverOptions } from './options';
@@ -118,9 +118,15 @@ function send(res: ServerResponse, response: ReceiverResponse): void {
  * the socket is closed after the answer instead of kept alive to read the rest.
  */
 function readNodeBody(req: IncomingMessage, limit: number, done: (body: BodyRead) => void): void {
+  const parsed = (req as IncomingMessage & { body?: unknown }).body;
   // express.raw() leaves a Buffer, express.text() a string: both still hold the exact body.
-  const bytes = bodyBytes((req as IncomingMessage & { body?: unknown }).body);
-  if (bytes !== null) {
+  if (ArrayBuffer.isView(parsed) || isArrayBuffer(parsed) || typeof parsed === 'string') {
+    const bytes =
+      typeof parsed === 'string'
+        ? Buffer.from(parsed, 'utf8')
+        : ArrayBuffer.isView(parsed)
+          ? new Uint8Array(parsed.buffer, parsed.byteOffset, parsed.byteLength)
+          : new Uint8Array(parsed);
     return done(bytes.byteLength > limit ? { kind: 'too-large' } : { kind: 'bytes', bytes });
   }
   // The stream was read by someone else (express.json() and its object in req.body, or any
