@@ -2,15 +2,15 @@
  * The Fetch front door: the receiver as `(request: Request) => Promise<Response>`, for Next.js
  * route handlers, edge runtimes, Deno, Bun and Cloudflare Workers. Runtime-neutral: each entry
  * passes its crypto (node:crypto in `servicepay/webhook`, WebCrypto in
- * `servicepay/webhook/web`). Also what both front doors share about reading a body.
+ * `servicepay/webhook/web`).
  */
 import { readAtMost } from './encoding';
-import { FETCH_BODY_ALREADY_PARSED, WebhookConfigError, WebhookRequestError } from './errors';
+import { FETCH_BODY_ALREADY_PARSED, WebhookConfigError } from './errors';
 import { resolveReceiverOptions } from './options';
 import type { WebhookReceiverOptions } from './options';
 import type { CryptoProvider } from './public-key';
-import { createReceiver, tooLarge } from './receiver';
-import type { Receiver, ReceiverResponse } from './receiver';
+import { createReceiver } from './receiver';
+import type { BodyRead, ReceiverResponse } from './receiver';
 
 /** Options of createFetchWebhookHandler. `K` is the runtime's key object type. */
 export interface FetchReceiverOptions<K> extends WebhookReceiverOptions<K> {
@@ -58,7 +58,7 @@ export function createFetchHandlerWith<K>(
     if (body.kind === 'bytes') {
       return receiver.receive(body.bytes, request.headers.get('authorization'), sourceAddress);
     }
-    return refuseBody(receiver, body, resolved.maxBodyBytes, FETCH_BODY_ALREADY_PARSED);
+    return receiver.refuseBody(body, FETCH_BODY_ALREADY_PARSED);
   }
 
   return async (request) => {
@@ -66,7 +66,7 @@ export function createFetchHandlerWith<K>(
     try {
       response = await answer(request);
     } catch (error) {
-      response = receiver.refuse('internal-error', error);
+      response = receiver.fail(error);
     }
     // null, not '': a string body, even empty, makes Response add a text/plain content type.
     return new Response(response.body === '' ? null : response.body, {
@@ -79,36 +79,8 @@ export function createFetchHandlerWith<K>(
 // Reading the body ----------------------------------------------------------------------------
 // Bytes are kept as received because the signature covers them exactly.
 
-/** A request body as read by either front door. */
-export type BodyRead =
-  | { kind: 'bytes'; bytes: Uint8Array }
-  | { kind: 'too-large' }
-  | { kind: 'already-parsed' }
-  | { kind: 'unreadable'; error: unknown };
-
-/**
- * Answers, and reports, a body that could not be taken as bytes. `alreadyParsed` is the
- * raw-body pitfall in the front door's own terms (express.json() on node:http,
- * request.json() in a route handler).
- */
-export function refuseBody(
-  receiver: Receiver,
-  body: Exclude<BodyRead, { kind: 'bytes' }>,
-  maxBodyBytes: number,
-  alreadyParsed: string,
-): ReceiverResponse {
-  switch (body.kind) {
-    case 'too-large':
-      return receiver.refuse('body-too-large', tooLarge(maxBodyBytes));
-    case 'already-parsed':
-      return receiver.refuse('body-already-parsed', new WebhookRequestError(alreadyParsed, 500));
-    case 'unreadable':
-      return receiver.refuse('body-unreadable', body.error);
-  }
-}
-
 /** Reads a Fetch API Request body with a size limit, on any runtime. */
-export async function readRequestBody(request: Request, limit: number): Promise<BodyRead> {
+async function readRequestBody(request: Request, limit: number): Promise<BodyRead> {
   // request.json() or request.text() ran first: the bytes are gone (the Fetch form of the
   // raw-body pitfall).
   if (request.bodyUsed) return { kind: 'already-parsed' };

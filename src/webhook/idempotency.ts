@@ -139,31 +139,28 @@ export class MemoryIdempotencyStore implements IdempotencyStore {
 
   renew(key: string, token: string, ttlMs: number): boolean {
     const now = this.#now();
-    const entry = this.#owned(key, token, now);
-    if (entry === undefined) return false;
+    if (!this.#owns(key, token, now)) return false;
     this.#write(key, { token, expiresAt: now + ttlMs }, now);
     return true;
   }
 
   complete(key: string, token: string, ttlMs: number): boolean {
     const now = this.#now();
-    if (this.#owned(key, token, now) === undefined) return false;
+    if (!this.#owns(key, token, now)) return false;
     this.#write(key, { token: null, expiresAt: now + ttlMs }, now);
     return true;
   }
 
   release(key: string, token: string): boolean {
-    if (this.#owned(key, token, this.#now()) === undefined) return false;
+    if (!this.#owns(key, token, this.#now())) return false;
     this.#entries.delete(key);
     return true;
   }
 
-  /** The entry of `key` if `token` holds its unexpired claim. */
-  #owned(key: string, token: string, now: number): Entry | undefined {
+  /** Whether `token` holds the unexpired claim on `key`. */
+  #owns(key: string, token: string, now: number): boolean {
     const entry = this.#entries.get(key);
-    return entry !== undefined && entry.token === token && entry.expiresAt > now
-      ? entry
-      : undefined;
+    return entry !== undefined && entry.token === token && entry.expiresAt > now;
   }
 
   #write(key: string, entry: Entry, now: number): void {

@@ -65,7 +65,7 @@ export const SANDBOX_BASE_URL = 'http://localhost:4010';
 export const PUBLIC_KEY_PATH = '/.well-known/signature/pem';
 
 /** A key is a few hundred bytes; the request is aborted once an answer passes this. */
-export const MAX_KEY_RESPONSE_BYTES = 64 * 1024;
+const MAX_KEY_RESPONSE_BYTES = 64 * 1024;
 
 /** Same-origin redirects followed before giving up (e.g. a trailing slash, a versioned path). */
 const MAX_REDIRECTS = 3;

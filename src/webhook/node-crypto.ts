@@ -8,14 +8,14 @@ import { bodyBytes, formatAuthorization, isArrayBuffer, AUTHORIZATION_PREFIX } f
 import type { WebhookBody } from './encoding';
 import { MAX_SIGNATURE_CHARS } from './encoding';
 import { WebhookKeyError, WebhookPayloadError } from './errors';
-import { KeyCache, keyTypeError, normalisePublicKey, shortKeyError } from './public-key';
+import { KeyCache, keyTypeError, normalisePublicKey, notDer, shortKeyError } from './public-key';
 import type { CryptoProvider } from './public-key';
 
 const publicKeys = new KeyCache<KeyObject>();
 const privateKeys = new KeyCache<KeyObject>(8);
 
 /** A KeyObject usable for SHA256withRSA verification, throwing WebhookKeyError otherwise. */
-export function nodePublicKey(input: unknown): KeyObject {
+function nodePublicKey(input: unknown): KeyObject {
   if (typeof input === 'string')
     return publicKeys.get(input) ?? publicKeys.set(input, parse(input));
   if (input instanceof KeyObject) return checkPublicKey(input);
@@ -28,10 +28,7 @@ function parse(text: string): KeyObject {
   try {
     key = createPublicKey({ key: pem, format: 'pem' });
   } catch (cause) {
-    throw new WebhookKeyError(
-      'servicepay: the public key text is base64 but not a valid public key (SubjectPublicKeyInfo DER); copy it again from <base>/.well-known/signature/pem.',
-      { cause },
-    );
+    throw notDer(cause);
   }
   return checkPublicKey(key);
 }

@@ -8,12 +8,10 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isArrayBuffer, isThenable } from './encoding';
 import { NODE_BODY_ALREADY_PARSED } from './errors';
-import { refuseBody } from './fetch-handler';
-import type { BodyRead } from './fetch-handler';
 import { nodeCrypto } from './node-crypto';
 import { resolveReceiverOptions } from './options';
 import type { WebhookReceiverOptions } from './options';
-import type { ReceiverResponse } from './receiver';
+import type { BodyRead, ReceiverResponse } from './receiver';
 import { createReceiver } from './receiver';
 
 /** Options of createWebhookHandler. */
@@ -44,8 +42,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
   const receiver = createReceiver<KeyObject>(resolved, nodeCrypto.verify);
   const getSourceAddress = options.getSourceAddress ?? ((req) => req.socket?.remoteAddress);
 
-  const fail = (res: ServerResponse, error: unknown): void =>
-    send(res, receiver.refuse('internal-error', error));
+  const fail = (res: ServerResponse, error: unknown): void => send(res, receiver.fail(error));
 
   // Callbacks rather than async/await on purpose: this runs for every delivery, and each
   // promise and microtask hop shows in the receiver benchmark against a bare server.
@@ -57,10 +54,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
       readNodeBody(req, resolved.maxBodyBytes, (body) => {
         try {
           if (body.kind !== 'bytes') {
-            return send(
-              res,
-              refuseBody(receiver, body, resolved.maxBodyBytes, NODE_BODY_ALREADY_PARSED),
-            );
+            return send(res, receiver.refuseBody(body, NODE_BODY_ALREADY_PARSED));
           }
           const authorization = req.headers.authorization ?? null;
           const received = receiver.receive(body.bytes, authorization, sourceAddress);
@@ -123,11 +117,7 @@ function send(res: ServerResponse, response: ReceiverResponse): void {
  * Over `limit`, buffering stops at once and the caller answers 413 with Connection: close, so
  * the socket is closed after the answer instead of kept alive to read the rest.
  */
-export function readNodeBody(
-  req: IncomingMessage,
-  limit: number,
-  done: (body: BodyRead) => void,
-): void {
+function readNodeBody(req: IncomingMessage, limit: number, done: (body: BodyRead) => void): void {
   const parsed = (req as IncomingMessage & { body?: unknown }).body;
   // express.raw() leaves a Buffer, express.text() a string: both still hold the exact body.
   if (ArrayBuffer.isView(parsed) || isArrayBuffer(parsed) || typeof parsed === 'string') {

@@ -47,13 +47,18 @@ export interface PostgresStoreOptions {
 }
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
+const DEFAULT_TABLE = 'servicepay_idempotency';
 
 /**
  * The DDL the store runs on first use when the table is missing, for those who migrate by
  * hand (then the store's role needs no CREATE privilege). `table` as in PostgresStoreOptions.
  */
-export function postgresStoreDdl(table = 'servicepay_idempotency'): string {
-  const { name } = tableNames(table);
+export function postgresStoreDdl(table = DEFAULT_TABLE): string {
+  return ddl(quotedTable(table));
+}
+
+/** The DDL for a table name already quoted by quotedTable. */
+function ddl(name: string): string {
   // No index on expires_at: completing a claim then changes no indexed column, so PostgreSQL
   // updates the row in place (a HOT update) instead of writing index entries on every
   // delivery; the sweep, once a minute, reads the table instead.
@@ -66,14 +71,15 @@ export function postgresStoreDdl(table = 'servicepay_idempotency'): string {
   ].join('\n');
 }
 
-function tableNames(table: string): { name: string } {
+/** `table` as a quoted SQL identifier, or a TypeError when it is not a plain name. */
+function quotedTable(table: string): string {
   const parts = typeof table === 'string' ? table.split('.') : [];
   if (parts.length < 1 || parts.length > 2 || !parts.every((part) => IDENTIFIER.test(part))) {
     throw new TypeError(
       `servicepay: createPostgresStore table must be a name or schema.name of letters, digits and _ (at most 63 each), got ${JSON.stringify(table)}.`,
     );
   }
-  return { name: parts.map((part) => `"${part}"`).join('.') };
+  return parts.map((part) => `"${part}"`).join('.');
 }
 
 /** An IdempotencyStore in a PostgreSQL table (see the module comment for its layout). */
@@ -84,51 +90,62 @@ export function createPostgresStore(options: PostgresStoreOptions): IdempotencyS
       'servicepay: createPostgresStore needs { pool }, a node-postgres Pool (or any object with query(text, values)).',
     );
   }
-  const table = options.table ?? 'servicepay_idempotency';
-  const { name } = tableNames(table);
+  const name = quotedTable(options.table ?? DEFAULT_TABLE);
   const cleanupIntervalMs = options.cleanupIntervalMs ?? 60_000;
   if (!Number.isFinite(cleanupIntervalMs) || cleanupIntervalMs < 0) {
     throw new TypeError(
       `servicepay: createPostgresStore cleanupIntervalMs must be a non-negative number of milliseconds, got ${String(cleanupIntervalMs)}.`,
     );
   }
+  const prepared =
+    options.preparedStatements ?? typeof (pool as { connect?: unknown }).connect === 'function';
+  /**
+   * A statement to run, by name when prepared. The name is derived from the text (so it is
+   * unique), once here rather than on every call.
+   */
+  function statement(text: string): (values: unknown[]) => Promise<{ rows: unknown[] }> {
+    if (!prepared) return (values) => pool.query(text, values);
+    const statementId = statementName(text);
+    return (values) =>
+      (pool.query as unknown as (config: object) => Promise<{ rows: unknown[] }>).call(pool, {
+        name: statementId,
+        text,
+        values,
+      });
+  }
+
   const lifetime = `now() + $3::double precision * interval '1 millisecond'`;
   const owned = `key = $1 AND token = $2 AND expires_at > now()`;
   // A free or expired key is taken in one statement; only when it is held does a second one
   // ask whether it is completed (a duplicate, the rarer path). Should the row vanish between
   // the two (released or expired meanwhile), the answer is in-progress: the resend will tell.
-  const claimSql =
+  const claimQuery = statement(
     `INSERT INTO ${name} AS t (key, token, expires_at) VALUES ($1, $2, ${lifetime}) ` +
-    `ON CONFLICT (key) DO UPDATE SET token = EXCLUDED.token, expires_at = EXCLUDED.expires_at ` +
-    `WHERE t.expires_at <= now() RETURNING 1`;
-  const stateSql = `SELECT token IS NULL AS completed FROM ${name} WHERE key = $1 AND expires_at > now()`;
-  const renewSql = `UPDATE ${name} SET expires_at = ${lifetime} WHERE ${owned} RETURNING 1`;
-  const completeSql = `UPDATE ${name} SET token = NULL, expires_at = ${lifetime} WHERE ${owned} RETURNING 1`;
-  const releaseSql = `DELETE FROM ${name} WHERE ${owned} RETURNING 1`;
+      `ON CONFLICT (key) DO UPDATE SET token = EXCLUDED.token, expires_at = EXCLUDED.expires_at ` +
+      `WHERE t.expires_at <= now() RETURNING 1`,
+  );
+  const stateQuery = statement(
+    `SELECT token IS NULL AS completed FROM ${name} WHERE key = $1 AND expires_at > now()`,
+  );
+  const renewQuery = statement(
+    `UPDATE ${name} SET expires_at = ${lifetime} WHERE ${owned} RETURNING 1`,
+  );
+  const completeQuery = statement(
+    `UPDATE ${name} SET token = NULL, expires_at = ${lifetime} WHERE ${owned} RETURNING 1`,
+  );
+  const releaseQuery = statement(`DELETE FROM ${name} WHERE ${owned} RETURNING 1`);
   // SKIP LOCKED: the sweep never waits on a row a delivery is claiming; a minute's grace keeps
   // it off rows whose expiry is being decided right now.
   const cleanupSql =
     `DELETE FROM ${name} WHERE key IN (SELECT key FROM ${name} ` +
     `WHERE expires_at < now() - interval '1 minute' LIMIT 1000 FOR UPDATE SKIP LOCKED)`;
 
-  const prepared =
-    options.preparedStatements ?? typeof (pool as { connect?: unknown }).connect === 'function';
-  /** One statement, by name when prepared (the name is derived from the text, so it is unique). */
-  function run(sql: string, values: unknown[]): Promise<{ rows: unknown[] }> {
-    if (!prepared) return pool.query(sql, values);
-    const config = { name: statementName(sql), text: sql, values };
-    return (pool.query as unknown as (config: object) => Promise<{ rows: unknown[] }>).call(
-      pool,
-      config,
-    );
-  }
-
   let ready: Promise<void> | undefined;
   let lastCleanup = Date.now();
 
   /** Creates the table once per store; a failure is retried by the next call. */
   function ensureTable(): Promise<void> {
-    ready ??= createTable(pool, table).catch((error: unknown) => {
+    ready ??= createTable(pool, name).catch((error: unknown) => {
       ready = undefined;
       throw error;
     });
@@ -145,9 +162,12 @@ export function createPostgresStore(options: PostgresStoreOptions): IdempotencyS
     );
   }
 
-  async function acted(sql: string, values: unknown[]): Promise<boolean> {
+  async function acted(
+    run: (values: unknown[]) => Promise<{ rows: unknown[] }>,
+    values: unknown[],
+  ): Promise<boolean> {
     await ensureTable();
-    const { rows } = await run(sql, values);
+    const { rows } = await run(values);
     return rows.length > 0;
   }
 
@@ -156,15 +176,15 @@ export function createPostgresStore(options: PostgresStoreOptions): IdempotencyS
       await ensureTable();
       sweep();
       const token = newClaimToken();
-      const claimed = await run(claimSql, [key, token, ttlMs]);
+      const claimed = await claimQuery([key, token, ttlMs]);
       if (claimed.rows.length > 0) return { state: 'claimed', token };
-      const { rows } = await run(stateSql, [key]);
+      const { rows } = await stateQuery([key]);
       const row = rows[0] as { completed?: unknown } | undefined;
       return row?.completed === true ? COMPLETED_CLAIM : IN_PROGRESS_CLAIM;
     },
-    renew: (key, token, ttlMs) => acted(renewSql, [key, token, ttlMs]),
-    complete: (key, token, ttlMs) => acted(completeSql, [key, token, ttlMs]),
-    release: (key, token) => acted(releaseSql, [key, token]),
+    renew: (key, token, ttlMs) => acted(renewQuery, [key, token, ttlMs]),
+    complete: (key, token, ttlMs) => acted(completeQuery, [key, token, ttlMs]),
+    release: (key, token) => acted(releaseQuery, [key, token]),
   };
 }
 
@@ -185,13 +205,12 @@ function statementName(sql: string): string {
  * the statement ends, whatever happens. A table that already exists costs one cheap lookup and
  * no lock, and needs no CREATE privilege.
  */
-async function createTable(pool: PostgresQueryable, table: string): Promise<void> {
-  const { name } = tableNames(table);
+async function createTable(pool: PostgresQueryable, name: string): Promise<void> {
   const { rows } = await pool.query('SELECT to_regclass($1) IS NOT NULL AS present', [name]);
   if ((rows[0] as { present?: unknown } | undefined)?.present === true) return;
-  // `name` passed tableNames: letters, digits, _ and quotes only, safe inside the literal.
+  // `name` came from quotedTable: letters, digits, _ and quotes only, safe inside the literal.
   await pool.query(
     `DO $servicepay$ BEGIN PERFORM pg_advisory_xact_lock(hashtext('servicepay idempotency ${name.replaceAll("'", "''")}')); ` +
-      `${postgresStoreDdl(table).replaceAll('\n', ' ')} END $servicepay$`,
+      `${ddl(name).replaceAll('\n', ' ')} END $servicepay$`,
   );
 }

@@ -142,9 +142,11 @@ function tlv(der: string, at: number): { tag: number; start: number; end: number
   return { tag, start, end: start + length };
 }
 
-function notDer(): WebhookKeyError {
+/** The error for base64 key text that is not SubjectPublicKeyInfo DER; `cause`: the parser's. */
+export function notDer(cause?: unknown): WebhookKeyError {
   return new WebhookKeyError(
     'servicepay: the public key text is base64 but not a valid public key (SubjectPublicKeyInfo DER); copy it again from <base>/.well-known/signature/pem.',
+    cause === undefined ? undefined : { cause },
   );
 }
 

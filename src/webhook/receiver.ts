@@ -59,6 +59,13 @@ export type WebhookOutcome =
   /** 500: an unexpected error. */
   | 'internal-error';
 
+/** A request body as read by either front door. */
+export type BodyRead =
+  | { kind: 'bytes'; bytes: Uint8Array }
+  | { kind: 'too-large' }
+  | { kind: 'already-parsed' }
+  | { kind: 'unreadable'; error: unknown };
+
 /** An answer to the service. */
 export interface ReceiverResponse {
   readonly status: number;
@@ -87,7 +94,7 @@ const STATUS: Record<WebhookOutcome, number> = {
 };
 
 /** The raw-body pitfall, spelled out where the merchant will see it: in the response and logs. */
-export const BODY_ALREADY_PARSED =
+const BODY_ALREADY_PARSED =
   'servicepay: the request body was consumed before the webhook handler (by express.json() or another body parser, or by request.json()/request.text()), so the exact bytes the signature covers are lost. Mount the webhook route before express.json() (app.put(path, handler) above app.use(express.json())); in a route handler, pass the untouched Request.';
 
 /**
@@ -161,8 +168,14 @@ export interface Receiver {
     authorization: string | null,
     sourceAddress: string | undefined,
   ): ReceiverResponse | Promise<ReceiverResponse>;
-  /** Answers, and reports, a refusal found while reading the body. */
-  refuse(outcome: WebhookOutcome, error: unknown): ReceiverResponse;
+  /**
+   * Answers, and reports, a body that could not be taken as bytes. `alreadyParsed` is the
+   * raw-body pitfall in the front door's own terms (express.json() on node:http,
+   * request.json() in a route handler).
+   */
+  refuseBody(body: Exclude<BodyRead, { kind: 'bytes' }>, alreadyParsed: string): ReceiverResponse;
+  /** Answers, and reports, an unexpected error in a front door. */
+  fail(error: unknown): ReceiverResponse;
 }
 
 export function createReceiver<K>(
@@ -298,11 +311,22 @@ export function createReceiver<K>(
       }
     },
 
-    refuse: (outcome, error) => refuse(outcome, error),
+    refuseBody(body, alreadyParsed) {
+      switch (body.kind) {
+        case 'too-large':
+          return refuse('body-too-large', tooLarge(options.maxBodyBytes));
+        case 'already-parsed':
+          return refuse('body-already-parsed', new WebhookRequestError(alreadyParsed, 500));
+        case 'unreadable':
+          return refuse('body-unreadable', body.error);
+      }
+    },
+
+    fail: (error) => refuse('internal-error', error),
   };
 }
 
-export function tooLarge(maxBodyBytes: number): WebhookRequestError {
+function tooLarge(maxBodyBytes: number): WebhookRequestError {
   return new WebhookRequestError(
     `servicepay: webhook body refused: larger than maxBodyBytes (${maxBodyBytes}).`,
     413,

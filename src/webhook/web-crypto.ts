@@ -14,7 +14,7 @@ const RSA_PKCS1_SHA256 = { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' } as const
 const publicKeys = new KeyCache<Promise<CryptoKey>>();
 
 /** A CryptoKey usable for SHA256withRSA verification; rejects with WebhookKeyError otherwise. */
-export function webPublicKey(input: unknown): Promise<CryptoKey> {
+function webPublicKey(input: unknown): Promise<CryptoKey> {
   if (typeof input === 'string') {
     const cached = publicKeys.get(input);
     if (cached !== undefined) return cached;
