@@ -12,10 +12,20 @@
  * and releasing or completing it is refused by the store once it has lapsed and perhaps been
  * taken by another delivery, so a slow or stalled delivery never frees or overwrites another's.
  *
- * A handler that hangs must not block its notification for ever: a duplicate waits at most
- * MAX_WAIT_MS (then 409); renewal stops after maxHandlingMs, and once the claim's lifetime has
- * passed the in-process record is ignored just as the store ignores the expired claim, so a
- * resend is handled afresh.
+ * Three faults of a store are met here rather than left to the next resend (docs/stores.md,
+ * "What the promise survives"):
+ * - A claim answered late (the store waited on a lock, or the answer was slow) may have little
+ *   life left, or none: the handler starts only after a renewal confirmed the claim is still
+ *   ours and gave it a full life again (renewBeforeHandling).
+ * - A completion that fails (a dropped connection, a restart) is retried at once a few times,
+ *   then in the background while the claim is kept renewed, so neither a resend to this process
+ *   (answered 200: it was handled) nor one to another instance (409: still claimed) runs the
+ *   handler again while the outcome is being recorded (completeLater).
+ * - A handler that hangs must not block its notification, nor a shutdown, for ever: a duplicate
+ *   waits at most MAX_WAIT_MS (then 409); renewal stops after maxHandlingMs, and once the
+ *   claim's lifetime has passed the in-process record is ignored just as the store ignores the
+ *   expired claim, so a resend is handled afresh; `abandon()` (listenWebhook's close) answers
+ *   the deliveries still running 503 and releases their claims.
  */
 import type { WebhookNotification } from './notification';
 import type { WebhookNotificationContext } from './options';
@@ -32,6 +42,7 @@ export type DispatchOutcome = Extract<
   | 'concurrent-delivery-failed'
   | 'handler-failed'
   | 'store-unavailable'
+  | 'shutting-down'
 >;
 
 export interface DispatchResult {
@@ -45,6 +56,17 @@ export type Dispatch = (
   context: WebhookNotificationContext,
 ) => DispatchResult | Promise<DispatchResult>;
 
+export interface Dispatcher {
+  dispatch: Dispatch;
+  /**
+   * Ends every delivery whose onNotification is still running: each is answered
+   * 'shutting-down' (503, so the service resends), stops renewing and releases its claim.
+   * Resolves once the releases have settled. The handlers themselves go on: JavaScript cannot
+   * stop them.
+   */
+  abandon(): Promise<void>;
+}
+
 type Options = Pick<
   ResolvedReceiverOptions<unknown>,
   'store' | 'onNotification' | 'claimTtlMs' | 'completedTtlMs' | 'maxHandlingMs' | 'report'
@@ -52,14 +74,24 @@ type Options = Pick<
 
 const DUPLICATE: DispatchResult = { outcome: 'duplicate' };
 const IN_PROGRESS: DispatchResult = { outcome: 'in-progress' };
+const PROCESSED: DispatchResult = { outcome: 'processed' };
 
 /** Longest a duplicate holds its HTTP request open waiting for the first delivery. */
 const MAX_WAIT_MS = 10_000;
+
+/**
+ * Pauses between the tries of a failed completion before the delivery is answered: about a
+ * second in all, enough for a pool to replace connections a restart or an administrator cut
+ * (each failed try discards one), short beside the service's patience for an answer.
+ */
+const COMPLETE_RETRY_DELAYS_MS = [50, 200, 750];
 
 interface Running {
   result: Promise<DispatchResult>;
   /** When the claim behind it expires in the store (moved on by each renewal). */
   expiresAt: number;
+  /** Set once the claim is ours and the handler runs: answers the delivery 'shutting-down'. */
+  abandon?: () => Promise<void>;
 }
 
 /** The answer for a duplicate, from the first delivery's outcome or the end of the wait. */
@@ -102,41 +134,76 @@ function describe(value: unknown): string {
   }
 }
 
-/** A store answer that may be a promise, as a promise (the store's methods may be either). */
-function settle<T>(value: T | PromiseLike<T>): Promise<T> {
-  return Promise.resolve(value);
+/** A store call as a promise that never throws synchronously (methods may be either). */
+function call<T>(method: () => T | PromiseLike<T>): Promise<T> {
+  try {
+    return Promise.resolve(method());
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }
 
-export function createDispatcher(options: Options): Dispatch {
+/** A pause that never keeps a Node process alive (edge runtimes have no unref). */
+function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    (timer as { unref?: () => void }).unref?.();
+  });
+}
+
+/** What keeps a claim renewed while its delivery needs it. */
+interface Keeper {
+  /** Renewal goes on until this time (moved on when a completion is retried later). */
+  until: number;
+  /** Set once the store said the token no longer owns the claim. */
+  lost: boolean;
+  /** Stops renewing; gives the first problem met, to be reported with the final answer. */
+  stop(): unknown;
+}
+
+export function createDispatcher(options: Options): Dispatcher {
   const { store, onNotification, claimTtlMs, completedTtlMs, maxHandlingMs, report } = options;
+  const renewEvery = Math.floor(claimTtlMs / 3);
   /** Deliveries being handled in this process, by idempotency key. */
   const inFlight = new Map<string, Running>();
+  /**
+   * Notifications handled here whose completion the store has not recorded yet (completeLater):
+   * a resend reaching this process is a duplicate, whatever the store says meanwhile.
+   */
+  const completing = new Set<string>();
 
   /**
-   * Renews the claim every claimTtlMs/3 while onNotification runs, so a handler slower than
+   * Renews the claim every claimTtlMs/3 while the delivery needs it, so a handler slower than
    * claimTtlMs keeps its claim and a resend elsewhere meanwhile answers 409 instead of running
    * the notification a second time; a crashed process stops renewing and its claim lapses
-   * within claimTtlMs. Renewal stops after maxHandlingMs (a hung handler must not block its
-   * notification for ever) or once the store says the claim is lost. Returns a stop function
-   * that gives the first problem met, to be reported with the delivery's final answer.
+   * within claimTtlMs. Renewal stops at `until` (maxHandlingMs after the handler started: a
+   * hung handler must not block its notification for ever) or once the store says the claim is
+   * lost.
    */
-  function keepClaim(key: string, token: string, running: Running): () => unknown {
-    const started = Date.now();
-    const every = Math.floor(claimTtlMs / 3);
+  function keepClaim(key: string, token: string, running: Running): Keeper {
     let problem: unknown;
     let stopped = false;
+    const keeper: Keeper = {
+      until: Date.now() + maxHandlingMs,
+      lost: false,
+      stop() {
+        stopped = true;
+        clearTimeout(timer);
+        return problem;
+      },
+    };
     // setTimeout, not setInterval: the web-only runtimes of servicepay/webhook/web have it,
     // and a slow renewal never overlaps the next one.
     let timer = schedule();
     function schedule(): ReturnType<typeof setTimeout> {
-      const next = setTimeout(renew, every);
+      const next = setTimeout(renew, renewEvery);
       // Edge runtimes have no unref; on Node the timer must not keep the process alive.
       (next as { unref?: () => void }).unref?.();
       return next;
     }
     function renew(): void {
       if (stopped) return;
-      if (Date.now() - started >= maxHandlingMs) {
+      if (Date.now() >= keeper.until) {
         stopped = true;
         problem ??= new Error(
           `servicepay: onNotification ran longer than maxHandlingMs (${maxHandlingMs} ms) for ${key}: its claim was no longer renewed and lapsed, so a resend may have run the notification again.`,
@@ -144,13 +211,7 @@ export function createDispatcher(options: Options): Dispatch {
         return;
       }
       const asked = Date.now();
-      let answer: Promise<boolean>;
-      try {
-        answer = settle(store.renew(key, token, claimTtlMs));
-      } catch (error) {
-        answer = Promise.reject(error);
-      }
-      answer.then(
+      call(() => store.renew(key, token, claimTtlMs)).then(
         (owned) => {
           if (stopped) return;
           if (owned === true) {
@@ -159,6 +220,7 @@ export function createDispatcher(options: Options): Dispatch {
             return;
           }
           stopped = true;
+          keeper.lost = true;
           problem ??= lostClaim(key);
         },
         (error: unknown) => {
@@ -168,11 +230,72 @@ export function createDispatcher(options: Options): Dispatch {
         },
       );
     }
-    return () => {
-      stopped = true;
-      clearTimeout(timer);
-      return problem;
+    return keeper;
+  }
+
+  /**
+   * A claim whose answer took longer than a renewal period may have little life left, or none
+   * (a PostgreSQL claim that waited on a lock, a slow network): confirm it and give it a full
+   * life before the handler starts. Null to go on; otherwise the answer for the delivery.
+   */
+  async function renewBeforeHandling(
+    key: string,
+    token: string,
+    running: Running,
+    waited: number,
+  ): Promise<DispatchResult | null> {
+    const asked = Date.now();
+    let owned: boolean;
+    try {
+      owned = await call(() => store.renew(key, token, claimTtlMs));
+    } catch (error) {
+      // Unknown whether the claim stands: give it up, so the resend is handled.
+      await call(() => store.release(key, token)).catch(() => {});
+      return { outcome: 'store-unavailable', error };
+    }
+    if (owned === true) {
+      running.expiresAt = asked + claimTtlMs;
+      return null;
+    }
+    return {
+      outcome: 'in-progress',
+      error: new Error(
+        `servicepay: the claim on ${key} was answered after ${waited} ms, longer than claimTtlMs (${claimTtlMs} ms) allows, and had lapsed by then; onNotification was not called, and the service's resend will be handled. The store was slow (a lock wait, an overloaded server or network).`,
+      ),
     };
+  }
+
+  /** Retries a failed completion in the background while the claim is kept renewed. */
+  async function completeLater(
+    key: string,
+    token: string,
+    keeper: Keeper,
+    notification: WebhookNotification,
+  ): Promise<void> {
+    keeper.until = Date.now() + maxHandlingMs;
+    let wait = COMPLETE_RETRY_DELAYS_MS.at(-1) ?? 1000;
+    let recorded = false;
+    while (!keeper.lost && Date.now() < keeper.until) {
+      await pause(Math.min(wait, renewEvery));
+      wait *= 2;
+      if (keeper.lost) break;
+      try {
+        recorded = await call(() => store.complete(key, token, completedTtlMs));
+        break;
+      } catch {
+        // Still unavailable: the next try.
+      }
+    }
+    keeper.stop();
+    completing.delete(key);
+    if (!recorded) {
+      report(
+        new Error(
+          `servicepay: gave up recording that ${key} was handled (the store failed or the claim was lost for ${maxHandlingMs} ms): its claim lapses within claimTtlMs and a later resend will run onNotification again.`,
+        ),
+        { outcome: 'processed', status: 200, notification },
+      );
+    }
   }
 
   /** After a claim (or its promise): run the handler if the claim is ours. Never rejects. */
@@ -181,6 +304,7 @@ export function createDispatcher(options: Options): Dispatch {
     notification: WebhookNotification,
     context: WebhookNotificationContext,
     running: Running,
+    asked: number,
   ): Promise<DispatchResult> {
     const key = context.idempotencyKey;
     let token: string | DispatchResult;
@@ -190,43 +314,107 @@ export function createDispatcher(options: Options): Dispatch {
       return { outcome: 'store-unavailable', error };
     }
     if (typeof token !== 'string') return token;
-    const stopRenewing = keepClaim(key, token, running);
-    try {
-      const handled = onNotification(notification, context);
-      if (isThenable(handled)) await handled;
-    } catch (error) {
-      const problem = stopRenewing();
+    const waited = Date.now() - asked;
+    if (waited > renewEvery) {
+      const refused = await renewBeforeHandling(key, token, running, waited);
+      if (refused !== null) return refused;
+    }
+    const keeper = keepClaim(key, token, running);
+    let abandoned!: (result: DispatchResult) => void;
+    const abandonment = new Promise<DispatchResult>((resolve) => (abandoned = resolve));
+    running.abandon = async () => {
+      keeper.stop();
+      const error = new Error(
+        `servicepay: the server closed while onNotification was still running for ${key}: the delivery was answered 503 and its claim released, so the service's resend is handled; the running call was not stopped and may still finish.`,
+      );
+      await call(() => store.release(key, token)).catch(() => {});
+      abandoned({ outcome: 'shutting-down', error });
+    };
+    const ran = runHandler(notification, context);
+    const outcome = isThenable(ran) ? await Promise.race([ran, abandonment]) : ran;
+    if (outcome !== undefined && 'outcome' in outcome) return outcome;
+    if (outcome !== undefined) {
+      const problem = keeper.stop();
       if (problem !== undefined)
         report(problem, { outcome: 'handler-failed', status: 500, notification });
       try {
         // False when the claim already lapsed: it is someone else's now, or nobody's.
-        await settle(store.release(key, token));
+        await call(() => store.release(key, token));
       } catch (releaseError) {
         // The claim now expires after claimTtlMs; resends until then are answered 409.
         report(releaseError, { outcome: 'store-unavailable', status: 500, notification });
       }
-      return { outcome: 'handler-failed', error };
+      return { outcome: 'handler-failed', error: outcome.error };
     }
-    const problem = stopRenewing();
-    if (problem !== undefined) report(problem, { outcome: 'processed', status: 200, notification });
+    running.abandon = undefined;
+    return complete(key, token, keeper, notification);
+  }
+
+  /** Runs onNotification: undefined when it succeeded, its failure otherwise. */
+  function runHandler(
+    notification: WebhookNotification,
+    context: WebhookNotificationContext,
+  ): { error: unknown } | undefined | Promise<{ error: unknown } | undefined> {
     try {
-      if ((await settle(store.complete(key, token, completedTtlMs))) !== true) {
+      const handled = onNotification(notification, context);
+      if (!isThenable(handled)) return undefined;
+      return Promise.resolve(handled).then(
+        () => undefined,
+        (error: unknown) => ({ error }),
+      );
+    } catch (error) {
+      return { error };
+    }
+  }
+
+  /** Records the handled notification: now, after a few quick tries, or in the background. */
+  async function complete(
+    key: string,
+    token: string,
+    keeper: Keeper,
+    notification: WebhookNotification,
+  ): Promise<DispatchResult> {
+    let failure: unknown;
+    for (let attempt = 0; attempt <= COMPLETE_RETRY_DELAYS_MS.length; attempt++) {
+      if (attempt > 0) await pause(COMPLETE_RETRY_DELAYS_MS[attempt - 1] as number);
+      let recorded: boolean;
+      try {
+        recorded = await call(() => store.complete(key, token, completedTtlMs));
+      } catch (error) {
+        failure = error;
+        continue;
+      }
+      const problem = keeper.stop();
+      if (problem !== undefined)
+        report(problem, { outcome: 'processed', status: 200, notification });
+      if (recorded !== true) {
         // The handler ran, but its claim had lapsed; the completion belongs to the delivery
         // that now owns the key (or the next resend), which will run the handler again.
         report(lostClaim(key), { outcome: 'processed', status: 200, notification });
       }
-    } catch (error) {
-      // The notification was handled: answer 200 so the service stops. Failing instead would
-      // have the resend wait out the claim and then run onNotification a second time.
-      report(error, { outcome: 'store-unavailable', status: 200, notification });
+      return PROCESSED;
     }
-    return { outcome: 'processed' };
+    // The notification was handled: answer 200 so the service stops. Its record is retried in
+    // the background meanwhile; resends reaching this process are duplicates, and the claim,
+    // still renewed, answers 409 to those reaching another instance.
+    completing.add(key);
+    report(
+      new Error(
+        `servicepay: ${key} was handled, but the store failed to record it (${String((failure as Error | undefined)?.message ?? failure)}) after ${COMPLETE_RETRY_DELAYS_MS.length + 1} tries. Answered 200; the claim is kept and the record retried in the background for up to maxHandlingMs, so resends meanwhile do not run onNotification again unless this process stops first.`,
+        { cause: failure },
+      ),
+      { outcome: 'store-unavailable', status: 200, notification },
+    );
+    void completeLater(key, token, keeper, notification);
+    return PROCESSED;
   }
 
-  return (notification, context) => {
+  const dispatch: Dispatch = (notification, context) => {
     const key = context.idempotencyKey;
+    if (completing.has(key)) return DUPLICATE;
     const running = inFlight.get(key);
     if (running !== undefined && running.expiresAt > Date.now()) return waitFor(running);
+    const asked = Date.now();
     let claim: IdempotencyClaim | PromiseLike<IdempotencyClaim>;
     try {
       claim = store.claim(key, claimTtlMs);
@@ -240,14 +428,24 @@ export function createDispatcher(options: Options): Dispatch {
       if (claim.state === 'in-progress') return IN_PROGRESS;
     }
     // Registered before anything awaits, so every later duplicate in this process sees it.
-    const own: Running = { result: undefined as never, expiresAt: Date.now() + claimTtlMs };
-    const result = handle(claim, notification, context, own);
+    const own: Running = { result: undefined as never, expiresAt: asked + claimTtlMs };
+    const result = handle(claim, notification, context, own, asked);
     own.result = result;
     inFlight.set(key, own);
     void result.then(() => {
       if (inFlight.get(key)?.result === result) inFlight.delete(key);
     });
     return result;
+  };
+
+  return {
+    dispatch,
+    async abandon() {
+      const running = [...inFlight.values()].flatMap((delivery) =>
+        delivery.abandon === undefined ? [] : [delivery.abandon()],
+      );
+      await Promise.all(running);
+    },
   };
 }
 

@@ -5,7 +5,11 @@
  */
 export { parseWebhookNotification } from './notification';
 export { fetchPublicKey, publicKeyUrl, PUBLIC_KEY_PATH, SANDBOX_BASE_URL } from './key-fetch';
-export { MemoryIdempotencyStore, notificationIdempotencyKey } from './idempotency';
+export {
+  IdempotencyStoreFullError,
+  MemoryIdempotencyStore,
+  notificationIdempotencyKey,
+} from './idempotency';
 export { SIGNATURE_ALGORITHM } from './encoding';
 export {
   WebhookError,

@@ -84,8 +84,10 @@ export const MIN_CLAIM_TTL_MS = 1000;
 /** Options of MemoryIdempotencyStore. */
 export interface MemoryIdempotencyStoreOptions {
   /**
-   * Most keys held; beyond it the oldest entries are dropped first (expired ones, then the
-   * least recently written), so a flood of distinct notifications cannot exhaust memory.
+   * Most keys held, so a flood of distinct notifications cannot exhaust memory. When full, the
+   * oldest completion markers and expired claims are dropped first; a live claim (a handler
+   * still running) is never dropped: with only live claims left, a new claim is refused (the
+   * receiver answers 503 and the service resends).
    * @default 10000
    */
   maxEntries?: number;
@@ -96,19 +98,34 @@ export interface MemoryIdempotencyStoreOptions {
   now?: () => number;
 }
 
-interface Entry {
-  /** The owning claim's token while in progress; null once completed. */
-  token: string | null;
-  expiresAt: number;
+/** What a full memory store throws from claim: the receiver answers 503, the service resends. */
+export class IdempotencyStoreFullError extends Error {
+  constructor(maxEntries: number) {
+    super(
+      `servicepay: MemoryIdempotencyStore is full: all ${maxEntries} entries (maxEntries) are claims of notifications still being handled, and none may be dropped without running one twice. The delivery was answered 503 and will be resent; raise maxEntries if this many handlers run at once.`,
+    );
+    this.name = 'IdempotencyStoreFullError';
+  }
 }
 
-/** A bounded in-memory IdempotencyStore whose claims and completions expire. */
+/**
+ * A bounded in-memory IdempotencyStore whose claims and completions expire.
+ *
+ * Claims and completion markers are kept apart, each a Map in the order written (which, with
+ * similar lifetimes, is about the order of expiry): making room drops expired claims from the
+ * head of the first and completion markers from the head of the second, O(1) per write, and
+ * never touches a live claim, whose loss would let a resend run the notification a second
+ * time while the first run goes on.
+ */
 export class MemoryIdempotencyStore implements IdempotencyStore {
-  readonly #entries = new Map<string, Entry>();
+  /** Live (or expired, until dropped) claims: key -> token and expiry. */
+  readonly #claims = new Map<string, { token: string; expiresAt: number }>();
+  /** Completion markers: key -> expiry. */
+  readonly #completed = new Map<string, number>();
   readonly #maxEntries: number;
   readonly #now: () => number;
   /** Claims taken so far: a token is the claim's number, unique within this store. */
-  #claims = 0;
+  #taken = 0;
 
   constructor(options: MemoryIdempotencyStoreOptions = {}) {
     const maxEntries = options.maxEntries ?? 10_000;
@@ -123,61 +140,66 @@ export class MemoryIdempotencyStore implements IdempotencyStore {
 
   /** Number of keys held, expired ones included until they are dropped. */
   get size(): number {
-    return this.#entries.size;
+    return this.#claims.size + this.#completed.size;
   }
 
   claim(key: string, ttlMs: number): IdempotencyClaim {
     const now = this.#now();
-    const entry = this.#entries.get(key);
-    if (entry !== undefined && entry.expiresAt > now) {
-      return entry.token === null ? COMPLETED_CLAIM : IN_PROGRESS_CLAIM;
+    const done = this.#completed.get(key);
+    if (done !== undefined) {
+      if (done > now) return COMPLETED_CLAIM;
+      this.#completed.delete(key);
     }
-    const token = String(++this.#claims);
-    this.#write(key, { token, expiresAt: now + ttlMs }, now);
+    const held = this.#claims.get(key);
+    if (held !== undefined) {
+      if (held.expiresAt > now) return IN_PROGRESS_CLAIM;
+      this.#claims.delete(key);
+    }
+    this.#makeRoom(now);
+    const token = String(++this.#taken);
+    this.#claims.set(key, { token, expiresAt: now + ttlMs });
     return { state: 'claimed', token };
   }
 
   renew(key: string, token: string, ttlMs: number): boolean {
     const now = this.#now();
     if (!this.#owns(key, token, now)) return false;
-    this.#write(key, { token, expiresAt: now + ttlMs }, now);
+    // Delete first so the key moves to the end of the Map's order, with the latest expiries.
+    this.#claims.delete(key);
+    this.#claims.set(key, { token, expiresAt: now + ttlMs });
     return true;
   }
 
   complete(key: string, token: string, ttlMs: number): boolean {
     const now = this.#now();
     if (!this.#owns(key, token, now)) return false;
-    this.#write(key, { token: null, expiresAt: now + ttlMs }, now);
+    this.#claims.delete(key);
+    this.#completed.set(key, now + ttlMs);
     return true;
   }
 
   release(key: string, token: string): boolean {
     if (!this.#owns(key, token, this.#now())) return false;
-    this.#entries.delete(key);
+    this.#claims.delete(key);
     return true;
   }
 
   /** Whether `token` holds the unexpired claim on `key`. */
   #owns(key: string, token: string, now: number): boolean {
-    const entry = this.#entries.get(key);
-    return entry !== undefined && entry.token === token && entry.expiresAt > now;
+    const held = this.#claims.get(key);
+    return held !== undefined && held.token === token && held.expiresAt > now;
   }
 
-  #write(key: string, entry: Entry, now: number): void {
-    // Delete first so the key moves to the end of the Map's insertion order.
-    this.#entries.delete(key);
-    this.#makeRoom(now);
-    this.#entries.set(key, entry);
-  }
-
-  /**
-   * Entries are written with similar lifetimes, so insertion order approximates expiry order:
-   * dropping from the head is O(1) per write and never scans the whole map.
-   */
+  /** Room for one more entry, or IdempotencyStoreFullError when only live claims are left. */
   #makeRoom(now: number): void {
-    for (const [key, entry] of this.#entries) {
-      if (this.#entries.size < this.#maxEntries && entry.expiresAt > now) return;
-      this.#entries.delete(key);
+    for (const [key, held] of this.#claims) {
+      if (held.expiresAt > now) break;
+      this.#claims.delete(key);
     }
+    for (const [key, expiresAt] of this.#completed) {
+      if (this.size < this.#maxEntries && expiresAt > now) break;
+      this.#completed.delete(key);
+    }
+    if (this.size >= this.#maxEntries) throw new IdempotencyStoreFullError(this.#maxEntries);
   }
 }

@@ -11,7 +11,7 @@ import { NODE_BODY_ALREADY_PARSED } from './errors';
 import { nodeCrypto } from './node-crypto';
 import { resolveReceiverOptions } from './options';
 import type { WebhookReceiverOptions } from './options';
-import type { BodyRead, ReceiverResponse } from './receiver';
+import type { BodyRead, Receiver, ReceiverResponse } from './receiver';
 import { createReceiver } from './receiver';
 
 /** Options of createWebhookHandler. */
@@ -38,6 +38,15 @@ export type WebhookHandler = (req: IncomingMessage, res: ServerResponse) => void
  * @throws WebhookConfigError or WebhookKeyError when the options are unusable.
  */
 export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHandler {
+  return nodeReceiver(options).handler;
+}
+
+/** The node:http front door and the receiver behind it (listenWebhook needs both). */
+function nodeReceiver(options: WebhookHandlerOptions): {
+  handler: WebhookHandler;
+  receiver: Receiver;
+  maxBodyBytes: number;
+} {
   const resolved = resolveReceiverOptions<KeyObject>(options, nodeCrypto);
   const receiver = createReceiver<KeyObject>(resolved, nodeCrypto.verify);
   const getSourceAddress = options.getSourceAddress ?? ((req) => req.socket?.remoteAddress);
@@ -46,11 +55,14 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
 
   // Callbacks rather than async/await on purpose: this runs for every delivery, and each
   // promise and microtask hop shows in the receiver benchmark against a bare server.
-  return (req, res) => {
+  const handler: WebhookHandler = (req, res) => {
     try {
       const sourceAddress = getSourceAddress(req) ?? undefined;
       const early = receiver.preflight(req.method, sourceAddress, req.headers['content-length']);
       if (early !== null) return send(res, early);
+      // Expect: 100-continue (listenWebhook's checkContinue): the body is invited only now,
+      // after the checks above, so an oversized or misdirected request is refused unsent.
+      if ((req as ContinueRequest)[EXPECTS_CONTINUE] === true) res.writeContinue();
       readNodeBody(req, resolved.maxBodyBytes, (body) => {
         try {
           if (body.kind !== 'bytes') {
@@ -71,7 +83,12 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHan
       fail(res, error);
     }
   };
+  return { handler, receiver, maxBodyBytes: resolved.maxBodyBytes };
 }
+
+/** Marks a request whose client waits for "100 Continue" before sending the body. */
+const EXPECTS_CONTINUE = Symbol('servicepay.expectsContinue');
+type ContinueRequest = IncomingMessage & { [EXPECTS_CONTINUE]?: boolean };
 
 /** Node headers per answer, built once: the answers themselves are shared and never change. */
 const nodeHeaders = new Map<ReceiverResponse, Record<string, string | number>>();
@@ -83,7 +100,10 @@ function headersFor(response: ReceiverResponse): Record<string, string | number>
     headers = { ...response.headers, 'content-length': Buffer.byteLength(response.body, 'utf8') };
     // Refused before the body was read in full: close the connection rather than keep it
     // alive, which would mean reading the rest of an oversized body.
-    if (response.outcome === 'body-too-large') headers.connection = 'close';
+    // The same for a delivery ended by close(): the server is going away.
+    if (response.outcome === 'body-too-large' || response.outcome === 'shutting-down') {
+      headers.connection = 'close';
+    }
     nodeHeaders.set(response, headers);
   }
   return headers;
@@ -210,6 +230,14 @@ export interface WebhookServerOptions extends WebhookHandlerOptions {
    * @default 5000
    */
   keepAliveTimeoutMs?: number;
+  /**
+   * How long close() waits for deliveries whose onNotification is still running. Past it, each
+   * is answered 503 (so the service resends it), its claim is released, and close() resolves;
+   * the handler itself is not stopped (JavaScript cannot stop a running call) and may still
+   * finish, concurrently with a resend handled elsewhere.
+   * @default 10000
+   */
+  closeTimeoutMs?: number;
 }
 
 /** A listening webhook server. */
@@ -218,7 +246,11 @@ export interface WebhookServer {
   readonly server: Server;
   /** The address deliveries are sent to, e.g. `http://127.0.0.1:8080/webhooks/servicepay`. */
   readonly url: string;
-  /** Stops accepting connections, closes idle ones, and resolves once all are closed. */
+  /**
+   * Stops accepting connections, closes idle ones, lets running deliveries finish for up to
+   * closeTimeoutMs (then answers them 503 and releases their claims), and resolves once every
+   * connection is closed.
+   */
   close(): Promise<void>;
 }
 
@@ -227,6 +259,7 @@ const WEBHOOK_SERVER_TIMEOUTS = Object.freeze({
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 15_000,
   keepAliveTimeoutMs: 5_000,
+  closeTimeoutMs: 10_000,
 });
 
 /**
@@ -245,9 +278,10 @@ export function listenWebhook(options: WebhookServerOptions): Promise<WebhookSer
     headersTimeoutMs = WEBHOOK_SERVER_TIMEOUTS.headersTimeoutMs,
     requestTimeoutMs = WEBHOOK_SERVER_TIMEOUTS.requestTimeoutMs,
     keepAliveTimeoutMs = WEBHOOK_SERVER_TIMEOUTS.keepAliveTimeoutMs,
+    closeTimeoutMs = WEBHOOK_SERVER_TIMEOUTS.closeTimeoutMs,
     ...receiverOptions
   } = options;
-  const handler = createWebhookHandler(receiverOptions);
+  const { handler, receiver } = nodeReceiver(receiverOptions);
   const server = createServer(
     {
       // Node refuses a headers timeout longer than the request timeout.
@@ -266,20 +300,37 @@ export function listenWebhook(options: WebhookServerOptions): Promise<WebhookSer
       res.end('not found');
     },
   );
+  // Node answers "Expect: 100-continue" itself unless the server listens for checkContinue:
+  // then the handler invites the body only once the request passed its checks (size above all).
+  server.on('checkContinue', (req: ContinueRequest, res: ServerResponse) => {
+    req[EXPECTS_CONTINUE] = true;
+    server.emit('request', req, res);
+  });
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
       server.off('error', reject);
       const address = server.address() as AddressInfo;
       const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+      let closing: Promise<void> | undefined;
       resolve({
         server,
         url: `http://${shown}:${address.port}${path}`,
         close: () =>
-          new Promise<void>((done, fail) => {
-            server.close((error) => (error ? fail(error) : done()));
+          (closing ??= new Promise<void>((done, fail) => {
+            // Past closeTimeoutMs, the deliveries still running are answered 503 (with
+            // Connection: close) and their claims released; their sockets then close.
+            const timer = setTimeout(() => {
+              void receiver.abandon().then(() => setImmediate(() => server.closeIdleConnections()));
+            }, closeTimeoutMs);
+            timer.unref();
+            server.close((error) => {
+              clearTimeout(timer);
+              if (error) fail(error);
+              else done();
+            });
             server.closeIdleConnections();
-          }),
+          })),
       });
     });
   });

@@ -52,6 +52,8 @@ export type WebhookOutcome =
   | 'handler-failed'
   /** 503: the idempotency store failed; onNotification was not called. */
   | 'store-unavailable'
+  /** 503: listenWebhook's close() ended a delivery whose onNotification was still running; its claim was released. */
+  | 'shutting-down'
   /** 503: the public key could not be fetched. */
   | 'key-unavailable'
   /** 500: the configured public key cannot be used. */
@@ -88,6 +90,7 @@ const STATUS: Record<WebhookOutcome, number> = {
   'concurrent-delivery-failed': 503,
   'handler-failed': 500,
   'store-unavailable': 503,
+  'shutting-down': 503,
   'key-unavailable': 503,
   'key-invalid': 500,
   'internal-error': 500,
@@ -116,6 +119,7 @@ const BODY: Record<WebhookOutcome, string> = {
   'concurrent-delivery-failed': 'a concurrent delivery of this notification failed; retry later',
   'handler-failed': 'the notification handler failed; retry later',
   'store-unavailable': 'temporarily unavailable; retry later',
+  'shutting-down': 'the receiver is shutting down; retry later',
   'key-unavailable': 'temporarily unavailable; retry later',
   'key-invalid': 'the receiver is misconfigured',
   'internal-error': 'internal error; retry later',
@@ -176,13 +180,15 @@ export interface Receiver {
   refuseBody(body: Exclude<BodyRead, { kind: 'bytes' }>, alreadyParsed: string): ReceiverResponse;
   /** Answers, and reports, an unexpected error in a front door. */
   fail(error: unknown): ReceiverResponse;
+  /** Ends the deliveries whose onNotification still runs (see Dispatcher.abandon). */
+  abandon(): Promise<void>;
 }
 
 export function createReceiver<K>(
   options: ResolvedReceiverOptions<K>,
   verify: Verify<K>,
 ): Receiver {
-  const dispatch = createDispatcher(options);
+  const { dispatch, abandon } = createDispatcher(options);
   const { keys, report } = options;
 
   function refuse(
@@ -323,6 +329,7 @@ export function createReceiver<K>(
     },
 
     fail: (error) => refuse('internal-error', error),
+    abandon,
   };
 }
 

@@ -32,6 +32,13 @@ export type IdempotencyStoreRule =
   | 'completion-lifetime'
   /** Methods on a key nobody claimed answer false, and keys never collide. */
   | 'key-isolation'
+  /**
+   * A claim answered `claimed` under load still has its life: counted from when the store
+   * wrote it, never from before the call (a clock read before a queue or a lock wait), so
+   * every claim of a burst is held until ttlMs after the burst was sent. The receiver relies on
+   * it: it renews a claim whose answer took long before running the handler.
+   */
+  | 'claim-life'
   /** Every call settles (within 10 s), with a boolean where one is due. */
   | 'settles';
 
@@ -83,6 +90,7 @@ export async function checkIdempotencyStore(
     (store) => ownership(store),
     (store) => isolation(store),
     (store) => timing(store, concurrency),
+    (store) => claimLife(store, concurrency),
   ];
   // Each rule on its own fresh store, all at once: one failure does not hide behind another's
   // leftovers, and the waits of the timed checks overlap.
@@ -378,6 +386,45 @@ async function isolation(store: Checked): Promise<void> {
  * Expiry, renewal and completion lifetimes, with real time. Each scenario notes when it acted;
  * one that a stalled machine ran too late to prove anything is run again on fresh keys.
  */
+/**
+ * A burst of claims of distinct keys at once (the store queues them: a pool, a single
+ * connection, a lock): every claim answered `claimed` must still be held ttlMs after the burst
+ * was sent, less the slack, however late its own answer came.
+ */
+async function claimLife(store: Checked, concurrency: number): Promise<void> {
+  const ttlMs = 1500;
+  for (let attempt = 1; attempt <= TIMED_ATTEMPTS; attempt++) {
+    const keys = Array.from({ length: concurrency * 4 }, (_, i) => `life:${attempt}:${i}`);
+    const sent = Date.now();
+    const claims = await Promise.all(keys.map((key) => store.claim(key, ttlMs)));
+    // Answers later than half the life leave too little to check before it ends.
+    if (Date.now() - sent > ttlMs / 2) continue;
+    claims.forEach((claim, i) => {
+      if (claim.state !== 'claimed') {
+        throw new IdempotencyStoreConformanceError(
+          'claim-life',
+          `claim(${show(keys[i])}) of a fresh key answered '${claim.state}'.`,
+        );
+      }
+    });
+    await sleep(sent + ttlMs - EXPIRY_SLACK_MS - Date.now());
+    const again = await Promise.all(keys.map((key) => store.claim(key, 60_000)));
+    if (Date.now() >= sent + ttlMs) continue; // checked too late to be conclusive
+    const lapsed = again.findIndex((claim) => claim.state !== 'in-progress');
+    if (lapsed !== -1) {
+      throw new IdempotencyStoreConformanceError(
+        'claim-life',
+        `of ${keys.length} claims of ${ttlMs} ms sent at once, ${show(keys[lapsed])} answered '${again[lapsed]?.state}' less than ${ttlMs} ms after it was sent: its life was counted from before the store wrote it.`,
+      );
+    }
+    return;
+  }
+  throw new IdempotencyStoreConformanceError(
+    'settles',
+    `the store was too slow to time a burst of claims (${TIMED_ATTEMPTS} attempts).`,
+  );
+}
+
 async function timing(store: Checked, concurrency: number): Promise<void> {
   for (let attempt = 1; attempt <= TIMED_ATTEMPTS; attempt++) {
     if (await timedScenario(store, `timed:${attempt}:`, concurrency)) return;

@@ -1,8 +1,34 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { MemoryIdempotencyStore } from '../../src/webhook/index';
-import type { IdempotencyClaim } from '../../src/webhook/index';
+import {
+  createFetchWebhookHandler,
+  IdempotencyStoreFullError,
+  MemoryIdempotencyStore,
+} from '../../src/webhook/index';
+import type { IdempotencyClaim, IdempotencyStore } from '../../src/webhook/index';
 import { checkIdempotencyStore } from '../../src/webhook/testing';
+import { deferred } from '../helpers/deferred';
+import { serviceKeys } from './support/keys';
+import { notification, signed } from './support/notifications';
+import { recorder } from './support/receivers';
+import type { Recorder } from './support/receivers';
+
+const keys = serviceKeys();
+
+/** A receiver on `store` (two on one store stand for two handlers of one process). */
+function receiver(store: IdempotencyStore, record: Recorder) {
+  const handle = createFetchWebhookHandler({ publicKey: keys.publicText, store, ...record });
+  return async (delivery: { body: string; authorization: string }) =>
+    (
+      await handle(
+        new Request('http://localhost/', {
+          method: 'PUT',
+          body: delivery.body,
+          headers: { authorization: delivery.authorization },
+        }),
+      )
+    ).status;
+}
 
 function clock(): { now: () => number; advance: (ms: number) => void } {
   let time = 1_000;
@@ -97,6 +123,78 @@ describe('MemoryIdempotencyStore', () => {
     expect(store.claim('a', 1000).state).toBe('claimed');
     for (let i = 0; i < 1000; i++) done(`k${i}`, 10_000);
     expect(store.size).toBe(3);
+  });
+
+  it('never drops a live claim to make room: completed markers go first, then a claim is refused', () => {
+    const time = clock();
+    const store = new MemoryIdempotencyStore({ maxEntries: 3, now: time.now });
+    const live = token(store.claim('live', 60_000));
+    store.complete('done', token(store.claim('done', 60_000)), 60_000);
+    token(store.claim('other', 60_000));
+    // Full: the completed marker is dropped, never the older live claim.
+    token(store.claim('new', 60_000));
+    expect(store.claim('live', 60_000)).toEqual({ state: 'in-progress' });
+    expect(store.size).toBe(3);
+    // Only live claims now: a fourth is refused rather than drop one of them.
+    const refused = (() => {
+      try {
+        return store.claim('fourth', 60_000);
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(refused).toBeInstanceOf(IdempotencyStoreFullError);
+    expect((refused as Error).message).toMatch(
+      /^servicepay: MemoryIdempotencyStore is full: all 3 entries/,
+    );
+    expect(store.claim('live', 60_000)).toEqual({ state: 'in-progress' });
+    // Once a claim ends, there is room again.
+    expect(store.complete('live', live, 60_000)).toBe(true);
+    time.advance(1);
+    expect(store.claim('fourth', 60_000).state).toBe('claimed');
+  });
+
+  it('a slow handler keeps its claim while maxEntries fills: its resend answers 409 and it runs once', async () => {
+    const store = new MemoryIdempotencyStore({ maxEntries: 50 });
+    const slow = notification();
+    const gate = deferred<void>();
+    const record = recorder(async (n) => {
+      if (n.paymentId === slow.paymentId) await gate.promise;
+    });
+    // Two handlers of one process on one store, as a Next.js app's two route modules would be.
+    const a = receiver(store, record);
+    const b = receiver(store, record);
+    const delivery = signed(slow, keys.privateKey);
+    const first = a(delivery);
+    for (let i = 0; i < 60; i++) {
+      expect(await b(signed(notification(), keys.privateKey))).toBe(200);
+    }
+    expect(await b(delivery)).toBe(409);
+    gate.resolve();
+    expect(await first).toBe(200);
+    expect(await b(delivery)).toBe(200);
+    expect(record.notifications.filter((n) => n.paymentId === slow.paymentId)).toHaveLength(1);
+    expect(record.notifications).toHaveLength(61);
+  });
+
+  it('full of live claims: a new notification is answered 503 and handled when resent', async () => {
+    const store = new MemoryIdempotencyStore({ maxEntries: 5 });
+    const gate = deferred<void>();
+    const record = recorder(() => gate.promise);
+    const handle = receiver(store, record);
+    const running = Array.from({ length: 5 }, () =>
+      handle(signed(notification(), keys.privateKey)),
+    );
+    const late = signed(notification(), keys.privateKey);
+    await new Promise((resolve) => setTimeout(resolve, 50)); // the five have claimed
+    expect(await handle(late)).toBe(503);
+    expect(record.errors.map(({ error }) => (error as Error).name)).toEqual([
+      'IdempotencyStoreFullError',
+    ]);
+    gate.resolve();
+    expect(await Promise.all(running)).toEqual([200, 200, 200, 200, 200]);
+    expect(await handle(late)).toBe(200);
+    expect(record.notifications).toHaveLength(6);
   });
 
   it('rejects a maxEntries that is not a positive integer', () => {

@@ -3,9 +3,9 @@
 // are cut by the server's deadlines; Node's defaults would hold a trickled body for 300 s.
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { listenWebhook } from '../../src/webhook/index';
+import { listenWebhook, MemoryIdempotencyStore } from '../../src/webhook/index';
 import type { WebhookServer, WebhookServerOptions } from '../../src/webhook/index';
-import { send } from './support/http';
+import { delay, send } from './support/http';
 import { serviceKeys } from './support/keys';
 import { notification, signed } from './support/notifications';
 import { recorder } from './support/receivers';
@@ -131,5 +131,73 @@ describe('listenWebhook', () => {
     await expect(
       listenWebhook({ port, publicKey: keys.publicText, onNotification: () => {} }),
     ).rejects.toMatchObject({ code: 'EADDRINUSE' });
+  });
+});
+
+describe('listenWebhook: shutting down', () => {
+  it('close() with a hung handler: the delivery is answered 503, its claim released, close() resolves', async () => {
+    const store = new MemoryIdempotencyStore();
+    const server = await listenWebhook({
+      port: 0,
+      publicKey: keys.publicText,
+      store,
+      closeTimeoutMs: 300,
+      onNotification: () => new Promise<void>(() => {}), // never settles
+      onError: () => {},
+    });
+    const delivery = signed(notification(), keys.privateKey);
+    const answered = send(server.url, delivery.body, { authorization: delivery.authorization });
+    await delay(100); // the handler is running
+    await server.close(); // resolves: it would wait for ever before
+    const answer = await answered;
+    expect(answer.status).toBe(503);
+    expect(answer.headers.get('retry-after')).toBe('5');
+    // The claim was released: the service's resend (to a new instance) is handled.
+    const key = `${(JSON.parse(delivery.body) as { paymentId: string }).paymentId}:COMPLETED`;
+    expect(store.claim(key, 1000).state).toBe('claimed');
+  });
+
+  it('close() lets a delivery that finishes within closeTimeoutMs answer 200', async () => {
+    const record = recorder(() => delay(200));
+    const server = await listenWebhook({
+      port: 0,
+      publicKey: keys.publicText,
+      closeTimeoutMs: 5_000,
+      ...record,
+    });
+    const delivery = signed(notification(), keys.privateKey);
+    const answered = send(server.url, delivery.body, { authorization: delivery.authorization });
+    await delay(50);
+    await server.close();
+    expect((await answered).status).toBe(200);
+    expect(record.notifications).toHaveLength(1);
+  });
+
+  it('an oversized request with Expect: 100-continue gets 413 without "100 Continue"; a fitting one gets both', async () => {
+    const server = await start({ maxBodyBytes: 1024 });
+    const { hostname, port, pathname } = new URL(server.url);
+    const ask = (length: number): Promise<string> =>
+      new Promise((resolve, reject) => {
+        const socket = connect(Number(port), hostname);
+        let answer = '';
+        socket.setEncoding('latin1');
+        socket.on('error', reject);
+        socket.on('data', (chunk: string) => {
+          answer += chunk;
+          // Wait for a final answer (or, for the fitting one, the invitation alone).
+          if (/HTTP\/1\.1 [2-5]\d\d (?!Continue)/.test(answer) || answer.includes('100 Continue')) {
+            socket.end();
+          }
+        });
+        socket.on('close', () => resolve(answer));
+        socket.write(
+          `PUT ${pathname} HTTP/1.1\r\nHost: ${hostname}\r\nContent-Length: ${length}\r\n` +
+            'Expect: 100-continue\r\nContent-Type: application/json\r\n\r\n',
+        );
+      });
+    const oversized = await ask(10 * 1024 * 1024);
+    expect(oversized).toMatch(/^HTTP\/1\.1 413 /);
+    expect(oversized).not.toContain('100 Continue');
+    expect(await ask(100)).toMatch(/^HTTP\/1\.1 100 Continue/);
   });
 });

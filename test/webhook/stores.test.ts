@@ -130,6 +130,32 @@ describe('checkIdempotencyStore', () => {
     KIT_TIMEOUT,
   );
 
+  it(
+    'fails a store whose claims under load are stamped with a stale clock: claim-life',
+    async () => {
+      // Busy (more than 16 claims in flight), it reuses a timestamp read 600 ms earlier, as a
+      // store batching its writes under one clock read would: those claims are born short.
+      const staleUnderLoad: () => IdempotencyStore = () => {
+        let inFlight = 0;
+        const inner = new MemoryIdempotencyStore();
+        return {
+          async claim(key, ttlMs) {
+            inFlight++;
+            await delay(1);
+            const stale = inFlight > 16 ? 600 : 0;
+            inFlight--;
+            return inner.claim(key, ttlMs - stale);
+          },
+          renew: (key, token, ttlMs) => inner.renew(key, token, ttlMs),
+          complete: (key, token, ttlMs) => inner.complete(key, token, ttlMs),
+          release: (key, token) => inner.release(key, token),
+        };
+      };
+      expect(await brokenRule(staleUnderLoad)).toBe('claim-life');
+    },
+    KIT_TIMEOUT,
+  );
+
   it('fails what is not a store, and a claim without a token', async () => {
     expect(await brokenRule(() => ({}) as IdempotencyStore)).toBe('store-shape');
     const inner = new MemoryIdempotencyStore();
