@@ -33,6 +33,7 @@ import type { WebhookOutcome } from './receiver';
 import type { ResolvedReceiverOptions } from './options';
 import type { IdempotencyClaim } from './idempotency';
 import { isThenable } from './encoding';
+import { outcomeOf, recordsOutcomes } from './outcomes';
 
 export type DispatchOutcome = Extract<
   WebhookOutcome,
@@ -69,7 +70,13 @@ export interface Dispatcher {
 
 type Options = Pick<
   ResolvedReceiverOptions<unknown>,
-  'store' | 'onNotification' | 'claimTtlMs' | 'completedTtlMs' | 'maxHandlingMs' | 'report'
+  | 'store'
+  | 'onNotification'
+  | 'claimTtlMs'
+  | 'completedTtlMs'
+  | 'maxHandlingMs'
+  | 'outcomeTtlMs'
+  | 'report'
 >;
 
 const DUPLICATE: DispatchResult = { outcome: 'duplicate' };
@@ -162,7 +169,10 @@ interface Keeper {
 }
 
 export function createDispatcher(options: Options): Dispatcher {
-  const { store, onNotification, claimTtlMs, completedTtlMs, maxHandlingMs, report } = options;
+  const { store, onNotification, claimTtlMs, completedTtlMs, maxHandlingMs, outcomeTtlMs, report } =
+    options;
+  /** The store's outcome half, when it has one (outcomes.ts): null keeps 0.10's behaviour. */
+  const outcomes = recordsOutcomes(store) ? store : null;
   const renewEvery = Math.floor(claimTtlMs / 3);
   /** Deliveries being handled in this process, by idempotency key. */
   const inFlight = new Map<string, Running>();
@@ -347,7 +357,35 @@ export function createDispatcher(options: Options): Dispatcher {
       return { outcome: 'handler-failed', error: outcome.error };
     }
     running.abandon = undefined;
+    if (outcomes !== null) await recordOutcome(notification);
     return complete(key, token, keeper, notification);
+  }
+
+  /**
+   * Records the payment's outcome for its return page (createPaymentStatusHandler), before the
+   * completion: a notification whose outcome could not be recorded is still completed (its
+   * handler must not run again), and the shopper's page then waits until its bound.
+   */
+  async function recordOutcome(notification: WebhookNotification): Promise<void> {
+    const outcome = outcomeOf(notification);
+    if (outcome === null || outcomes === null) return;
+    let failure: unknown;
+    for (let attempt = 0; attempt <= COMPLETE_RETRY_DELAYS_MS.length; attempt++) {
+      if (attempt > 0) await pause(COMPLETE_RETRY_DELAYS_MS[attempt - 1] as number);
+      try {
+        await call(() => outcomes.recordOutcome(outcome, outcomeTtlMs));
+        return;
+      } catch (error) {
+        failure = error;
+      }
+    }
+    report(
+      new Error(
+        `servicepay: the outcome of payment ${outcome.paymentId} (${outcome.status}) could not be recorded for its return page (${String((failure as Error | undefined)?.message ?? failure)}); the notification was handled and answered 200, and the shopper's page will not learn the outcome from this delivery.`,
+        { cause: failure },
+      ),
+      { outcome: 'store-unavailable', status: 200, notification },
+    );
   }
 
   /** Runs onNotification: undefined when it succeeded, its failure otherwise. */

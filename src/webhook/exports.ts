@@ -11,6 +11,7 @@ export {
   notificationIdempotencyKey,
 } from './idempotency';
 export { SIGNATURE_ALGORITHM } from './encoding';
+export { createFetchPaymentStatusHandler } from './status';
 export {
   WebhookError,
   WebhookConfigError,
@@ -40,4 +41,6 @@ export type {
   WebhookReceiverOptions,
 } from './options';
 export type { WebhookOutcome } from './receiver';
+export type { OutcomeListener, OutcomeStore, PaymentOutcome } from './outcomes';
+export type { FetchPaymentStatusHandler, PaymentStatusHandlerOptions } from './status';
 export type { FetchReceiverOptions, FetchWebhookHandler } from './fetch-handler';

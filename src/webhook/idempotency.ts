@@ -4,6 +4,8 @@
  * once even when the service resends it (spec 4.1.2-3) or several receiver instances run.
  */
 import type { WebhookNotification } from './notification';
+import { OutcomeListeners } from './outcomes';
+import type { OutcomeListener, OutcomeStore, PaymentOutcome } from './outcomes';
 
 /**
  * The answer to a claim:
@@ -117,7 +119,7 @@ export class IdempotencyStoreFullError extends Error {
  * never touches a live claim, whose loss would let a resend run the notification a second
  * time while the first run goes on.
  */
-export class MemoryIdempotencyStore implements IdempotencyStore {
+export class MemoryIdempotencyStore implements IdempotencyStore, OutcomeStore {
   /** Live (or expired, until dropped) claims: key -> token and expiry. */
   readonly #claims = new Map<string, { token: string; expiresAt: number }>();
   /** Completion markers: key -> expiry. */
@@ -126,6 +128,9 @@ export class MemoryIdempotencyStore implements IdempotencyStore {
   readonly #now: () => number;
   /** Claims taken so far: a token is the claim's number, unique within this store. */
   #taken = 0;
+  /** Recorded outcomes by paymentId, oldest first; at most maxEntries of them. */
+  readonly #outcomes = new Map<string, { outcome: PaymentOutcome; expiresAt: number }>();
+  readonly #listeners = new OutcomeListeners();
 
   constructor(options: MemoryIdempotencyStoreOptions = {}) {
     const maxEntries = options.maxEntries ?? 10_000;
@@ -182,6 +187,32 @@ export class MemoryIdempotencyStore implements IdempotencyStore {
     if (!this.#owns(key, token, this.#now())) return false;
     this.#claims.delete(key);
     return true;
+  }
+
+  recordOutcome(outcome: PaymentOutcome, ttlMs: number): PaymentOutcome {
+    const standing = this.readOutcome(outcome.paymentId);
+    if (standing !== null) return standing;
+    const now = this.#now();
+    for (const [paymentId, held] of this.#outcomes) {
+      if (this.#outcomes.size < this.#maxEntries && held.expiresAt > now) break;
+      this.#outcomes.delete(paymentId);
+    }
+    this.#outcomes.set(outcome.paymentId, { outcome, expiresAt: now + ttlMs });
+    this.#listeners.deliver(outcome);
+    return outcome;
+  }
+
+  readOutcome(paymentId: string): PaymentOutcome | null {
+    const held = this.#outcomes.get(paymentId);
+    if (held === undefined) return null;
+    if (held.expiresAt > this.#now()) return held.outcome;
+    this.#outcomes.delete(paymentId);
+    return null;
+  }
+
+  /** In process: live at once, and nothing to reconnect. */
+  subscribeOutcome(paymentId: string, listener: OutcomeListener): () => void {
+    return this.#listeners.add(paymentId, listener);
   }
 
   /** Whether `token` holds the unexpired claim on `key`. */

@@ -10,6 +10,8 @@ import { nodeCrypto } from './node-crypto';
 export * from './exports';
 export { signWebhookPayload, verifyWebhookSignature } from './node-crypto';
 export { createWebhookHandler, listenWebhook } from './node-handler';
+export { createPaymentStatusHandler } from './status-node';
+export type { PaymentStatusHandler } from './status-node';
 export type {
   WebhookHandler,
   WebhookHandlerOptions,

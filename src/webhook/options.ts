@@ -118,6 +118,12 @@ export interface WebhookReceiverOptions<K> {
    */
   completedTtlMs?: number;
   /**
+   * How long a payment's outcome is kept for its return page (createPaymentStatusHandler), when
+   * the store records outcomes (the memory, PostgreSQL and Redis stores do).
+   * @default 86400000 (24 hours)
+   */
+  outcomeTtlMs?: number;
+  /**
    * Least time between two refetches of the key after signature failures, so forged
    * deliveries cannot flood the key endpoint, and how long a failed fetch is remembered
    * (deliveries meanwhile get the same error without a request). The first fetch and the
@@ -150,6 +156,7 @@ export interface ResolvedReceiverOptions<K> {
   idempotencyKey: (notification: WebhookNotification) => string;
   claimTtlMs: number;
   completedTtlMs: number;
+  outcomeTtlMs: number;
   maxHandlingMs: number;
   report: (error: unknown, context: WebhookErrorContext) => void;
 }
@@ -193,6 +200,7 @@ export function resolveReceiverOptions<K>(
     idempotencyKey: options.idempotencyKey ?? notificationIdempotencyKey,
     claimTtlMs: claimTtl(options.claimTtlMs),
     completedTtlMs: positive(options.completedTtlMs, 86_400_000, 'completedTtlMs'),
+    outcomeTtlMs: positive(options.outcomeTtlMs, 86_400_000, 'outcomeTtlMs'),
     maxHandlingMs: positive(options.maxHandlingMs, 300_000, 'maxHandlingMs'),
     report: (error, context) => {
       try {

@@ -1,0 +1,70 @@
+/**
+ * The payment status endpoint's node:http / Express front door (status.ts decides).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createStatusCore, STREAM_HEADERS } from './status';
+import type { PaymentStatusHandlerOptions, StatusAnswer } from './status';
+
+/** A node:http request listener (also an Express handler) for the payment status. */
+export interface PaymentStatusHandler {
+  (req: IncomingMessage, res: ServerResponse): void;
+  /** Ends every open event stream of this handler. */
+  close(): Promise<void>;
+}
+
+/**
+ * The payment status endpoint for node:http and Express: `GET ?paymentId=…&merchantPaymentId=…`
+ * answers `{"status":"PENDING"|"COMPLETED"|"FAILED"}` as JSON, or as Server-Sent Events when
+ * the client accepts `text/event-stream` (docs/after-the-bank.md).
+ *
+ * @throws WebhookConfigError when the store records no outcomes or an option is unusable.
+ */
+export function createPaymentStatusHandler(
+  options: PaymentStatusHandlerOptions,
+): PaymentStatusHandler {
+  const core = createStatusCore(options, 'createPaymentStatusHandler');
+  const handler = (req: IncomingMessage, res: ServerResponse): void => {
+    const checked = core.check(req.method, req.url ?? '/');
+    if ('status' in checked) return writeNode(res, checked);
+    if (!core.wantsStream(req.headers.accept)) {
+      void core.answer(checked).then((answer) => writeNode(res, answer));
+      return;
+    }
+    const refused = core.reserve();
+    if (refused !== null) return writeNode(res, refused);
+    res.writeHead(200, STREAM_HEADERS);
+    // The headers now, before any event: the client knows the stream is open.
+    res.flushHeaders();
+    let end: (() => void) | undefined;
+    let gone = false;
+    res.on('close', () => {
+      gone = true;
+      end?.();
+    });
+    void core
+      .stream(checked, {
+        write: (chunk) => {
+          res.write(chunk);
+        },
+        end: () => res.end(),
+      })
+      .then((stop) => {
+        end = stop;
+        if (gone) stop();
+      });
+  };
+  return Object.assign(handler, { close: () => core.close() });
+}
+
+function writeNode(res: ServerResponse, answer: StatusAnswer): void {
+  if (res.headersSent || res.writableEnded) return;
+  try {
+    res.writeHead(answer.status, {
+      ...answer.headers,
+      'content-length': Buffer.byteLength(answer.body),
+    });
+    res.end(answer.body);
+  } catch {
+    // The socket is gone.
+  }
+}

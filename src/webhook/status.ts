@@ -1,0 +1,434 @@
+/**
+ * The payment status endpoint: what the shopper's return page asks to learn a payment's
+ * outcome, from the outcomes the receiver recorded in the shared store (outcomes.ts).
+ *
+ *   GET <mounted path>?paymentId=<id>&merchantPaymentId=<id>
+ *   Accept: application/json (or none)  -> 200 {"status":"PENDING"|"COMPLETED"|"FAILED"}
+ *   Accept: text/event-stream           -> Server-Sent Events, each `data` that same JSON
+ *
+ * It is no oracle for other people's payments: an unknown payment, a mismatched pair of ids and
+ * a payment whose outcome is not recorded yet all get the pending answer, byte for byte (and a
+ * stream that stays pending until its bound). Only the status leaves the server, unless the
+ * merchant maps more with `expose`.
+ *
+ * Runtime-neutral: the node:http adapter (status-node.ts) and the Fetch adapter
+ * (status-fetch.ts) only read the request and write what this module decides.
+ */
+import { WebhookConfigError } from './errors';
+import { OUTCOME_METHODS, recordsOutcomes } from './outcomes';
+import type { OutcomeStore, PaymentOutcome } from './outcomes';
+
+/** Options of createPaymentStatusHandler and createFetchPaymentStatusHandler. */
+export interface PaymentStatusHandlerOptions {
+  /**
+   * The store the webhook receiver records outcomes in: the same instance (memory) or the same
+   * database (PostgreSQL, Redis) as the receiver's `store`.
+   */
+  store: OutcomeStore;
+  /**
+   * Most event streams open at once in this process; past it a stream request is answered 503
+   * with Retry-After (the return page then polls).
+   * @default 10000
+   */
+  maxStreams?: number;
+  /**
+   * Longest a stream stays open waiting for a final status; the client then reconnects or
+   * polls. Checked at each heartbeat, so a stream ends within heartbeatMs after it.
+   * @default 300000 (5 minutes)
+   */
+  streamTimeoutMs?: number;
+  /**
+   * How often a waiting stream gets a comment line, so proxies and load balancers do not close
+   * it as idle.
+   * @default 15000
+   */
+  heartbeatMs?: number;
+  /**
+   * Extra fields for a final status, for a merchant who wants more on the return page than the
+   * status (an order number from their own database, say). Nothing else about the payment
+   * leaves the server by default. The answer's `status` cannot be overridden.
+   */
+  expose?: (
+    outcome: PaymentOutcome,
+  ) => Record<string, unknown> | undefined | Promise<Record<string, unknown> | undefined>;
+  /**
+   * Called with errors of the store or of `expose`; the shopper's page gets the pending answer
+   * (or a 503) meanwhile.
+   * @default logs through console.error
+   */
+  onError?: (error: unknown) => void;
+}
+
+/** The payment a request asks about. */
+export interface StatusQuery {
+  readonly paymentId: string;
+  readonly merchantPaymentId: string;
+}
+
+/** An answer that is not a stream: status, headers, body. */
+export interface StatusAnswer {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+}
+
+/** Where a stream's bytes go: the adapter's response. */
+export interface StreamSink {
+  write(chunk: string): void;
+  end(): void;
+}
+
+/** The JSON of a payment that has no recorded outcome, or not one these ids may see. */
+export const PENDING_BODY = '{"status":"PENDING"}';
+
+const JSON_HEADERS = Object.freeze({
+  'content-type': 'application/json; charset=utf-8',
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+});
+
+export const STREAM_HEADERS = Object.freeze({
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+  // nginx and similar proxies buffer responses unless told not to.
+  'x-accel-buffering': 'no',
+});
+
+/** Ids as the service and the component make them: no spaces, no markup, bounded. */
+const ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
+
+/** How long an EventSource waits before reconnecting after the stream ends (ms). */
+const RECONNECT_MS = 2000;
+
+function plain(status: number, body: string, extra: Record<string, string> = {}): StatusAnswer {
+  return Object.freeze({
+    status,
+    headers: Object.freeze({
+      'content-type': 'text/plain; charset=utf-8',
+      'cache-control': 'no-store',
+      ...extra,
+    }),
+    body,
+  });
+}
+
+const METHOD_NOT_ALLOWED = plain(405, 'method not allowed: the payment status is read with GET', {
+  allow: 'GET',
+});
+const BAD_QUERY = plain(
+  400,
+  'bad request: give paymentId and merchantPaymentId as query parameters',
+);
+const TOO_MANY_STREAMS = plain(503, 'too many open status streams; retry later', {
+  'retry-after': '5',
+});
+const UNAVAILABLE = plain(503, 'temporarily unavailable; retry later', { 'retry-after': '2' });
+const PENDING_ANSWER: StatusAnswer = Object.freeze({
+  status: 200,
+  headers: JSON_HEADERS,
+  body: PENDING_BODY,
+});
+
+interface OpenStream {
+  readonly sink: StreamSink;
+  readonly deadline: number;
+  /** Ends the stream: unsubscribes, ends the sink (once). */
+  finish(): void;
+}
+
+/** The endpoint's decisions, shared by both adapters. */
+export interface StatusCore {
+  /** An answer to give before anything is read, or null to go on (GET with a good query). */
+  check(method: string | undefined, url: string): StatusAnswer | StatusQuery;
+  /** Whether the client asked for an event stream. */
+  wantsStream(accept: string | null | undefined): boolean;
+  /** The JSON answer for a query. Never rejects. */
+  answer(query: StatusQuery): Promise<StatusAnswer>;
+  /**
+   * Reserves a stream, or answers 503 when maxStreams are open. A reservation must be opened
+   * with `stream` (or given back with `cancel`).
+   */
+  reserve(): StatusAnswer | null;
+  /** Gives back a reservation that will not be opened. */
+  cancel(): void;
+  /**
+   * Runs a reserved stream: subscribes first, then reads the current state, writes it, and
+   * the final status the moment it is recorded. Resolves with a function that ends it early
+   * (the client went away). Never rejects.
+   */
+  stream(query: StatusQuery, sink: StreamSink): Promise<() => void>;
+  /** Ends every open stream and stops the heartbeat. */
+  close(): Promise<void>;
+}
+
+export function createStatusCore(options: PaymentStatusHandlerOptions, entry: string): StatusCore {
+  const { store } = options ?? ({} as PaymentStatusHandlerOptions);
+  if (!recordsOutcomes(store)) {
+    const missing = OUTCOME_METHODS.filter(
+      (method) =>
+        typeof (store as unknown as Record<string, unknown> | null)?.[method] !== 'function',
+    );
+    throw new WebhookConfigError(
+      store == null
+        ? `servicepay: ${entry} needs { store }, the store your webhook receiver records outcomes in (MemoryIdempotencyStore, createPostgresStore or createRedisStore).`
+        : `servicepay: ${entry}'s store does not record payment outcomes: it lacks ${missing.join(', ')}. Use the receiver's MemoryIdempotencyStore, createPostgresStore or createRedisStore, or add those methods to your store (docs/after-the-bank.md).`,
+      'store',
+    );
+  }
+  const maxStreams = positiveInteger(options.maxStreams, 10_000, 'maxStreams', entry);
+  const streamTimeoutMs = positiveInteger(
+    options.streamTimeoutMs,
+    300_000,
+    'streamTimeoutMs',
+    entry,
+  );
+  const heartbeatMs = positiveInteger(options.heartbeatMs, 15_000, 'heartbeatMs', entry);
+  if (options.expose !== undefined && typeof options.expose !== 'function') {
+    throw new WebhookConfigError(`servicepay: ${entry} expose must be a function.`, 'expose');
+  }
+  const onError =
+    options.onError ??
+    ((error: unknown) => console.error('servicepay: payment status endpoint:', error));
+  const report = (error: unknown): void => {
+    try {
+      onError(error);
+    } catch {
+      // A logging hook never changes an answer.
+    }
+  };
+
+  const open = new Set<OpenStream>();
+  let reserved = 0;
+  let closed = false;
+  let ticker: ReturnType<typeof setInterval> | undefined;
+
+  /** One timer for every stream: heartbeats and deadlines, not a timer per subscriber. */
+  function tick(): void {
+    const now = Date.now();
+    for (const stream of open) {
+      if (stream.deadline <= now) stream.finish();
+      else stream.sink.write(': waiting\n\n');
+    }
+    if (open.size === 0) stopTicking();
+  }
+  function startTicking(): void {
+    if (ticker !== undefined) return;
+    ticker = setInterval(tick, heartbeatMs);
+    (ticker as { unref?: () => void }).unref?.();
+  }
+  function stopTicking(): void {
+    if (ticker === undefined) return;
+    clearInterval(ticker);
+    ticker = undefined;
+  }
+
+  /** The JSON for what these ids may see of `outcome`. */
+  async function bodyFor(query: StatusQuery, outcome: PaymentOutcome | null): Promise<string> {
+    if (outcome === null || outcome.merchantPaymentId !== query.merchantPaymentId) {
+      return PENDING_BODY;
+    }
+    let extra: Record<string, unknown> | undefined;
+    if (options.expose !== undefined) {
+      try {
+        extra = await options.expose(outcome);
+      } catch (error) {
+        report(error);
+      }
+    }
+    return JSON.stringify({ ...extra, status: outcome.status });
+  }
+
+  return {
+    check(method, url) {
+      if (method !== 'GET') return METHOD_NOT_ALLOWED;
+      const search = url.indexOf('?');
+      const params = new URLSearchParams(search === -1 ? '' : url.slice(search + 1));
+      const paymentId = params.get('paymentId');
+      const merchantPaymentId = params.get('merchantPaymentId');
+      if (
+        paymentId === null ||
+        merchantPaymentId === null ||
+        !ID.test(paymentId) ||
+        !ID.test(merchantPaymentId)
+      ) {
+        return BAD_QUERY;
+      }
+      return { paymentId, merchantPaymentId };
+    },
+
+    wantsStream: (accept) => typeof accept === 'string' && accept.includes('text/event-stream'),
+
+    async answer(query) {
+      let outcome: PaymentOutcome | null;
+      try {
+        outcome = await store.readOutcome(query.paymentId);
+      } catch (error) {
+        report(error);
+        return UNAVAILABLE;
+      }
+      const body = await bodyFor(query, outcome);
+      return body === PENDING_BODY ? PENDING_ANSWER : { status: 200, headers: JSON_HEADERS, body };
+    },
+
+    reserve() {
+      if (closed || open.size + reserved >= maxStreams) return TOO_MANY_STREAMS;
+      reserved++;
+      return null;
+    },
+
+    cancel() {
+      reserved--;
+    },
+
+    async stream(query, sink) {
+      let done = false;
+      let unsubscribe: (() => void) | undefined;
+      const stream: OpenStream = {
+        sink,
+        deadline: Date.now() + streamTimeoutMs,
+        finish() {
+          if (done) return;
+          done = true;
+          open.delete(stream);
+          unsubscribe?.();
+          try {
+            sink.end();
+          } catch {
+            // The client is gone already.
+          }
+        },
+      };
+      reserved--;
+      open.add(stream);
+      startTicking();
+      sink.write(`retry: ${RECONNECT_MS}\n\n`);
+
+      let sent: string | undefined;
+      const send = (body: string): void => {
+        if (done || body === sent) return;
+        sent = body;
+        sink.write(`data: ${body}\n\n`);
+        if (body !== PENDING_BODY) stream.finish();
+      };
+      const deliver = (outcome: PaymentOutcome): void => {
+        // A final status for other ids leaves this stream pending, as an unknown payment's.
+        void bodyFor(query, outcome).then((body) => {
+          if (body !== PENDING_BODY) send(body);
+        });
+      };
+      try {
+        // Subscribe first, then read: an outcome recorded in between is caught by one or the
+        // other, never lost to a reconnecting client.
+        const off = await store.subscribeOutcome(query.paymentId, deliver);
+        if (done) off();
+        else unsubscribe = off;
+        const current = await store.readOutcome(query.paymentId);
+        send(await bodyFor(query, current));
+      } catch (error) {
+        report(error);
+        // Unknown state: end the stream; the client reconnects or polls.
+        stream.finish();
+      }
+      if (closed) stream.finish();
+      return () => stream.finish();
+    },
+
+    async close() {
+      closed = true;
+      for (const stream of [...open]) stream.finish();
+      stopTicking();
+    },
+  };
+}
+
+function positiveInteger(
+  value: number | undefined,
+  fallback: number,
+  option: string,
+  entry: string,
+): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < 1) {
+    throw new WebhookConfigError(
+      `servicepay: ${entry} ${option} must be a positive integer, got ${String(value)}.`,
+      option,
+    );
+  }
+  return value;
+}
+
+// The Fetch front door ------------------------------------------------------------------------
+
+/** A Fetch API handler for the payment status; its promise never rejects. */
+export interface FetchPaymentStatusHandler {
+  (request: Request): Promise<Response>;
+  /** Ends every open event stream of this handler. */
+  close(): Promise<void>;
+}
+
+/**
+ * The payment status endpoint as `(request: Request) => Promise<Response>`: Next.js route
+ * handlers, edge runtimes, Deno, Bun. Behaves as createPaymentStatusHandler.
+ *
+ * @throws WebhookConfigError when the store records no outcomes or an option is unusable.
+ */
+export function createFetchPaymentStatusHandler(
+  options: PaymentStatusHandlerOptions,
+): FetchPaymentStatusHandler {
+  return fetchHandlerWith(createStatusCore(options, 'createFetchPaymentStatusHandler'));
+}
+
+const encoder = new TextEncoder();
+
+function fetchHandlerWith(core: StatusCore): FetchPaymentStatusHandler {
+  const handler = async (request: Request): Promise<Response> => {
+    const checked = core.check(request.method, request.url);
+    if ('status' in checked) return toResponse(checked);
+    if (!core.wantsStream(request.headers.get('accept'))) {
+      return toResponse(await core.answer(checked));
+    }
+    const refused = core.reserve();
+    if (refused !== null) return toResponse(refused);
+    let stop: (() => void) | undefined;
+    let cancelled = false;
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        let ended = false;
+        void core
+          .stream(checked, {
+            write: (chunk) => {
+              if (!ended) controller.enqueue(encoder.encode(chunk));
+            },
+            end: () => {
+              if (ended) return;
+              ended = true;
+              try {
+                controller.close();
+              } catch {
+                // Cancelled by the client meanwhile.
+              }
+            },
+          })
+          .then((end) => {
+            stop = end;
+            if (cancelled) end();
+          });
+      },
+      cancel() {
+        cancelled = true;
+        stop?.();
+      },
+    });
+    request.signal?.addEventListener('abort', () => {
+      cancelled = true;
+      stop?.();
+    });
+    return new Response(body, { status: 200, headers: STREAM_HEADERS });
+  };
+  return Object.assign(handler, { close: () => core.close() });
+}
+
+function toResponse(answer: StatusAnswer): Response {
+  return new Response(answer.body, { status: answer.status, headers: answer.headers });
+}
