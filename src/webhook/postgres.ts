@@ -7,7 +7,14 @@
  *   key        text primary key     the idempotency key
  *   token      text                 the owning claim's token; NULL once completed
  *   expires_at timestamptz not null when the claim or the completion lapses
- * Time is the database server's (now()), so receivers' clocks never need to agree.
+ * Time is the database server's, so receivers' clocks never need to agree. Every expiry is
+ * computed, and every "has it expired" asked, with clock_timestamp(), the moment the row is
+ * written or read, never with now(), which is when the statement began: a statement can wait
+ * long before it reaches its row (on a lock a migration or VACUUM FULL holds, on a row another
+ * session writes, on a stalled server). A claim stamped now() + ttl that waited longer than
+ * ttl would be written already expired, and the next copy of the notification would claim it
+ * and run the handler beside the first; a renewal or completion likewise. Only the sweep keeps
+ * now(): it has a minute of grace.
  */
 import { COMPLETED_CLAIM, IN_PROGRESS_CLAIM, newClaimToken } from './idempotency';
 import type { IdempotencyClaim, IdempotencyStore } from './idempotency';
@@ -54,10 +61,10 @@ const DEFAULT_TABLE = 'servicepay_idempotency';
  * hand (then the store's role needs no CREATE privilege). `table` as in PostgresStoreOptions.
  */
 export function postgresStoreDdl(table = DEFAULT_TABLE): string {
-  return ddl(quotedTable(table));
+  return ddl(tableName(table).quoted);
 }
 
-/** The DDL for a table name already quoted by quotedTable. */
+/** The DDL for a table name already quoted by tableName. */
 function ddl(name: string): string {
   // No index on expires_at: completing a claim then changes no indexed column, so PostgreSQL
   // updates the row in place (a HOT update) instead of writing index entries on every
@@ -71,15 +78,37 @@ function ddl(name: string): string {
   ].join('\n');
 }
 
-/** `table` as a quoted SQL identifier, or a TypeError when it is not a plain name. */
-function quotedTable(table: string): string {
+/** The `pg_temp` alias and the sessions' own temporary schemas, `pg_temp_N`. */
+const TEMPORARY_SCHEMA = /^pg_temp(_\d+)?$/i;
+
+/** A table option taken apart: `schema` when it was given, and the name as quoted SQL. */
+interface TableName {
+  schema: string | undefined;
+  table: string;
+  quoted: string;
+}
+
+/** `table` taken apart, or a TypeError when it is not a plain name of a shareable table. */
+function tableName(table: string): TableName {
   const parts = typeof table === 'string' ? table.split('.') : [];
   if (parts.length < 1 || parts.length > 2 || !parts.every((part) => IDENTIFIER.test(part))) {
     throw new TypeError(
       `servicepay: createPostgresStore table must be a name or schema.name of letters, digits and _ (at most 63 each), got ${JSON.stringify(table)}.`,
     );
   }
-  return parts.map((part) => `"${part}"`).join('.');
+  const schema = parts.length === 2 ? parts[0] : undefined;
+  // Refused whatever its case, though only the lower-case spelling names a temporary schema:
+  // any other is surely that mistake too.
+  if (schema !== undefined && TEMPORARY_SCHEMA.test(schema)) {
+    throw new TypeError(
+      `servicepay: createPostgresStore table must not be in a temporary schema, got ${JSON.stringify(table)}: a temporary table is private to the one connection that created it, so receivers (even a pool's other connections) cannot share it and their claims would fail. Name a regular schema ("public.${parts[1]}") or none.`,
+    );
+  }
+  return {
+    schema,
+    table: parts[parts.length - 1] as string,
+    quoted: parts.map((part) => `"${part}"`).join('.'),
+  };
 }
 
 /** An IdempotencyStore in a PostgreSQL table (see the module comment for its layout). */
@@ -90,7 +119,8 @@ export function createPostgresStore(options: PostgresStoreOptions): IdempotencyS
       'servicepay: createPostgresStore needs { pool }, a node-postgres Pool (or any object with query(text, values)).',
     );
   }
-  const name = quotedTable(options.table ?? DEFAULT_TABLE);
+  const table = tableName(options.table ?? DEFAULT_TABLE);
+  const name = table.quoted;
   const cleanupIntervalMs = options.cleanupIntervalMs ?? 60_000;
   if (!Number.isFinite(cleanupIntervalMs) || cleanupIntervalMs < 0) {
     throw new TypeError(
@@ -114,18 +144,21 @@ export function createPostgresStore(options: PostgresStoreOptions): IdempotencyS
       });
   }
 
-  const lifetime = `now() + $3::double precision * interval '1 millisecond'`;
-  const owned = `key = $1 AND token = $2 AND expires_at > now()`;
+  // clock_timestamp(), not now(): the time the row is reached (see the module comment).
+  const lifetime = `clock_timestamp() + $3::double precision * interval '1 millisecond'`;
+  const owned = `key = $1 AND token = $2 AND expires_at > clock_timestamp()`;
   // A free or expired key is taken in one statement; only when it is held does a second one
   // ask whether it is completed (a duplicate, the rarer path). Should the row vanish between
   // the two (released or expired meanwhile), the answer is in-progress: the resend will tell.
+  // The update computes its expiry again rather than take EXCLUDED's: VALUES is evaluated
+  // before the statement waits on the conflicting row, which another session may hold.
   const claimQuery = statement(
     `INSERT INTO ${name} AS t (key, token, expires_at) VALUES ($1, $2, ${lifetime}) ` +
-      `ON CONFLICT (key) DO UPDATE SET token = EXCLUDED.token, expires_at = EXCLUDED.expires_at ` +
-      `WHERE t.expires_at <= now() RETURNING 1`,
+      `ON CONFLICT (key) DO UPDATE SET token = EXCLUDED.token, expires_at = ${lifetime} ` +
+      `WHERE t.expires_at <= clock_timestamp() RETURNING 1`,
   );
   const stateQuery = statement(
-    `SELECT token IS NULL AS completed FROM ${name} WHERE key = $1 AND expires_at > now()`,
+    `SELECT token IS NULL AS completed FROM ${name} WHERE key = $1 AND expires_at > clock_timestamp()`,
   );
   const renewQuery = statement(
     `UPDATE ${name} SET expires_at = ${lifetime} WHERE ${owned} RETURNING 1`,
@@ -145,7 +178,7 @@ export function createPostgresStore(options: PostgresStoreOptions): IdempotencyS
 
   /** Creates the table once per store; a failure is retried by the next call. */
   function ensureTable(): Promise<void> {
-    ready ??= createTable(pool, name).catch((error: unknown) => {
+    ready ??= createTable(pool, table).catch((error: unknown) => {
       ready = undefined;
       throw error;
     });
@@ -204,13 +237,36 @@ function statementName(sql: string): string {
  * lock, inside one DO statement: it needs no dedicated connection, and the lock is gone when
  * the statement ends, whatever happens. A table that already exists costs one cheap lookup and
  * no lock, and needs no CREATE privilege.
+ *
+ * The lock is keyed by the table's resolved name, the schema given or else current_schema()
+ * (where an unqualified name is created), read on the server: `name` and `public.name` are one
+ * table, and processes spelling it either way must exclude each other. An unqualified name
+ * whose current_schema() is the session's temporary one (search_path puts pg_temp first) is
+ * refused there, for the reason tableName refuses `pg_temp.name`.
  */
-async function createTable(pool: PostgresQueryable, name: string): Promise<void> {
-  const { rows } = await pool.query('SELECT to_regclass($1) IS NOT NULL AS present', [name]);
+async function createTable(pool: PostgresQueryable, table: TableName): Promise<void> {
+  const { rows } = await pool.query('SELECT to_regclass($1) IS NOT NULL AS present', [
+    table.quoted,
+  ]);
   if ((rows[0] as { present?: unknown } | undefined)?.present === true) return;
-  // `name` came from quotedTable: letters, digits, _ and quotes only, safe inside the literal.
+  // The parts came from tableName: letters, digits and _ only, safe inside the literals.
+  const schema = table.schema === undefined ? 'current_schema()' : `'${table.schema}'`;
+  const temporary =
+    `servicepay: the idempotency table ${table.table} would be created in this connection''s ` +
+    `temporary schema (search_path puts pg_temp first), and a temporary table is private to ` +
+    `the one connection that created it, so receivers cannot share it. Put a regular schema ` +
+    `first in search_path, or name one in createPostgresStore''s table (public.${table.table}).`;
   await pool.query(
-    `DO $servicepay$ BEGIN PERFORM pg_advisory_xact_lock(hashtext('servicepay idempotency ${name.replaceAll("'", "''")}')); ` +
-      `${ddl(name).replaceAll('\n', ' ')} END $servicepay$`,
+    [
+      'DO $servicepay$ DECLARE',
+      `  target_schema text := coalesce(${schema}, '');`,
+      'BEGIN',
+      '  IF target_schema = (SELECT nspname FROM pg_namespace WHERE oid = pg_my_temp_schema()) THEN',
+      `    RAISE EXCEPTION USING ERRCODE = 'invalid_schema_name', MESSAGE = '${temporary}';`,
+      '  END IF;',
+      `  PERFORM pg_advisory_xact_lock(hashtext('servicepay idempotency ' || quote_ident(target_schema) || '.' || quote_ident('${table.table}')));`,
+      `  ${ddl(table.quoted).replaceAll('\n', ' ')}`,
+      'END $servicepay$',
+    ].join('\n'),
   );
 }
