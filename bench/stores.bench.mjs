@@ -148,7 +148,11 @@ async function serve({ name, publicKeyPem, databaseUrl, redisUrl }) {
     const { createClient } = await import('redis');
     const { createRedisStore } = await import(new URL('webhook-redis.mjs', DIST).href);
     const client = await createClient({ url: redisUrl }).connect();
-    store = createRedisStore({ client, prefix: `bench:${randomUUID()}:` });
+    store = createRedisStore({
+      client,
+      prefix: `bench:${randomUUID()}:`,
+      checkServerConfig: false,
+    });
     close = () => client.quit();
   } else {
     store = new MemoryIdempotencyStore();

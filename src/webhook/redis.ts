@@ -7,6 +7,11 @@
  * Each call is one Lua script (EVALSHA, falling back to EVAL once after a SCRIPT FLUSH or a
  * failover): the claim is `SET key token NX PX ttl` plus, when taken, one GET of the state;
  * renew, complete and release compare the token and act in the same atomic step.
+ *
+ * The store can keep its promise only as well as the server keeps its keys: an evicting
+ * maxmemory-policy, or a server without persistence, forgets completion markers, and each
+ * forgotten one is a notification whose resend runs the handler again. So on first use it reads
+ * those settings (CONFIG GET) and warns once when it sees one that forgets (serverWarnings).
  */
 import { createHash } from 'node:crypto';
 import { COMPLETED_CLAIM, IN_PROGRESS_CLAIM, newClaimToken } from './idempotency';
@@ -30,6 +35,23 @@ export interface RedisStoreOptions {
    * @default 'servicepay:idempotency:'
    */
   prefix?: string;
+  /**
+   * On the first claim, read the server's `maxmemory-policy`, `appendonly` and `save` (CONFIG
+   * GET) and warn once, through `onWarning`, for each that lets Redis forget handled
+   * notifications: a policy other than `noeviction` (evicted markers), no persistence (a restart
+   * forgets them all), or snapshots alone (a crash forgets those since the last one). It runs
+   * beside the claim: no claim waits for it or fails because of it. Where CONFIG is refused
+   * (managed services rename or forbid it) it warns once that it could not check. Turn it off
+   * when you know your server's settings.
+   * @default true
+   */
+  checkServerConfig?: boolean;
+  /**
+   * Where the server check's warnings go, each at most once per store, as a message starting
+   * "servicepay: " that names the setting, its value and the fix.
+   * @default console.warn
+   */
+  onWarning?: (message: string) => void;
 }
 
 /** The value of a handled notification's key: never a token (tokens are UUIDs). */
@@ -49,6 +71,49 @@ const RELEASE = `if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 redis.call('DEL', KEYS[1])
 return 1`;
 
+/** Replies that a server gives for a while (starting, busy, failing over): check again later. */
+const TRANSIENT_REPLIES = new Set(['LOADING', 'BUSY', 'TRYAGAIN', 'MASTERDOWN', 'CLUSTERDOWN']);
+
+/** One setting's value from CONFIG GET: RESP2 answers [name, value], RESP3 a map. */
+async function configGet(client: RedisCommandClient, name: string): Promise<string | undefined> {
+  const reply = await client.sendCommand(['CONFIG', 'GET', name]);
+  let value: unknown;
+  if (Array.isArray(reply)) value = reply[1];
+  else if (reply instanceof Map) value = reply.get(name);
+  else if (typeof reply === 'object' && reply !== null) {
+    value = (reply as Record<string, unknown>)[name];
+  }
+  // Undefined where the server (or a Redis-compatible one) has no such setting: nothing to say.
+  return value === undefined || value === null ? undefined : String(value);
+}
+
+/**
+ * The warnings for the server's settings, none when they keep every completion marker until it
+ * expires. The messages are documented in docs/stores.md ("What the server must keep").
+ */
+async function serverWarnings(client: RedisCommandClient): Promise<string[]> {
+  const [policy, appendonly, save] = await Promise.all(
+    ['maxmemory-policy', 'appendonly', 'save'].map((name) => configGet(client, name)),
+  );
+  const warnings: string[] = [];
+  // Every key of the store has an expiry, so volatile-* policies evict them as allkeys-* do.
+  if (policy !== undefined && policy !== 'noeviction') {
+    warnings.push(
+      `servicepay: the Redis server's maxmemory-policy is ${policy}: when memory runs short it evicts the idempotency store's keys (they all have an expiry, so volatile-* policies evict them too), and a resend of a notification whose marker was evicted runs onNotification again. Set maxmemory-policy noeviction (in redis.conf and with CONFIG SET maxmemory-policy noeviction), or give the store a Redis server of its own with noeviction.`,
+    );
+  }
+  // appendfsync is not checked: with the append-only file on, each value loses only the last
+  // moments of writes (everysec: about a second; no: what the OS had not yet written).
+  if (appendonly === 'no' && save !== undefined) {
+    warnings.push(
+      save.trim() === ''
+        ? `servicepay: the Redis server keeps nothing on disk (appendonly is no and save is empty): a restart forgets every handled notification, and a resend of one runs onNotification again. Turn on the append-only file: appendonly yes with appendfsync everysec (in redis.conf and with CONFIG SET appendonly yes).`
+        : `servicepay: the Redis server keeps only snapshots on disk (appendonly is no, save is "${save}"): a crash forgets the notifications handled since the last snapshot, and a resend of one runs onNotification again. Turn on the append-only file: appendonly yes with appendfsync everysec (in redis.conf and with CONFIG SET appendonly yes).`,
+    );
+  }
+  return warnings;
+}
+
 /** An IdempotencyStore in Redis (see the module comment for its key layout). */
 export function createRedisStore(options: RedisStoreOptions): IdempotencyStore {
   const { client } = options ?? {};
@@ -63,6 +128,54 @@ export function createRedisStore(options: RedisStoreOptions): IdempotencyStore {
       `servicepay: createRedisStore prefix must be a string, got ${typeof prefix}.`,
     );
   }
+
+  const checkServerConfig = options.checkServerConfig ?? true;
+  if (typeof checkServerConfig !== 'boolean') {
+    throw new TypeError(
+      `servicepay: createRedisStore checkServerConfig must be true or false, got ${typeof checkServerConfig}.`,
+    );
+  }
+  const onWarning = options.onWarning ?? ((message: string) => console.warn(message));
+  if (typeof onWarning !== 'function') {
+    throw new TypeError(
+      `servicepay: createRedisStore onWarning must be a function (message: string) => void, got ${typeof onWarning}.`,
+    );
+  }
+
+  // 'idle' until the first claim, and again after a check that could not reach the server.
+  let check: 'idle' | 'running' | 'done' = checkServerConfig ? 'idle' : 'done';
+  const warn = (message: string): void => {
+    try {
+      onWarning(message);
+    } catch {
+      // The merchant's logger failed: there is nowhere else to say it, and no claim to fail.
+    }
+  };
+  /** Starts the server check once; never throws, never rejects, is never awaited. */
+  const checkServer = (): void => {
+    if (check !== 'idle') return;
+    check = 'running';
+    serverWarnings(client).then(
+      (warnings) => {
+        check = 'done';
+        warnings.forEach(warn);
+      },
+      (error: unknown) => {
+        const message = String((error as Error | undefined)?.message ?? error);
+        const code = /^([A-Z]+) /.exec(message)?.[1];
+        // A lost connection or a server still loading: the next claim tries again.
+        if (code === undefined || TRANSIENT_REPLIES.has(code)) {
+          check = 'idle';
+          return;
+        }
+        // Refused (renamed by a managed service, or an ACL): say once that nothing was checked.
+        check = 'done';
+        warn(
+          `servicepay: createRedisStore could not read the Redis server's settings (CONFIG GET answered: ${message}), so it cannot tell whether the server keeps handled notifications. Make sure it has maxmemory-policy noeviction and persistence (appendonly yes), in your provider's settings if it runs Redis for you, then pass checkServerConfig: false to skip this check.`,
+        );
+      },
+    );
+  };
 
   const script = (source: string) => {
     const sha = createHash('sha1').update(source).digest('hex');
@@ -86,7 +199,10 @@ export function createRedisStore(options: RedisStoreOptions): IdempotencyStore {
   return {
     async claim(key: string, ttlMs: number): Promise<IdempotencyClaim> {
       const token = newClaimToken();
-      const answer = await claim(key, token, ms(ttlMs));
+      // The claim's command is sent first: the check's commands queue behind it, never ahead.
+      const claimed = claim(key, token, ms(ttlMs));
+      checkServer();
+      const answer = await claimed;
       if (answer === 1) return { state: 'claimed', token };
       return answer === 2 ? COMPLETED_CLAIM : IN_PROGRESS_CLAIM;
     },
