@@ -12,11 +12,17 @@ const production = (config) => ({
 //   +1.2 KB for the shopper's side (issue 12: messages table, step, phone layout, keyboard,
 //   slow load, logo fallback, failure states). Issue 12 asked for 8.0 KB: not reachable while
 //   keeping what issues 12 and 14 and the spec ask for (without any developer sentence it
-//   would be 8.86 KB, without issue 14's guards 8.66 KB); measured 9.41 KB.
+//   would be 8.86 KB, without issue 14's guards 8.66 KB); measured 9.41 KB. +170 B for bounded
+//   bank lists (finding 8: at most 200 banks rendered, the shopper's hint `moreBanks`, one
+//   report of an answer longer than any real list): 9.58 KB, at the project's 9.6 KB ceiling.
 // - core: the session, validation, HTTP transport and the messages table (shared by React and
-//   window.Service); measured 6.17 KB.
+//   window.Service); measured 6.17 KB; +133 B for finding 8 (the hint, the report): 6.31 KB.
+//   Issue 20 adds the result page's engine (result.ts, its words, reading the saved ids:
+//   +1.47 KB), which this whole entry carries and `import { ServicePay }` does not (tree-shaken;
+//   only the session's guarded sessionStorage save is there, +42 B): 7.78 KB.
 // - standalone script: issue 12's 16 KB is met, 15.57 KB, since the Preact builds use Preact's
-//   core and hooks instead of preact/compat (2 KB of import-time code).
+//   core and hooks instead of preact/compat (2 KB of import-time code). +153 B for finding 8
+//   (as the root entry): 15.72 KB.
 // The script's file name carries the component version (spec 4.3; package.json componentVersion).
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- size-limit reads CommonJS
 const { componentVersion: version } = require('./package.json');
@@ -28,14 +34,14 @@ module.exports = [
     import: '{ ServicePay }',
     ignore: ['react', 'react-dom'],
     gzip: true,
-    limit: '9.45 KB',
+    limit: '9.6 KB',
     modifyEsbuildConfig: production,
   },
   {
     name: 'servicepay/core (whole entry)',
     path: 'dist/core.mjs',
     gzip: true,
-    limit: '6.2 KB',
+    limit: '7.8 KB',
     modifyEsbuildConfig: production,
   },
   // The file a plain page loads with <script src> (spec 4.3), measured as served: rollup has
@@ -46,6 +52,16 @@ module.exports = [
     disablePlugins: ['@size-limit/esbuild'],
     gzip: true,
     // Issue 12's budget is 16 KB (above).
-    limit: '15.6 KB',
+    limit: '15.75 KB',
+  },
+  // The result page's script (window.ServiceResult; Preact and the shim bundled again, about
+  // 6 KB of it: a page loads one of the two). Issue 20 gives it no budget of its own, only that
+  // the checkout's script must not grow past 16 KB for it; measured 10.20 KB.
+  {
+    name: `standalone script Service-result-${version}.min.js (window.ServiceResult)`,
+    path: `dist/standalone/Service-result-${version}.min.js`,
+    disablePlugins: ['@size-limit/esbuild'],
+    gzip: true,
+    limit: '10.25 KB',
   },
 ];

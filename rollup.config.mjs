@@ -189,6 +189,28 @@ const STANDALONE = 'dist/standalone';
  * webhook store contract), while pages keep loading the component version they pinned.
  */
 export const STANDALONE_SCRIPT = `${STANDALONE}/Service-${pkg.componentVersion}.min.js`;
+/**
+ * The result page's script (window.ServiceResult), beside it: a file of its own, so that the
+ * checkout's script keeps within its 16 KB and the result page loads no bank list.
+ */
+export const STANDALONE_RESULT_SCRIPT = `${STANDALONE}/Service-result-${pkg.componentVersion}.min.js`;
+
+/** A classic script for `<script src>`: everything bundled, production mode, minified. */
+const standalone = (input, file, more = []) => ({
+  input,
+  onwarn,
+  plugins: [
+    preactBuild(),
+    nodeResolve(),
+    rawCss(),
+    replace({ preventAssignment: true, values: { 'process.env.NODE_ENV': '"production"' } }),
+    shimCommonjs(),
+    esbuild({ target: 'es2020', jsx: 'automatic' }),
+    terser({ compress: { passes: 2 }, format: { comments: /^!/ } }),
+    ...more,
+  ],
+  output: { file, format: 'iife', banner: licence },
+});
 
 const onwarn = (warning, warn) => {
   // 'use client' is re-added through output.banner below.
@@ -288,21 +310,8 @@ export default [
     plugins: [rawCss(), dts()],
     output: { dir: 'dist', format: 'es', entryFileNames: `[name].d.${ext}` },
   })),
-  // The standalone script of spec 4.3: window.Service and window.ServiceEvent, everything
-  // bundled, production mode, minified.
-  {
-    input: 'src/vanilla/standalone.ts',
-    onwarn,
-    plugins: [
-      preactBuild(),
-      nodeResolve(),
-      rawCss(),
-      replace({ preventAssignment: true, values: { 'process.env.NODE_ENV': '"production"' } }),
-      shimCommonjs(),
-      esbuild({ target: 'es2020', jsx: 'automatic' }),
-      terser({ compress: { passes: 2 }, format: { comments: /^!/ } }),
-      copyStylesheets(STANDALONE),
-    ],
-    output: { file: STANDALONE_SCRIPT, format: 'iife', banner: licence },
-  },
+  // The standalone script of spec 4.3: window.Service and window.ServiceEvent.
+  standalone('src/vanilla/standalone.ts', STANDALONE_SCRIPT, [copyStylesheets(STANDALONE)]),
+  // The result page's: window.ServiceResult.
+  standalone('src/vanilla/standalone-result.ts', STANDALONE_RESULT_SCRIPT),
 ];

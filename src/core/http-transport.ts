@@ -145,9 +145,10 @@ export function createHttpTransport(options: HttpTransportOptions): ServiceTrans
 
 /**
  * The body as text, or undefined once it passes `max` bytes (the download stops there).
- * Rejects once `signal` aborts, even with a fetch whose body ignores its signal.
+ * Rejects once `signal` aborts, even with a fetch whose body ignores its signal. Also reads
+ * the status endpoint's answers (result.ts).
  */
-async function readText(
+export async function readText(
   response: Response,
   signal: AbortSignal,
   max: number,

@@ -29,6 +29,7 @@ export type {
   Problem,
 } from './state';
 export { DEFAULT_MESSAGES, resolveMessages, shopperText } from './messages';
+export { MAX_SHOWN_INSTITUTIONS } from './transport-answers';
 export type { ServiceMessages, ServiceMessagesOption, ShopperText } from './messages';
 export {
   validatePaymentArgs,
@@ -37,3 +38,16 @@ export {
   MAX_METADATA_LENGTH,
 } from './validation';
 export { hasAppLinkFragment, stripAppLinkFragment, APP_LINK_FRAGMENT } from './app-link';
+export { createPaymentResult, resultText, NOT_HEARD_AFTER_MS } from './result';
+export type {
+  PaymentResultController,
+  PaymentResultOptions,
+  PaymentResultSnapshot,
+  PaymentResultState,
+  PaymentStatus,
+  PaymentOutcome,
+} from './result';
+export { SAVED_PAYMENT_KEY } from './saved-payment';
+export type { PaymentIds } from './saved-payment';
+export { DEFAULT_RESULT_MESSAGES, resolveResultMessages } from './messages';
+export type { PaymentResultMessages } from './messages';

@@ -39,6 +39,14 @@ export const DEFAULT_MESSAGES = {
   unavailable: 'Paying by bank isn’t available. Please choose another way to pay.',
   /** Nothing matched the search. */
   noMatch: (query: string) => `No bank matches “${query}”. Try fewer letters.`,
+  /**
+   * Under the list when more banks match than it shows at once (`MAX_SHOWN_INSTITUTIONS`, 200):
+   * with no search, or a search that matches many. Announced politely as the count changes.
+   * The numbers come unformatted (real lists hold hundreds, so no thousands separator is
+   * needed, and none is paid for in bytes); a translation may format them.
+   */
+  moreBanks: (shown: number, total: number) =>
+    `Showing ${shown} of ${total} banks. Type your bank’s name to find it.`,
   /** The backend lists no banks. */
   noBanks: 'No banks are available. Please try again later.',
   /** Announced and shown on the Pay button while the bank's page is being opened. */
@@ -116,4 +124,61 @@ export function shopperText(state: SessionState, messages: ServiceMessages): Sho
               ? ''
               : messages.payUnavailable,
   };
+}
+
+/**
+ * The result page's words (`<PaymentResult>`, `usePaymentResult`, `ServiceResult`): a table
+ * of its own, so that a page with only the Pay button does not carry them. Each state has a
+ * heading and a sentence saying what it means and what to do.
+ */
+export const DEFAULT_RESULT_MESSAGES = {
+  /** The heading while the page waits for the shop's server to hear from the bank. */
+  waiting: 'Waiting for your bank to confirm…',
+  /** Under the waiting heading. */
+  waitingText: 'This usually takes a few seconds. Please keep this page open.',
+  /** The heading once the bank has confirmed the payment. */
+  received: 'Payment received',
+  /** Under the received heading. */
+  receivedText: 'Thank you. Your bank has confirmed your payment.',
+  /** The heading when the bank did not complete the payment. */
+  notCompleted: 'Payment not completed',
+  /** Under the not-completed heading, above Try again. */
+  notCompletedText:
+    'Your bank didn’t complete the payment, so no money has been taken. You can try again.',
+  /** The action after a payment that was not completed (shown when the shop wires it). */
+  tryAgain: 'Try again',
+  /** The heading when nothing was heard within the wait (about a minute). */
+  notHeard: 'We haven’t heard from your bank yet',
+  /** Under the not-heard heading, above Check again. */
+  notHeardText:
+    'Check your banking app. If the payment is there, there is nothing more to do: the shop will confirm it as soon as your bank tells it. If it isn’t there, no money has been taken.',
+  /** The action that waits again after nothing was heard. */
+  checkAgain: 'Check again',
+  /** The heading when the page has no payment to look for. */
+  notFound: 'We can’t find your payment',
+  /** Under the not-found heading. */
+  notFoundText:
+    'This page didn’t receive the details of a payment. If you paid, check your banking app or contact the shop.',
+};
+
+/** The result page's table. */
+export type PaymentResultMessages = typeof DEFAULT_RESULT_MESSAGES;
+
+/**
+ * The result page's defaults with a merchant's overrides, taken as resolveMessages takes
+ * them. A copy of its loop rather than a shared one: a parameter there would add bytes to
+ * every Pay button's bundle, which never shows these words.
+ */
+export function resolveResultMessages(overrides: unknown): PaymentResultMessages {
+  const messages = { ...DEFAULT_RESULT_MESSAGES };
+  try {
+    for (const key in messages) {
+      const k = key as keyof PaymentResultMessages;
+      const value = (overrides as Record<string, unknown> | undefined)?.[key];
+      if (typeof value === 'string') messages[k] = value;
+    }
+  } catch {
+    // A Proxy or getter that throws: the defaults.
+  }
+  return messages;
 }

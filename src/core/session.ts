@@ -3,9 +3,15 @@ import type { ErrorLocationName, ServiceEventName } from './events';
 import { describeValue, errorMessage, formatValidationIssue } from './errors';
 import { createHttpTransport } from './http-transport';
 import { randomId } from './merchant-payment-id';
+import { SAVED_PAYMENT_KEY } from './saved-payment';
 import { deriveStatus } from './state';
 import type { Problem, SessionState } from './state';
-import type { Institution, PaymentInitiation, ServiceTransport } from './transport';
+import type {
+  InitiatedPayment,
+  Institution,
+  PaymentInitiation,
+  ServiceTransport,
+} from './transport';
 import { checkInitiatedPayment, checkInstitutions } from './transport-answers';
 import type { SessionOptions } from './types';
 import { validateOptions, validatePaymentArgs } from './validation';
@@ -293,6 +299,18 @@ export function createPaymentSession(
     if ('problem' in checked) return fail(checked.problem);
     let { url } = checked;
     if (options.isWebView) url = addAppLinkFragment(url);
+    // For the result page, should the bank send the shopper back with no ids (saved-payment.ts).
+    // Written here rather than through a helper: these bytes are in every Pay button's bundle.
+    // The paymentId was checked above; the result page checks both ids again when it reads them.
+    try {
+      sessionStorage.setItem(
+        SAVED_PAYMENT_KEY,
+        JSON.stringify({ paymentId: (answer as InitiatedPayment).paymentId, merchantPaymentId }),
+      );
+    } catch {
+      // No storage (blocked, full, not a browser), or a getter that throws: the return address
+      // must carry the ids.
+    }
     try {
       (options.openUrl ?? ((u: string) => window.location.assign(u)))(url);
     } catch (error) {

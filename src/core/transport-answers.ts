@@ -17,6 +17,25 @@ const PREFIX = 'servicepay: ';
  */
 const DATA_IMAGE = /^data:image\/(png|jpeg|gif|webp);base64,[a-z\d+/]+=*$/i;
 
+/**
+ * The most banks the component renders at once; the search field reaches all of them, and a
+ * line under the list says so (`messages.moreBanks`). A backend or a custom transport may send
+ * tens of thousands within the 4 MiB answer limit, and rendering every one froze the page
+ * (30,000 took seconds and most of a gigabyte in jsdom). 200: the list the bank-list bench
+ * opens (bench/banklist.bench.mjs, under 20 ms in Chromium), and more than a shopper scrolls
+ * through before typing the name is quicker. The list in the state stays whole.
+ */
+export const MAX_SHOWN_INSTITUTIONS = 200;
+
+/**
+ * Above this many banks the answer is reported to the merchant (once per load): no real list
+ * is that long (real ones hold a few hundred at most; the service pays in GBP only), so it is
+ * a backend or transport sending the wrong thing. Higher than MAX_SHOWN_INSTITUTIONS on
+ * purpose: a real list of 250 is shown 200 at a time, which is no error the merchant could act
+ * on. docs/react.md ("Long bank lists") says the same to merchants.
+ */
+const LONGEST_REAL_LIST = 1000;
+
 export interface CheckedInstitutions {
   /** The usable institutions (ids unique, first wins); null when the answer was no list at all. */
   institutions: Institution[] | null;
@@ -68,12 +87,17 @@ export function checkInstitutions(answer: unknown): CheckedInstitutions {
       fix(`dropped, unreadable: ${errorMessage(error)}`);
     }
   });
+  const fixed = problems.length
+    ? `${PREFIX}fetchInstitutions answer fixed, the other banks are shown (logos must be http(s) or base64 PNG, JPEG, GIF or WebP data URLs): ${problems.slice(0, 5).join('; ')}${problems.length > 5 ? `; ${problems.length - 5} more` : ''}`
+    : '';
   return {
     institutions,
-    // One report for the whole list; the banks that are left are shown.
-    problem: problems.length
-      ? `${PREFIX}fetchInstitutions answer fixed, the other banks are shown (logos must be http(s) or base64 PNG, JPEG, GIF or WebP data URLs): ${problems.slice(0, 5).join('; ')}${problems.length > 5 ? `; ${problems.length - 5} more` : ''}`
-      : null,
+    // One report for the whole list, however many things were wrong with it; the banks that
+    // are left are shown (all of them kept, however many: the view bounds what it renders).
+    problem:
+      (list.length > LONGEST_REAL_LIST
+        ? `${PREFIX}fetchInstitutions answered ${list.length} banks, too many; ${MAX_SHOWN_INSTITUTIONS} are shown at a time${fixed && '; '}`
+        : '') + fixed || null,
   };
 }
 

@@ -1,6 +1,7 @@
 'use client';
 import { useState } from 'react';
 import type { KeyboardEvent } from 'react';
+import { MAX_SHOWN_INSTITUTIONS as MAX } from '../core/index';
 import type { Institution, ServiceMessages } from '../core/index';
 
 /** Above this many banks a search field is shown (docs/design.md). */
@@ -38,9 +39,10 @@ const banksOf = (element: Element | null) =>
 
 /**
  * The banks of the open step: a search field above SEARCH_THRESHOLD banks, then one button per
- * bank. The set is one Tab stop; arrows move by row and column (a grid, on wide components) or
- * by item (the single-column list of narrow ones), Home and End to the ends. A bank's
- * accessible name is its name only: the logo is decorative, and the initials are drawn by CSS.
+ * bank, at most MAX_SHOWN_INSTITUTIONS of them. The set is one Tab stop; arrows move by row
+ * and column (a grid, on wide components) or by item (the single-column list of narrow ones),
+ * Home and End to the ends. A bank's accessible name is its name only: the logo is
+ * decorative, and the initials are drawn by CSS.
  */
 export function BankList(props: BankListProps) {
   const { institutions, messages, cx, choosable, initiatingId, onChoose } = props;
@@ -49,8 +51,18 @@ export function BankList(props: BankListProps) {
   // Logos that failed to load: their banks show the initials instead (no broken-image glyph).
   const [broken, setBroken] = useState<Record<string, true>>({});
   const q = fold(query.trim());
+  // The search covers every bank (strings only); at most MAX are rendered, the first in the
+  // backend's order (core's MAX_SHOWN_INSTITUTIONS says why), and a line says how to find the
+  // rest.
   const matches = q ? institutions.filter((i) => fold(i.name).includes(q)) : institutions;
-  const current = matches.some((i) => i.id === active) ? active : matches[0]?.id;
+  const shown = matches.slice(0, MAX);
+  // The Tab stop is on a rendered bank: the keyboard model works on what is shown.
+  const current = shown.some((i) => i.id === active) ? active : shown[0]?.id;
+  const hint = !matches.length
+    ? institutions.length
+      ? messages.noMatch(query)
+      : messages.noBanks
+    : matches.length > MAX && messages.moreBanks(MAX, matches.length);
 
   function move(event: KeyboardEvent<HTMLElement>) {
     const banks = banksOf(event.currentTarget.parentElement);
@@ -108,7 +120,7 @@ export function BankList(props: BankListProps) {
         aria-label={messages.banks}
         onKeyDown={move}
       >
-        {matches.map(({ id, name, iconUrl }) => (
+        {shown.map(({ id, name, iconUrl }) => (
           <li key={id}>
             <button
               type="button"
@@ -145,9 +157,10 @@ export function BankList(props: BankListProps) {
           </li>
         ))}
       </ul>
-      {!matches.length && (
+      {hint && (
+        // Polite: a search's result (no match, or more matches than shown) is announced.
         <p className={cx('service-hint')} role="status">
-          {institutions.length ? messages.noMatch(query) : messages.noBanks}
+          {hint}
         </p>
       )}
     </>

@@ -1,7 +1,7 @@
 // The root entry is NOT a client module: a Server Component imports ServiceEvent, ErrorLocation,
 // validation and types from here as plain values. The component and the hook come from
 // ./client, which opens with 'use client' and is built as a file of its own that keeps it.
-export { ServicePay, useServicePayment } from './client';
+export { ServicePay, useServicePayment, PaymentResult, usePaymentResult } from './client';
 export { DEFAULT_TITLE, DEFAULT_LABEL, DEFAULT_PAY_LABEL } from './defaults';
 export type { ServicePayProps } from './ServicePay';
 export type {
@@ -9,6 +9,8 @@ export type {
   ServicePaymentApi,
   UseServicePaymentOptions,
 } from './useServicePayment';
+export type { PaymentResultProps } from './PaymentResult';
+export type { PaymentResultApi, UsePaymentResultOptions } from './usePaymentResult';
 export {
   ServiceEvent,
   ErrorLocation,
@@ -21,6 +23,9 @@ export {
   MAX_REFERENCE_LENGTH,
   MAX_METADATA_LENGTH,
   DEFAULT_MESSAGES,
+  DEFAULT_RESULT_MESSAGES,
+  NOT_HEARD_AFTER_MS,
+  SAVED_PAYMENT_KEY,
 } from '../core/index';
 export type {
   ServiceEventName,
@@ -38,4 +43,10 @@ export type {
   ServiceMessages,
   ServiceMessagesOption,
   ShopperText,
+  PaymentIds,
+  PaymentOutcome,
+  PaymentResultMessages,
+  PaymentResultOptions,
+  PaymentResultState,
+  PaymentStatus,
 } from '../core/index';

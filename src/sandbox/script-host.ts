@@ -17,6 +17,8 @@ export const SCRIPT_HOST_PATH = '/js';
 
 const SCRIPT = /^Service-(\d+)\.(\d+)\.(\d+)\.min\.js$/;
 const STYLESHEET = /^Service-(?:tailwind-)?\d+\.\d+\.css$/;
+/** The result page's script (window.ServiceResult), served beside the component's. */
+const RESULT_SCRIPT = /^Service-result-\d+\.\d+\.\d+\.min\.js$/;
 
 /** A year: a versioned file never changes, so browsers need not ask again. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -86,7 +88,7 @@ export async function serveScriptHost(
   const file = latest && scriptDir ? await newestScript(scriptDir) : name;
   const notBuilt = `the standalone script is not built: run npm run build (looked in ${scriptDir ?? "the servicepay package's dist/standalone"})`;
   if (file === undefined || !scriptDir) return sendError(res, 404, `Not found: ${notBuilt}`);
-  if (!SCRIPT.test(file) && !STYLESHEET.test(file)) {
+  if (!SCRIPT.test(file) && !RESULT_SCRIPT.test(file) && !STYLESHEET.test(file)) {
     return sendError(
       res,
       404,
@@ -113,8 +115,8 @@ export async function serveScriptHost(
   if (matches(req.headers['if-none-match'], etag)) return sendNotModified(res, headers);
   send(res, 200, bytes, {
     ...headers,
-    'Content-Type': SCRIPT.test(file)
-      ? 'text/javascript; charset=utf-8'
-      : 'text/css; charset=utf-8',
+    'Content-Type': STYLESHEET.test(file)
+      ? 'text/css; charset=utf-8'
+      : 'text/javascript; charset=utf-8',
   });
 }

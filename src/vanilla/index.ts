@@ -5,8 +5,16 @@
  */
 export { Service } from './service';
 export type { ServiceOptions } from './service';
+export { ServiceResult } from './result';
+export type { ServiceResultOptions } from './result';
 export { ServiceInjectionError } from './errors';
-export { ServiceEvent, ErrorLocation, DEFAULT_MESSAGES } from '../core/index';
+export {
+  ServiceEvent,
+  ErrorLocation,
+  DEFAULT_MESSAGES,
+  DEFAULT_RESULT_MESSAGES,
+  SAVED_PAYMENT_KEY,
+} from '../core/index';
 export type {
   ServiceEventName,
   ErrorLocationName,
@@ -21,4 +29,8 @@ export type {
   InitiatedPayment,
   ServiceMessages,
   ServiceMessagesOption,
+  PaymentIds,
+  PaymentOutcome,
+  PaymentResultMessages,
+  PaymentResultState,
 } from '../core/index';

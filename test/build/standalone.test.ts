@@ -34,6 +34,8 @@ describe('the standalone script (spec 4.3)', () => {
     expect((await readdir(new URL('standalone/', dist))).sort()).toEqual([
       'Service-0.4.css',
       SCRIPT,
+      // The result page's script (test/build/standalone-result.test.ts).
+      `Service-result-${componentVersion}.min.js`,
       'Service-tailwind-0.1.css',
     ]);
     for (const css of ['Service-0.4.css', 'Service-tailwind-0.1.css']) {

@@ -1,0 +1,325 @@
+import { readText } from './http-transport';
+import type { PaymentResultMessages } from './messages';
+import { checkIds, readSavedPayment } from './saved-payment';
+import type { PaymentIds } from './saved-payment';
+
+// The result page's engine, with no UI: which payment to follow, and what the shop's own
+// status endpoint (createPaymentStatusHandler in servicepay/webhook) says about it. Only the
+// endpoint's answers count: the return address is the shopper's browser talking, and anyone
+// can type it, so it is used to find the payment and never to decide its outcome.
+
+/**
+ * What the page shows: `waiting` for the bank's word, `received` (COMPLETED),
+ * `not-completed` (FAILED), `not-heard` after the bounded wait, `not-found` with no payment.
+ */
+export type PaymentResultState =
+  'waiting' | 'received' | 'not-completed' | 'not-heard' | 'not-found';
+
+/** The status endpoint's answer: `{"status": ...}`. */
+export type PaymentStatus = 'PENDING' | 'COMPLETED' | 'FAILED';
+
+/** What `onResult` receives, once, when the outcome is known. */
+export interface PaymentOutcome extends PaymentIds {
+  status: 'COMPLETED' | 'FAILED';
+}
+
+/** The state to render. A new object after every change (for useSyncExternalStore). */
+export interface PaymentResultSnapshot {
+  state: PaymentResultState;
+  /** The payment followed; null until it is found, and when it is not. */
+  payment: PaymentIds | null;
+}
+
+export interface PaymentResultOptions {
+  /**
+   * Where the shop's status endpoint is mounted (`createPaymentStatusHandler`), e.g.
+   * `/api/payments/status`; relative to the page. Another origin must allow this page (CORS).
+   */
+  statusUrl: string;
+  /**
+   * The payment to follow, when the page knows it (from its own route, say). Otherwise it is
+   * found from the return address (`?paymentId=…&merchantPaymentId=…`, as the sandbox sends the
+   * shopper back), else from what the Pay component saved in this tab before opening the bank.
+   * Read once.
+   */
+  payment?: PaymentIds;
+  /**
+   * Called once, when the endpoint gives the final status: clear the basket, send analytics.
+   * Never for `not-heard` or `not-found`, which are not outcomes.
+   */
+  onResult?: (outcome: PaymentOutcome) => void;
+  /**
+   * What "Try again" does after a payment that was not completed, e.g. back to the bank step.
+   * Without it, no Try again is offered.
+   */
+  onTryAgain?: () => void;
+  /** Stops waiting (state `not-heard`, with "Check again") after this many ms. @default 60000 */
+  notHeardAfterMs?: number;
+  /**
+   * Listen with an event stream (`EventSource`) where the browser has one; `false` asks with
+   * polling only (behind a proxy that buffers streams). Polling is also the fallback whenever
+   * a stream fails. @default true
+   */
+  eventSource?: boolean;
+  /** A fetch implementation for polling. @default globalThis.fetch */
+  fetch?: typeof fetch;
+}
+
+export interface PaymentResultController {
+  getState(): PaymentResultSnapshot;
+  /** Calls `listener` after every state change; returns the unsubscribe function. */
+  subscribe(listener: () => void): () => void;
+  /** Replaces the options (callbacks, the bound); `statusUrl` and `payment` are read once. */
+  setOptions(options: PaymentResultOptions): void;
+  /**
+   * Finds the payment and follows it (the first time), or resumes waiting. Touches the page
+   * (location, storage, network) only here, never at creation. Returns the stop function.
+   */
+  start(): () => void;
+  /** After `not-heard`: waits again, for another bounded while. */
+  checkAgain(): void;
+  /** After `not-completed`: calls `onTryAgain`. */
+  tryAgain(): void;
+}
+
+/** How long the page waits before `not-heard`: a slow bank and the first webhook retries. */
+export const NOT_HEARD_AFTER_MS = 60_000;
+/** Each poll gives up after this long (a stalled connection), then is asked again. */
+const REQUEST_TIMEOUT_MS = 10_000;
+/** `{"status":"COMPLETED"}` is 22 bytes; anything much bigger is not the endpoint's answer. */
+const MAX_ANSWER_BYTES = 1024;
+/** 1 s, 2 s, 4 s, then every 5 s: quick when it matters, gentle while the bank takes its time. */
+const pollDelay = (attempt: number) => Math.min(1000 * 2 ** attempt, 5000);
+
+const PREFIX = 'servicepay: ';
+
+/** The status in the endpoint's JSON, or undefined when the text is not such an answer. */
+function statusOf(text: string): PaymentStatus | undefined {
+  try {
+    const { status } = JSON.parse(text) as { status?: unknown };
+    if (status === 'PENDING' || status === 'COMPLETED' || status === 'FAILED') return status;
+  } catch {
+    // Not JSON, or null: no answer.
+  }
+}
+
+/**
+ * The result page's controller, shared by `<PaymentResult>`, `usePaymentResult` and
+ * `ServiceResult`. Creating one has no side effects (safe while rendering, on the server).
+ * @throws TypeError when `statusUrl` is not a non-empty string: a mistake in the page's code.
+ */
+export function createPaymentResult(initial: PaymentResultOptions): PaymentResultController {
+  let options = initial;
+  const statusUrl = (options as Partial<PaymentResultOptions> | undefined)?.statusUrl;
+  let usable = typeof statusUrl == 'string' && !!statusUrl;
+  try {
+    // Relative addresses resolve against the page later; this only refuses malformed ones.
+    if (usable) new URL(statusUrl!, 'http://page.invalid/');
+  } catch {
+    usable = false;
+  }
+  if (!usable) {
+    throw new TypeError(
+      `${PREFIX}the payment result needs statusUrl: the address where your server mounts createPaymentStatusHandler, e.g. '/api/payments/status'`,
+    );
+  }
+  const listeners = new Set<() => void>();
+  let snapshot: PaymentResultSnapshot = {
+    state: 'waiting',
+    payment: checkIds(options.payment?.paymentId, options.payment?.merchantPaymentId),
+  };
+  let running = false;
+  let reported = false;
+  /** Ends the current round of waiting (stream, poll, timers); set while one runs. */
+  let stopRound: (() => void) | undefined;
+
+  function set(state: PaymentResultState, payment = snapshot.payment): void {
+    snapshot = { state, payment };
+    listeners.forEach((listener) => listener());
+  }
+
+  // Merchant callbacks must never break the page, nor the page this controller.
+  function callMerchant<K extends 'onResult' | 'onTryAgain'>(name: K, arg?: PaymentOutcome): void {
+    try {
+      (options[name] as ((value?: PaymentOutcome) => void) | undefined)?.(arg);
+    } catch (error) {
+      console.error(`${PREFIX}${name} threw`, error);
+    }
+  }
+
+  function endRound(): void {
+    stopRound?.();
+    stopRound = undefined;
+  }
+
+  /** The query's ids; else the saved ones (when the query names no other payment); else null. */
+  function find(): PaymentIds | null {
+    let query: URLSearchParams | undefined;
+    try {
+      query = new URLSearchParams(location.search);
+    } catch {
+      // No location: nothing in the address.
+    }
+    const paymentId = query?.get('paymentId');
+    const saved = readSavedPayment();
+    // An address with only the paymentId (no merchant id): the saved pair, if it is that payment.
+    return (
+      checkIds(paymentId, query?.get('merchantPaymentId')) ??
+      (paymentId && saved?.paymentId !== paymentId ? null : saved)
+    );
+  }
+
+  /** One round of waiting for `payment`: until a final status, or the bound. */
+  function follow(payment: PaymentIds): () => void {
+    const url = new URL(statusUrl!, globalThis.location?.href);
+    url.searchParams.set('paymentId', payment.paymentId);
+    url.searchParams.set('merchantPaymentId', payment.merchantPaymentId);
+    let done = false;
+    let source: EventSource | undefined;
+    let inFlight: AbortController | undefined;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let warned = false;
+    const stop = () => {
+      done = true;
+      source?.close();
+      inFlight?.abort();
+      clearTimeout(timer);
+      clearTimeout(deadline);
+    };
+    /** Acts on one answer of the endpoint: a final status ends the wait. */
+    const answer = (text: string) => {
+      const status = statusOf(text);
+      if (done || !status || status === 'PENDING') return;
+      endRound();
+      set(status === 'COMPLETED' ? 'received' : 'not-completed');
+      if (reported) return;
+      reported = true;
+      callMerchant('onResult', { ...payment, status });
+    };
+    // Polling: a fresh, bounded request each time, with backoff between them.
+    const poll = async (attempt: number) => {
+      const controller = (inFlight = new AbortController());
+      const timeout = setTimeout(() => controller.abort(), REQUEST_TIMEOUT_MS);
+      try {
+        const response = await (options.fetch ?? fetch)(url.href, {
+          headers: { Accept: 'application/json' },
+          signal: controller.signal,
+        });
+        if (response.ok) {
+          const text = await readText(response, controller.signal, MAX_ANSWER_BYTES);
+          if (text !== undefined) answer(text);
+        } else if (!warned && response.status !== 503) {
+          warned = true;
+          try {
+            if (process.env.NODE_ENV !== 'production') {
+              console.warn(
+                `${PREFIX}the status endpoint answered ${response.status} at ${url.origin}${url.pathname}: mount createPaymentStatusHandler there, or pass its address as statusUrl`,
+              );
+            }
+          } catch {
+            // No bundler: no warning.
+          }
+        }
+      } catch {
+        // A dropped connection, a stall (timed out above), or our own stop: asked again below.
+      } finally {
+        clearTimeout(timeout);
+        // Whatever happened, nothing of this exchange stays open.
+        controller.abort();
+      }
+      if (!done) timer = setTimeout(() => void poll(attempt + 1), pollDelay(attempt));
+    };
+    const bound = options.notHeardAfterMs;
+    const deadline = setTimeout(
+      () => {
+        endRound();
+        set('not-heard');
+      },
+      // setTimeout takes at most 2^31 - 1 ms (about 24 days); longer would fire at once.
+      typeof bound == 'number' && bound > 0 ? Math.min(bound, 2 ** 31 - 1) : NOT_HEARD_AFTER_MS,
+    );
+    try {
+      if (options.eventSource !== false && typeof EventSource == 'function') {
+        source = new EventSource(url.href);
+      }
+    } catch {
+      // EventSource refused the address (a SyntaxError, say, in an odd browser): poll instead.
+    }
+    const stream = source;
+    if (!stream) void poll(0);
+    else {
+      // The endpoint sends the current status at once, then the final one when it is recorded.
+      stream.onmessage = (event: MessageEvent) => {
+        // An event's size cannot be bounded here; the round's deadline bounds the stream.
+        if (typeof event.data == 'string' && event.data.length <= MAX_ANSWER_BYTES) {
+          answer(event.data);
+        }
+      };
+      // Refused (503 past the server's limit, an error status, no stream at all), cut off, or
+      // ended by the server after its own bound: the rest of this round polls.
+      stream.onerror = () => {
+        stream.close();
+        if (done) return;
+        source = undefined;
+        void poll(0);
+      };
+    }
+    return stop;
+  }
+
+  return {
+    getState: () => snapshot,
+
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+
+    setOptions(next) {
+      if (next && typeof next == 'object') options = next;
+    },
+
+    start() {
+      if (!running) {
+        running = true;
+        if (snapshot.state === 'waiting') {
+          const payment = snapshot.payment ?? find();
+          if (!payment) set('not-found', null);
+          else {
+            if (payment !== snapshot.payment) set('waiting', payment);
+            stopRound = follow(payment);
+          }
+        }
+      }
+      return () => {
+        running = false;
+        endRound();
+      };
+    },
+
+    checkAgain() {
+      if (!running || snapshot.state !== 'not-heard' || !snapshot.payment) return;
+      set('waiting');
+      stopRound = follow(snapshot.payment);
+    },
+
+    tryAgain: () => callMerchant('onTryAgain'),
+  };
+}
+
+const TEXT_KEYS = {
+  waiting: 'waiting',
+  received: 'received',
+  'not-completed': 'notCompleted',
+  'not-heard': 'notHeard',
+  'not-found': 'notFound',
+} as const;
+
+/** The shopper's words for a state: its heading and the sentence under it. */
+export function resultText(
+  state: PaymentResultState,
+  messages: PaymentResultMessages,
+): { heading: string; text: string } {
+  const key = TEXT_KEYS[state];
+  return { heading: messages[key], text: messages[`${key}Text`] };
+}

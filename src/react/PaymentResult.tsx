@@ -1,0 +1,126 @@
+'use client';
+import { useEffect, useId, useInsertionEffect, useRef } from 'react';
+import type { ReactNode } from 'react';
+import { resolveResultMessages, resultText } from '../core/index';
+import type { PaymentResultState } from '../core/index';
+import { injectResultStylesheet } from './result-styles';
+import { useResultController } from './usePaymentResult';
+import type { ResultControllerProp, UsePaymentResultOptions } from './usePaymentResult';
+
+/** The options of the rendered result, shared with `ServiceResult` (no React type in them). */
+export interface PaymentResultViewOptions extends UsePaymentResultOptions {
+  /**
+   * The level of the state's heading: 1 when the result is the page's main content.
+   * @default 2
+   */
+  headingLevel?: 1 | 2 | 3 | 4 | 5 | 6;
+  /** No stylesheet and no `service-*` class names: the page styles the markup. @default false */
+  disableVolumeStyling?: boolean;
+  /** Extra class names for the root element. */
+  className?: string;
+  /** CSP nonce for the injected `<style>` element. */
+  nonce?: string;
+}
+
+export interface PaymentResultProps extends PaymentResultViewOptions {
+  /** Shown under the state's words in every state: an order summary, a link back to the shop. */
+  children?: ReactNode;
+}
+
+/**
+ * Each state's picture: a shape of its own as well as a colour, hidden from screen readers.
+ * Attributes that mean the same in React and Preact's core only (no `strokeWidth`, which
+ * Preact's core would write as it is): the stroke's width is in the stylesheet.
+ */
+function icon(state: PaymentResultState) {
+  return state === 'waiting' ? (
+    <path className="service-result-spinner" d="M12 2a10 10 0 0 1 10 10" />
+  ) : (
+    <>
+      <circle cx="12" cy="12" r="10" />
+      <path
+        d={
+          state === 'received'
+            ? 'M7.5 12.5l3 3 6-6.5'
+            : state === 'not-completed'
+              ? 'M9 9l6 6m0-6l-6 6'
+              : state === 'not-heard'
+                ? 'M12 7v5l3 2'
+                : 'M12 7v6m0 4v.01'
+        }
+      />
+    </>
+  );
+}
+
+/**
+ * The result page: what became of the payment the shopper just authorised, as the shop's own
+ * status endpoint tells it (never as the return address claims). One heading per state, which
+ * takes focus when the state changes; the sentence under it is a polite live region. It uses
+ * only hooks and DOM props that mean the same in React and Preact's core (ServiceResult
+ * renders it with Preact).
+ */
+export function PaymentResult(props: PaymentResultProps & ResultControllerProp) {
+  const { disableVolumeStyling: plain, className, nonce, headingLevel = 2 } = props;
+  const [controller, { state }] = useResultController(props);
+  const messages = resolveResultMessages(props.messages);
+  const { heading, text } = resultText(state, messages);
+  const id = (props.idPrefix ?? '') + useId();
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const shown = useRef(state);
+
+  useInsertionEffect(() => {
+    if (!plain) injectResultStylesheet(nonce);
+  }, [plain, nonce]);
+
+  // A new state is announced by moving focus to its heading (read out, and next to its
+  // action); the first is the page's own start, announced by the page load.
+  useEffect(() => {
+    if (shown.current !== state) headingRef.current?.focus();
+    shown.current = state;
+  }, [state]);
+
+  const cx = (name: string) => (plain ? undefined : `service-result-${name}`);
+  const Heading = `h${headingLevel}` as 'h2';
+  const action =
+    state === 'not-completed' && props.onTryAgain
+      ? { label: messages.tryAgain, run: controller.tryAgain }
+      : state === 'not-heard'
+        ? { label: messages.checkAgain, run: controller.checkAgain }
+        : null;
+
+  return (
+    <section
+      className={[plain ? '' : 'service-result', className].join(' ').trim() || undefined}
+      data-state={state}
+      aria-labelledby={id}
+    >
+      <svg
+        className={cx('icon')}
+        viewBox="0 0 24 24"
+        width="48"
+        height="48"
+        fill="none"
+        stroke="currentColor"
+        aria-hidden="true"
+        focusable="false"
+      >
+        {icon(state)}
+      </svg>
+      <Heading id={id} ref={headingRef} className={cx('heading')} tabIndex={-1}>
+        {heading}
+      </Heading>
+      <p className={cx('text')} role="status">
+        {text}
+      </p>
+      {action && (
+        <div className={cx('actions')}>
+          <button type="button" className={cx('action')} onClick={action.run}>
+            {action.label}
+          </button>
+        </div>
+      )}
+      {props.children}
+    </section>
+  );
+}

@@ -1,0 +1,96 @@
+// Preact-only code: the class renders with Preact's own `render`, not react-dom's API.
+import { createElement, render } from 'preact';
+import type { ComponentType } from 'preact';
+import { createPaymentResult } from '../core/index';
+import type { PaymentIds, PaymentResultState } from '../core/index';
+import { PaymentResult } from '../react/PaymentResult';
+import type { PaymentResultViewOptions } from '../react/PaymentResult';
+import type { ResultControllerProp } from '../react/usePaymentResult';
+import { ServiceInjectionError } from './errors';
+
+/**
+ * Options of `new ServiceResult(options)`: those of `<PaymentResult>` (`statusUrl`,
+ * `onResult`, `onTryAgain`, `messages`, `notHeardAfterMs`, `headingLevel`, ...), read once.
+ */
+export interface ServiceResultOptions extends PaymentResultViewOptions {
+  /**
+   * CSP nonce for the injected `<style>` element.
+   * @default in the standalone script, the `nonce` of its own `<script>` element
+   */
+  nonce?: string;
+}
+
+/** The view without `children` (React's children type is not Preact's; none are passed). */
+const View = PaymentResult as unknown as ComponentType<ServiceResultOptions & ResultControllerProp>;
+
+/** Numbers the instances, whose element ids must differ (Preact's useId restarts per root). */
+let instances = 0;
+
+/** Set by the result's standalone script: the nonce its own `<script>` element carried. */
+let scriptNonce: string | undefined;
+export function setResultScriptNonce(nonce: string | undefined): void {
+  scriptNonce = nonce || undefined;
+}
+
+/**
+ * The result page for plain pages: `new ServiceResult({ statusUrl })`, then
+ * `injectComponent(elementId)`. The same controller and markup as React's `<PaymentResult>`,
+ * rendered with Preact. The ids are found and the endpoint asked once it is injected.
+ */
+export class ServiceResult {
+  /**
+   * Renders the result into the page element with this id, replacing its content; called
+   * again, it moves there (the state stays).
+   * @throws ServiceInjectionError when no element has this id.
+   */
+  declare readonly injectComponent: (elementId: string) => void;
+  /** After `not-heard`: waits again, for another bounded while. */
+  declare readonly checkAgain: () => void;
+  /** The state shown: `waiting`, `received`, `not-completed`, `not-heard` or `not-found`. */
+  declare readonly state: PaymentResultState;
+  /** The payment followed, once found; null before and when it is not. */
+  declare readonly payment: PaymentIds | null;
+  /** Takes the result out of the page and stops asking; a later injectComponent resumes. */
+  declare readonly destroy: () => void;
+
+  /** @throws TypeError when `statusUrl` is missing or malformed. */
+  constructor(options: ServiceResultOptions) {
+    let props = {} as ServiceResultOptions;
+    try {
+      if (options && typeof options == 'object') props = { ...options };
+    } catch {
+      // Refused below as a missing statusUrl.
+    }
+    props.nonce ??= scriptNonce;
+    const controller = createPaymentResult(props);
+    const idPrefix = `spr${++instances}-`;
+    let host: Element | undefined;
+
+    this.checkAgain = controller.checkAgain;
+    Object.defineProperties(this, {
+      state: { enumerable: true, get: () => controller.getState().state },
+      payment: { enumerable: true, get: () => controller.getState().payment },
+    });
+
+    this.injectComponent = (elementId) => {
+      const element =
+        typeof elementId == 'string' && elementId ? document.getElementById(elementId) : null;
+      if (!element) {
+        throw new ServiceInjectionError(
+          `servicepay: injectComponent found no element with id ${JSON.stringify(elementId)}: ` +
+            'give the id of an element that is in the page (call it after the element is parsed, e.g. on DOMContentLoaded)',
+          elementId,
+        );
+      }
+      if (host) render(null, host);
+      host = element;
+      element.textContent = '';
+      render(createElement(View, { ...props, controller, idPrefix }), element);
+    };
+
+    this.destroy = () => {
+      if (host) render(null, host);
+      host = undefined;
+    };
+  }
+}

@@ -1,0 +1,192 @@
+import type { Meta, StoryObj } from '@storybook/react-vite';
+import { expect, fn, mocked, userEvent, waitFor, within } from 'storybook/test';
+import { DEFAULT_RESULT_MESSAGES as M, PaymentResult, SAVED_PAYMENT_KEY } from 'servicepay';
+import type { PaymentStatus } from 'servicepay';
+
+/**
+ * The shop's status endpoint, in the browser: answers every poll with `status` after a short,
+ * realistic delay. The stories poll (`eventSource: false`) so that each state is reached the
+ * same way every time; the event stream is tested in Chromium (test/e2e/payment-result).
+ */
+function statusEndpoint(status: PaymentStatus) {
+  return fn(async (_url: RequestInfo | URL, init?: RequestInit) => {
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    init?.signal?.throwIfAborted();
+    return new Response(JSON.stringify({ status }), {
+      headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' },
+    });
+  });
+}
+
+const PAYMENT = {
+  paymentId: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
+  merchantPaymentId: 'order-1042',
+};
+const WAIT = { timeout: 5000 };
+
+const meta = {
+  title: 'After the bank/PaymentResult',
+  component: PaymentResult,
+  tags: ['autodocs'],
+  args: {
+    statusUrl: '/api/payments/status',
+    payment: PAYMENT,
+    onResult: fn(),
+    onTryAgain: fn(),
+    eventSource: false,
+    fetch: statusEndpoint('PENDING'),
+  },
+  argTypes: {
+    onResult: { control: false },
+    onTryAgain: { control: false },
+    fetch: { control: false },
+    payment: { control: 'object' },
+  },
+  parameters: {
+    docs: {
+      description: {
+        component:
+          'The page the bank sends the shopper back to. It finds the payment (the return ' +
+          'address, else the ids the Pay component saved in this tab), then asks the shop’s own ' +
+          'status endpoint (`createPaymentStatusHandler`) over an event stream, polling when ' +
+          'streams fail: only the endpoint decides. Each state has its heading, which takes ' +
+          'focus when the state changes, a sentence in a polite live region, and a shape as well ' +
+          'as a colour. Here the endpoint is a fake in the browser that answers polls.',
+      },
+      source: {
+        code: `<PaymentResult
+  statusUrl="/api/payments/status"
+  onResult={(outcome) => clearBasket(outcome)}
+  onTryAgain={() => router.push('/checkout?choose-bank')}
+/>`,
+      },
+    },
+  },
+} satisfies Meta<typeof PaymentResult>;
+
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+const stateOf = (canvasElement: HTMLElement) =>
+  canvasElement.querySelector('[data-state]')?.getAttribute('data-state');
+
+export const Waiting: Story = {
+  name: 'Waiting for the bank',
+  parameters: {
+    docs: { description: { story: 'The endpoint answers PENDING: the page keeps waiting.' } },
+  },
+  play: async ({ args, canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(canvas.getByRole('heading', { name: M.waiting })).toBeInTheDocument();
+    await expect(canvas.getByRole('status')).toHaveTextContent(M.waitingText);
+    await waitFor(() => expect(args.fetch).toHaveBeenCalled(), WAIT);
+    await expect(stateOf(canvasElement)).toBe('waiting');
+    await expect(args.onResult).not.toHaveBeenCalled();
+  },
+};
+
+export const Received: Story = {
+  name: 'Payment received',
+  args: { fetch: statusEndpoint('COMPLETED') },
+  parameters: {
+    docs: {
+      description: { story: 'COMPLETED: `onResult` is called once, with the ids and the status.' },
+    },
+  },
+  play: async ({ args, canvasElement }) => {
+    const canvas = within(canvasElement);
+    const heading = await canvas.findByRole('heading', { name: M.received }, WAIT);
+    await waitFor(() => expect(heading).toHaveFocus());
+    await expect(canvas.getByRole('status')).toHaveTextContent(M.receivedText);
+    await expect(mocked(args.onResult!).mock.calls).toEqual([
+      [{ ...PAYMENT, status: 'COMPLETED' }],
+    ]);
+  },
+};
+
+export const NotCompleted: Story = {
+  name: 'Payment not completed',
+  args: { fetch: statusEndpoint('FAILED') },
+  parameters: {
+    docs: {
+      description: {
+        story: 'FAILED: “Try again” calls `onTryAgain` (back to the bank step, say).',
+      },
+    },
+  },
+  play: async ({ args, canvasElement }) => {
+    const canvas = within(canvasElement);
+    await canvas.findByRole('heading', { name: M.notCompleted }, WAIT);
+    await userEvent.click(canvas.getByRole('button', { name: M.tryAgain }));
+    await expect(args.onTryAgain).toHaveBeenCalledTimes(1);
+    await expect(mocked(args.onResult!).mock.calls).toEqual([[{ ...PAYMENT, status: 'FAILED' }]]);
+  },
+};
+
+export const NotHeard: Story = {
+  name: 'Not heard from the bank',
+  args: { notHeardAfterMs: 400 },
+  parameters: {
+    docs: {
+      description: {
+        story:
+          'Nothing final within `notHeardAfterMs` (a minute by default; 0.4 s here): the page ' +
+          'stops and says what to do. “Check again” waits once more.',
+      },
+    },
+  },
+  play: async ({ args, canvasElement }) => {
+    const canvas = within(canvasElement);
+    await canvas.findByRole('heading', { name: M.notHeard }, WAIT);
+    const asked = mocked(args.fetch!).mock.calls.length;
+    await userEvent.click(canvas.getByRole('button', { name: M.checkAgain }));
+    await waitFor(() => expect(mocked(args.fetch!).mock.calls.length).toBeGreaterThan(asked), WAIT);
+    await canvas.findByRole('heading', { name: M.notHeard }, WAIT);
+    await expect(args.onResult).not.toHaveBeenCalled();
+  },
+};
+
+export const NotFound: Story = {
+  name: 'Payment not found',
+  args: { payment: undefined },
+  // Nothing saved in this tab and nothing in the address: no payment to ask about.
+  loaders: [() => sessionStorage.removeItem(SAVED_PAYMENT_KEY)],
+  parameters: {
+    docs: {
+      description: {
+        story:
+          'No ids in the return address and none saved in this tab: the shopper is told so, ' +
+          'and nothing is asked.',
+      },
+    },
+  },
+  play: async ({ args, canvasElement }) => {
+    const canvas = within(canvasElement);
+    await canvas.findByRole('heading', { name: M.notFound }, WAIT);
+    await expect(canvas.getByRole('status')).toHaveTextContent(M.notFoundText);
+    await expect(args.fetch).not.toHaveBeenCalled();
+  },
+};
+
+export const PhoneNotHeard: Story = {
+  name: 'Phone width (390 px): not heard',
+  args: { notHeardAfterMs: 400, headingLevel: 1 },
+  parameters: { frame: 'phone' },
+  globals: { viewport: { value: 'phone', isRotated: false } },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await canvas.findByRole('heading', { level: 1, name: M.notHeard }, WAIT);
+    await expect(canvas.getByRole('button', { name: M.checkAgain })).toBeVisible();
+  },
+};
+
+export const OwnWords: Story = {
+  name: 'In the merchant’s words',
+  args: {
+    fetch: statusEndpoint('COMPLETED'),
+    messages: { received: 'Paiement reçu', receivedText: 'Merci ! Votre banque a confirmé.' },
+  },
+  play: async ({ canvasElement }) => {
+    await within(canvasElement).findByRole('heading', { name: 'Paiement reçu' }, WAIT);
+  },
+};

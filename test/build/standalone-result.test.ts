@@ -1,0 +1,57 @@
+// @vitest-environment node
+// The result page's standalone script, Service-result-<version>.min.js, as users receive it
+// (`npm test` builds before it tests): what it defines, and that it works on a plain page.
+import { readFile } from 'node:fs/promises';
+import { JSDOM } from 'jsdom';
+import { describe, expect, it } from 'vitest';
+
+const dist = new URL('../../dist/', import.meta.url);
+const read = (file: string) => readFile(new URL(file, dist), 'utf8');
+const { version, componentVersion } = JSON.parse(
+  await readFile(new URL('../../package.json', import.meta.url), 'utf8'),
+) as { version: string; componentVersion: string };
+const SCRIPT = `Service-result-${componentVersion}.min.js`;
+
+/** A result page that loads the script as a plain page does, with a nonce on its tag. */
+async function pageWithScript(nonce = '') {
+  const dom = new JSDOM(
+    `<!doctype html><html><head></head><body><div id="payment-result"></div></body></html>`,
+    { runScripts: 'dangerously', url: 'https://shop.example/checkout/result' },
+  );
+  const before = new Set(Object.getOwnPropertyNames(dom.window));
+  const script = dom.window.document.createElement('script');
+  if (nonce) script.setAttribute('nonce', nonce);
+  script.textContent = await read(`standalone/${SCRIPT}`);
+  dom.window.document.head.append(script);
+  const added = Object.getOwnPropertyNames(dom.window).filter((name) => !before.has(name));
+  return { window: dom.window as unknown as Window & typeof globalThis, added };
+}
+
+describe('the result page’s standalone script', () => {
+  it('defines window.ServiceResult and no other global', async () => {
+    const { window, added } = await pageWithScript();
+    expect(added).toEqual(['ServiceResult']);
+    expect(typeof window.ServiceResult).toBe('function');
+  });
+
+  it('renders the result, with its style under the nonce of its own script tag', async () => {
+    const { window } = await pageWithScript('r4nd0m');
+    // No ids in the address and none saved: the not-found state, and no request.
+    window.eval(
+      `new window.ServiceResult({ statusUrl: '/api/payments/status' }).injectComponent('payment-result')`,
+    );
+    const root = window.document.querySelector('#payment-result [data-state]')!;
+    await expect.poll(() => root.getAttribute('data-state')).toBe('not-found');
+    expect(root.querySelector('h2')!.textContent).toBe('We can’t find your payment');
+    const styles = [...window.document.querySelectorAll('style[data-servicepay]')];
+    expect(styles.map((style) => style.getAttribute('nonce'))).toEqual(['r4nd0m']);
+  });
+
+  it('is minified production code with its licences, carrying no bank list', async () => {
+    const code = await read(`standalone/${SCRIPT}`);
+    expect(code.startsWith(`/*! servicepay ${version} | MIT | includes Preact (MIT`)).toBe(true);
+    expect(code).not.toMatch(/process\.env|\brequire\(|\bimport\s*[({'"]|^export /m);
+    expect(code).not.toContain('Choose your bank');
+    expect(code.split('\n').length).toBeLessThanOrEqual(3);
+  });
+});

@@ -1,0 +1,132 @@
+// ServiceResult (servicepay/vanilla and Service-result-<version>.min.js): the result page for
+// plain pages, run as the package ships it (the Preact build, support.ts), against a real
+// node:http status endpoint, in jsdom (so polling: jsdom has no EventSource).
+import { render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { DEFAULT_RESULT_MESSAGES as M, PaymentResult } from '../../src/react/index';
+import { axe } from '../helpers/axe';
+import { describeMarkup } from '../helpers/markup';
+import { startStatusServer } from '../helpers/status-server';
+import type { StatusServer } from '../helpers/status-server';
+import { APP_ID, makeTransport } from '../react/support';
+import { loadVanilla } from './support';
+import type { VanillaModule } from './support';
+
+const WAIT = { timeout: 15_000 };
+const IDS = { paymentId: '7c9e6679-7425-40de-944b-e07fc1f90ae7', merchantPaymentId: 'order-1042' };
+
+let vanilla: VanillaModule;
+let server: StatusServer;
+beforeAll(async () => {
+  vanilla = await loadVanilla();
+});
+beforeEach(async () => {
+  server = await startStatusServer();
+  sessionStorage.clear();
+  history.replaceState(null, '', '/result');
+});
+afterEach(async () => {
+  document.body.replaceChildren();
+  await server.close();
+});
+
+function element(id = 'payment-result'): HTMLElement {
+  const div = document.createElement('div');
+  div.id = id;
+  document.body.append(div);
+  return div;
+}
+
+describe('ServiceResult', { timeout: 30_000 }, () => {
+  it('follows the payment of the return address to its outcome, with onResult once', async () => {
+    history.replaceState(
+      null,
+      '',
+      `/result?paymentId=${IDS.paymentId}&merchantPaymentId=order-1042`,
+    );
+    const host = element();
+    const onResult = vi.fn();
+    const result = new vanilla.ServiceResult({ statusUrl: server.statusUrl, onResult });
+    // Nothing happens before it is injected.
+    expect(result.state).toBe('waiting');
+    expect(result.payment).toBeNull();
+    result.injectComponent('payment-result');
+    expect(await screen.findByRole('heading', { name: M.waiting })).toBeInTheDocument();
+    await waitFor(() => expect(result.payment).toEqual(IDS));
+    expect(await axe(host)).toHaveNoViolations();
+
+    server.record(IDS, 'COMPLETED');
+    const heading = await screen.findByRole('heading', { name: M.received }, WAIT);
+    await waitFor(() => expect(heading).toHaveFocus());
+    expect(result.state).toBe('received');
+    expect(onResult.mock.calls).toEqual([[{ ...IDS, status: 'COMPLETED' }]]);
+    expect(await axe(host)).toHaveNoViolations();
+  });
+
+  it('finds what a window.Service payment saved, and Check again resumes after the bound', async () => {
+    const { transport } = makeTransport();
+    const service = new vanilla.Service({
+      environment: 'SANDBOX',
+      applicationId: APP_ID,
+      transport,
+      openUrl: vi.fn(),
+    });
+    service.createPayment({ amount: 12.5, paymentReference: 'ORDER-1042' });
+    element('service-component');
+    service.injectComponent('service-component');
+    const paidWith = service.merchantPaymentId;
+    await service.payWithInstitution('monzo');
+    service.destroy();
+    const paid = { paymentId: 'pay-1', merchantPaymentId: paidWith };
+
+    element();
+    const result = new vanilla.ServiceResult({ statusUrl: server.statusUrl, notHeardAfterMs: 300 });
+    result.injectComponent('payment-result');
+    await screen.findByRole('heading', { name: M.notHeard }, WAIT);
+    expect(result.payment).toEqual(paid);
+    server.record(paid, 'FAILED');
+    await userEvent.setup().click(screen.getByRole('button', { name: M.checkAgain }));
+    await screen.findByRole('heading', { name: M.notCompleted }, WAIT);
+    expect(result.state).toBe('not-completed');
+  });
+
+  it('renders the markup of React’s <PaymentResult>', async () => {
+    const host = element();
+    new vanilla.ServiceResult({ statusUrl: server.statusUrl }).injectComponent('payment-result');
+    await screen.findByRole('heading', { name: M.notFound });
+    const { container } = render(<PaymentResult statusUrl={server.statusUrl} />);
+    await waitFor(() =>
+      expect(container.querySelector('[data-state]')).toHaveAttribute('data-state', 'not-found'),
+    );
+    expect(describeMarkup(host.firstElementChild!)).toBe(
+      describeMarkup(container.firstElementChild!),
+    );
+  });
+
+  it('throws for a missing statusUrl or element, saying what to give', () => {
+    expect(() => new vanilla.ServiceResult({} as never)).toThrow(
+      /^servicepay: the payment result needs statusUrl/,
+    );
+    const result = new vanilla.ServiceResult({ statusUrl: '/api/payments/status' });
+    expect(() => result.injectComponent('nowhere')).toThrow(vanilla.ServiceInjectionError);
+  });
+
+  it('destroy stops asking', async () => {
+    history.replaceState(
+      null,
+      '',
+      `/result?paymentId=${IDS.paymentId}&merchantPaymentId=order-1042`,
+    );
+    element();
+    const result = new vanilla.ServiceResult({ statusUrl: server.statusUrl });
+    result.injectComponent('payment-result');
+    await waitFor(() => expect(server.requests.length).toBeGreaterThan(0));
+    result.destroy();
+    expect(document.getElementById('payment-result')).toBeEmptyDOMElement();
+    const asked = server.requests.length;
+    // Polling would have asked again after 1 s.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(server.requests).toHaveLength(asked);
+  });
+});
