@@ -51,6 +51,25 @@ export default defineConfig({
           hookTimeout: 60_000,
         },
       },
+      // The shopper's journeys in three engines: Chromium (playwright-core), Firefox ESR
+      // (puppeteer-core over WebDriver BiDi) and WebKitGTK (selenium-webdriver and
+      // WebKitWebDriver), one file per engine (test/engines/journeys.ts). Last, alone: each
+      // engine is a multi-process browser, so they run one file at a time, after everything
+      // that is timing-sensitive.
+      {
+        extends: true,
+        test: {
+          name: 'engines',
+          include: ['test/engines/**/*.test.ts'],
+          environment: 'node',
+          // Prints one line per engine missing here (fails under CI).
+          globalSetup: ['test/engines/support/engine-check.ts'],
+          fileParallelism: false,
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          sequence: { groupOrder: 3 },
+        },
+      },
       // The package as users install it: test/package/global-setup.ts packs the tarball and
       // installs it into scratch apps (React 18, React 19, none), whose own Node, Vite and
       // Chromium then use it; no alias to src/ applies there. Last, after the storybook group:

@@ -1,0 +1,5 @@
+// @vitest-environment node
+import { journeys } from './journeys';
+import { startFirefox } from './support/firefox';
+
+journeys('firefox', startFirefox);

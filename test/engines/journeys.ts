@@ -1,0 +1,293 @@
+// The shopper's journeys through the example checkout and the local sandbox, written once
+// against the page interface (support/page.ts) and run in each engine by its own test file
+// (chromium.test.ts, firefox.test.ts, webkit.test.ts). A new journey is one `journey(...)`
+// call below: it gets a fresh checkout, sandbox and page, all stopped afterwards.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startCheckoutWithSandbox } from '../e2e/support';
+import { missingEngine } from './support/engines';
+import {
+  DESKTOP,
+  PHONE,
+  WAIT,
+  axeViolations,
+  focusedText,
+  script,
+  textOf,
+  waitFor,
+  waitForUrl,
+} from './support/page';
+import type { Control, Engine, EngineName, EnginePage, PageOptions } from './support/page';
+
+type Shop = Awaited<ReturnType<typeof startCheckoutWithSandbox>>;
+
+const PAY: Control = { role: 'button', name: 'Pay £12.50' };
+const CLOSE: Control = { role: 'button', name: 'Close' };
+const APPROVE: Control = { role: 'button', name: 'Approve' };
+const bank = (name: string): Control => ({ role: 'button', name });
+const heading = (name: string): Control => ({ role: 'heading', name });
+
+/** The checkout with the bank step open. */
+async function openBanks(page: EnginePage, { checkout }: Shop) {
+  await page.goto(checkout.url);
+  await waitFor(page, PAY);
+  await page.click(PAY);
+  await waitFor(page, bank('Barclays'));
+}
+
+/** At the sandbox's bank page, having chosen `name`. */
+async function atBank(page: EnginePage, shop: Shop, name = 'Barclays') {
+  await openBanks(page, shop);
+  await page.click(bank(name));
+  await waitForUrl(page, /\/bank\//);
+  await waitFor(page, APPROVE);
+}
+
+/** Back at the shop's result page, once it shows `title` (the verified webhook is in). */
+async function result(page: EnginePage, title: string) {
+  await waitForUrl(page, /\/return\?/);
+  await waitFor(page, heading(title));
+}
+
+/** Where focus is in the bank step: the bank's name, its place in the list and on screen. */
+const focusInList = (page: EnginePage) =>
+  page.evaluate<{ name: string; index: number; last: number; x: number; y: number } | null>(
+    script(() => {
+      const banks = [...document.querySelectorAll('ul[aria-label] button')];
+      const index = banks.indexOf(document.activeElement!);
+      if (index < 0) return null;
+      const { left, top } = banks[index]!.getBoundingClientRect();
+      const name = banks[index]!.textContent!.trim();
+      return { name, index, last: banks.length - 1, x: left, y: top };
+    }),
+  );
+
+/** The focused element's type attribute ("search" for the bank search field). */
+const focusedType = (page: EnginePage) =>
+  page.evaluate<string | null>(script(() => document.activeElement?.getAttribute('type') ?? null));
+
+/** The Pay button's aria-expanded: whether the bank step is open. */
+const stepOpen = (page: EnginePage) =>
+  page.evaluate<string | null>(
+    script(() => document.querySelector('button[aria-expanded]')!.getAttribute('aria-expanded')),
+  );
+
+export function journeys(name: EngineName, start: () => Promise<Engine>): void {
+  // One line from the engines project's globalSetup says why (support/engine-check.ts).
+  describe.skipIf(missingEngine(name) !== null)(`the shopper in ${name}`, () => {
+    let engine: Engine;
+    beforeAll(async () => {
+      engine = await start();
+    });
+    afterAll(() => engine?.stop());
+
+    const journey = (
+      title: string,
+      options: PageOptions,
+      run: (page: EnginePage, shop: Shop) => Promise<void>,
+    ) =>
+      it(title, async () => {
+        const shop = await startCheckoutWithSandbox();
+        let page: EnginePage | undefined;
+        try {
+          page = await engine.open(options);
+          await run(page, shop);
+        } finally {
+          await page?.close();
+          await shop.stop();
+        }
+      });
+
+    journey(
+      'pays and approves: the checkout shows "Payment received"',
+      DESKTOP,
+      async (page, shop) => {
+        await atBank(page, shop);
+        // The payee is the shop the shopper was on.
+        expect(await textOf(page, '.lead')).toBe(
+          'Pay £12.50 to Example Coffee Co. from your Barclays account.',
+        );
+        await page.click(APPROVE);
+        await result(page, 'Payment received');
+        expect(await textOf(page)).toContain('Your payment to Example Coffee Co. has gone through');
+        // Announced: focus moves to the new heading, after the navigation back from
+        // the bank's origin.
+        await expect.poll(() => focusedText(page), WAIT).toBe('Payment received');
+        await page.screenshot('paid');
+        expect([...shop.checkout.payments.values()]).toMatchObject([
+          { paymentStatus: 'COMPLETED', amount: 12.5, reference: 'ORDER-1042', timesProcessed: 1 },
+        ]);
+      },
+    );
+
+    journey('rejects, then tries again with another bank and pays', DESKTOP, async (page, shop) => {
+      await atBank(page, shop, 'Monzo');
+      await page.click({ role: 'button', name: 'Reject' });
+      await result(page, 'Payment not completed');
+      expect(await textOf(page)).toContain(
+        'Your bank did not complete the payment, so no money has been taken.',
+      );
+      await page.click({ role: 'link', name: 'Try again' });
+      // Back at the checkout with the banks open, the same reference kept (sessionStorage
+      // across the bank's redirect).
+      await waitFor(page, bank('Barclays'));
+      expect(
+        await page.evaluate(
+          script(() => (document.getElementById('reference') as HTMLInputElement).value),
+        ),
+      ).toBe('ORDER-1042');
+      await page.click(bank('Barclays'));
+      await waitForUrl(page, /\/bank\//);
+      await waitFor(page, APPROVE);
+      await page.click(APPROVE);
+      await result(page, 'Payment received');
+      expect(shop.sandbox.payments.size).toBe(2);
+      expect([...shop.checkout.payments.values()].map((p) => p.paymentStatus)).toEqual([
+        'FAILED',
+        'COMPLETED',
+      ]);
+    });
+
+    journey(
+      'the bank step by keyboard: Close, one Tab stop, arrows, Home/End, Escape closes',
+      DESKTOP,
+      async (page, { checkout }) => {
+        await page.goto(checkout.url);
+        await waitFor(page, PAY);
+        // From the reference field, one Tab to Pay, Enter opens the step.
+        await page.evaluate(script(() => document.getElementById('reference')!.focus()));
+        await page.press('Tab');
+        expect(await focusedText(page)).toBe(PAY.name);
+        await page.press('Enter');
+        // Focus goes into the step: the search field (the sandbox lists 20 banks).
+        await expect.poll(() => focusedType(page), WAIT).toBe('search');
+        // Before the search, the Close control: Enter on it closes the step, focus on Pay.
+        await page.press('Shift+Tab');
+        expect(await focusedText(page)).toBe('Close');
+        await page.press('Enter');
+        await expect.poll(() => stepOpen(page), WAIT).toBe('false');
+        expect(await focusedText(page)).toBe(PAY.name);
+
+        await page.press('Enter');
+        await expect.poll(() => focusedType(page), WAIT).toBe('search');
+        // ArrowDown from the search into the banks, then by row and column.
+        await page.press('ArrowDown');
+        const first = await focusInList(page);
+        expect(first).toMatchObject({ name: 'Barclays', index: 0 });
+        await page.press('ArrowRight');
+        expect(await focusInList(page)).toMatchObject({ index: 1 });
+        await page.press('ArrowLeft');
+        expect(await focusInList(page)).toMatchObject({ index: 0 });
+        await page.press('ArrowDown');
+        // The bank straight below the first one.
+        const below = (await focusInList(page))!;
+        expect(below.x).toBe(first!.x);
+        expect(below.y).toBeGreaterThan(first!.y);
+        await page.press('ArrowUp');
+        expect(await focusInList(page)).toMatchObject({ index: 0 });
+        await page.press('End');
+        const end = (await focusInList(page))!;
+        expect(end.index).toBe(end.last);
+        await page.press('Home');
+        expect(await focusInList(page)).toMatchObject({ index: 0 });
+        await page.press('ArrowDown');
+        const chosen = (await focusInList(page))!;
+        // One Tab stop: Tab leaves the banks, Shift+Tab comes back to the same bank.
+        expect(
+          await page.evaluate(
+            script(
+              () =>
+                [...document.querySelectorAll<HTMLElement>('ul[aria-label] button')].filter(
+                  (b) => b.tabIndex === 0,
+                ).length,
+            ),
+          ),
+        ).toBe(1);
+        await page.press('Tab');
+        expect(await focusInList(page)).toBeNull();
+        await page.press('Shift+Tab');
+        expect(await focusInList(page)).toMatchObject({ index: chosen.index });
+        // Escape closes the step and gives focus back to Pay.
+        await page.press('Escape');
+        await expect.poll(() => stepOpen(page), WAIT).toBe('false');
+        expect(await focusedText(page)).toBe(PAY.name);
+      },
+    );
+
+    journey(
+      'the phone at 390 px: one column of banks, nothing wider than the screen, Close at hand',
+      PHONE,
+      async (page, shop) => {
+        await openBanks(page, shop);
+        const layout = await page.evaluate<{
+          width: number;
+          scrollWidth: number;
+          banks: { left: number; right: number; height: number; lines: number }[];
+        }>(
+          script(() => ({
+            width: innerWidth,
+            scrollWidth: document.documentElement.scrollWidth,
+            banks: [...document.querySelectorAll('ul[aria-label] button')].map((b) => {
+              const name = b.querySelector<HTMLElement>('[title]')!;
+              const { left, right, height } = b.getBoundingClientRect();
+              const line = parseFloat(getComputedStyle(name).lineHeight);
+              return { left, right, height, lines: Math.round(name.offsetHeight / line) };
+            }),
+          })),
+        );
+        expect(layout.width).toBe(PHONE.width);
+        expect(layout.scrollWidth).toBeLessThanOrEqual(PHONE.width);
+        expect(layout.banks.length).toBeGreaterThan(1);
+        expect(new Set(layout.banks.map((b) => b.left)).size).toBe(1);
+        expect(new Set(layout.banks.map((b) => b.height)).size).toBe(1);
+        expect(Math.max(...layout.banks.map((b) => b.right))).toBeLessThanOrEqual(PHONE.width);
+        expect(Math.max(...layout.banks.map((b) => b.lines))).toBeLessThanOrEqual(2);
+        await page.screenshot('banks-390');
+        await page.click(CLOSE);
+        await expect.poll(() => stepOpen(page), WAIT).toBe('false');
+      },
+    );
+
+    // Each state at the desktop width, then at the phone's: the same page, resized.
+    describe.each([
+      ['light', false],
+      ['dark', true],
+    ] as const)('axe, %s', (scheme, dark) => {
+      journey(
+        `no violations with the banks open, on the bank page and on the result, at ${DESKTOP.width} and ${PHONE.width} px`,
+        { ...DESKTOP, dark },
+        async (page, shop) => {
+          const found: Record<string, string[]> = {};
+          const check = async (state: string) => {
+            for (const { width, height } of [DESKTOP, PHONE]) {
+              await page.setViewport(width, height);
+              await expect.poll(() => page.evaluate('innerWidth'), WAIT).toBe(width);
+              found[`${state} ${width}`] = await axeViolations(page);
+            }
+            await page.screenshot(`${state}-${scheme}-${PHONE.width}`);
+          };
+          await openBanks(page, shop);
+          expect(
+            await page.evaluate(script(() => matchMedia('(prefers-color-scheme: dark)').matches)),
+            'the colour scheme the engine reports',
+          ).toBe(dark);
+          await check('banks');
+          await page.click(bank('Barclays'));
+          await waitForUrl(page, /\/bank\//);
+          await waitFor(page, APPROVE);
+          await check('bank-page');
+          await page.click(APPROVE);
+          await result(page, 'Payment received');
+          await check('result');
+          expect(found).toEqual({
+            'banks 1280': [],
+            'banks 390': [],
+            'bank-page 1280': [],
+            'bank-page 390': [],
+            'result 1280': [],
+            'result 390': [],
+          });
+        },
+      );
+    });
+  });
+}
