@@ -18,6 +18,10 @@
  */
 import { COMPLETED_CLAIM, IN_PROGRESS_CLAIM, newClaimToken } from './idempotency';
 import type { IdempotencyClaim, IdempotencyStore } from './idempotency';
+import { postgresOutcomes } from './postgres-outcomes';
+import type { PostgresOutcomeStore } from './postgres-outcomes';
+
+export { postgresOutcomesDdl } from './postgres-outcomes';
 
 /**
  * What the store needs of node-postgres: a `Pool` (recommended), a `Client`, or anything with
@@ -112,7 +116,16 @@ function tableName(table: string): TableName {
 }
 
 /** An IdempotencyStore in a PostgreSQL table (see the module comment for its layout). */
-export function createPostgresStore(options: PostgresStoreOptions): IdempotencyStore {
+/**
+ * The PostgreSQL store: claims (IdempotencyStore) and payment outcomes (OutcomeStore, for
+ * createPaymentStatusHandler) in two tables, `<table>` and `<table>_outcomes`; outcomes reach
+ * every instance through LISTEN/NOTIFY on one connection per store, taken from the pool while
+ * somebody waits (so the pool needs at least two connections) and given back when nobody does
+ * or on `close()` (postgres-outcomes.ts).
+ */
+export type PostgresStore = IdempotencyStore & PostgresOutcomeStore;
+
+export function createPostgresStore(options: PostgresStoreOptions): PostgresStore {
   const { pool } = options ?? {};
   if (typeof pool?.query !== 'function') {
     throw new TypeError(
@@ -204,6 +217,8 @@ export function createPostgresStore(options: PostgresStoreOptions): IdempotencyS
     return rows.length > 0;
   }
 
+  const outcomes = postgresOutcomes({ pool, table: name, cleanupIntervalMs });
+
   return {
     async claim(key: string, ttlMs: number): Promise<IdempotencyClaim> {
       await ensureTable();
@@ -218,6 +233,7 @@ export function createPostgresStore(options: PostgresStoreOptions): IdempotencyS
     renew: (key, token, ttlMs) => acted(renewQuery, [key, token, ttlMs]),
     complete: (key, token, ttlMs) => acted(completeQuery, [key, token, ttlMs]),
     release: (key, token) => acted(releaseQuery, [key, token]),
+    ...outcomes,
   };
 }
 

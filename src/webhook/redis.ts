@@ -16,6 +16,8 @@
 import { createHash } from 'node:crypto';
 import { COMPLETED_CLAIM, IN_PROGRESS_CLAIM, newClaimToken } from './idempotency';
 import type { IdempotencyClaim, IdempotencyStore } from './idempotency';
+import { redisOutcomes } from './redis-outcomes';
+import type { RedisOutcomeStore, RedisSubscriberClient } from './redis-outcomes';
 
 /**
  * What the store needs of a Redis client: node-redis's (the `redis` package, v4 or v5,
@@ -52,7 +54,18 @@ export interface RedisStoreOptions {
    * @default console.warn
    */
   onWarning?: (message: string) => void;
+  /**
+   * A node-redis client for pub/sub (payment outcomes reaching every instance, for
+   * createPaymentStatusHandler), connected or not; the store connects it when needed and never
+   * disconnects it. Without it the store duplicates `client` (node-redis's `duplicate()`) when
+   * the first subscriber waits, and closes that connection when nobody does, or on `close()`.
+   * @default client.duplicate()
+   */
+  subscriber?: RedisSubscriberClient;
 }
+
+/** The Redis store: claims (IdempotencyStore) and payment outcomes (OutcomeStore). */
+export type RedisStore = IdempotencyStore & RedisOutcomeStore;
 
 /** The value of a handled notification's key: never a token (tokens are UUIDs). */
 const COMPLETED = 'completed';
@@ -115,7 +128,7 @@ async function serverWarnings(client: RedisCommandClient): Promise<string[]> {
 }
 
 /** An IdempotencyStore in Redis (see the module comment for its key layout). */
-export function createRedisStore(options: RedisStoreOptions): IdempotencyStore {
+export function createRedisStore(options: RedisStoreOptions): RedisStore {
   const { client } = options ?? {};
   if (typeof client?.sendCommand !== 'function') {
     throw new TypeError(
@@ -196,6 +209,8 @@ export function createRedisStore(options: RedisStoreOptions): IdempotencyStore {
   // PX takes whole milliseconds, at least 1.
   const ms = (ttlMs: number): string => String(Math.max(1, Math.ceil(ttlMs)));
 
+  const outcomes = redisOutcomes({ client, subscriber: options.subscriber, prefix });
+
   return {
     async claim(key: string, ttlMs: number): Promise<IdempotencyClaim> {
       const token = newClaimToken();
@@ -212,5 +227,6 @@ export function createRedisStore(options: RedisStoreOptions): IdempotencyStore {
     complete: async (key, token, ttlMs) =>
       token !== COMPLETED && (await complete(key, token, ms(ttlMs))) === 1,
     release: async (key, token) => token !== COMPLETED && (await release(key, token)) === 1,
+    ...outcomes,
   };
 }

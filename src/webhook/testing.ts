@@ -9,6 +9,8 @@
  * the store as given (`store.claim(...)`), so a Proxy that forwards them works.
  */
 import type { IdempotencyClaim, IdempotencyStore } from './idempotency';
+import { recordsOutcomes } from './outcomes';
+import type { OutcomeStore, PaymentOutcome } from './outcomes';
 
 /** The rules the kit checks; a failure names one. */
 export type IdempotencyStoreRule =
@@ -40,7 +42,18 @@ export type IdempotencyStoreRule =
    */
   | 'claim-life'
   /** Every call settles (within 10 s), with a boolean where one is due. */
-  | 'settles';
+  | 'settles'
+  /**
+   * Outcomes (checked when the store has recordOutcome, readOutcome and subscribeOutcome):
+   * the first recorded for a payment stands, and both methods answer it; unknown payments read
+   * null; an outcome lapses after its ttlMs.
+   */
+  | 'outcome-record'
+  /**
+   * A subscription is live once subscribeOutcome resolved: the listener hears the payment's
+   * outcome once, and nothing of other payments or after it unsubscribed.
+   */
+  | 'outcome-subscribe';
 
 /** What checkIdempotencyStore rejects with: the broken rule, and what was seen. */
 export class IdempotencyStoreConformanceError extends Error {
@@ -91,6 +104,7 @@ export async function checkIdempotencyStore(
     (store) => isolation(store),
     (store) => timing(store, concurrency),
     (store) => claimLife(store, concurrency),
+    (store) => outcomes(store),
   ];
   // Each rule on its own fresh store, all at once: one failure does not hide behind another's
   // leftovers, and the waits of the timed checks overlap.
@@ -104,6 +118,10 @@ export async function checkIdempotencyStore(
 /** The store behind calls that check what each answer is made of. */
 class Checked {
   readonly #store: IdempotencyStore;
+  /** The store as given, for the optional outcome methods. */
+  get raw(): IdempotencyStore {
+    return this.#store;
+  }
   constructor(store: IdempotencyStore) {
     for (const method of ['claim', 'renew', 'complete', 'release'] as const) {
       if (typeof (store as Partial<IdempotencyStore> | null)?.[method] !== 'function') {
@@ -423,6 +441,86 @@ async function claimLife(store: Checked, concurrency: number): Promise<void> {
     'settles',
     `the store was too slow to time a burst of claims (${TIMED_ATTEMPTS} attempts).`,
   );
+}
+
+/** The outcome rules, when the store has the outcome methods; nothing otherwise. */
+async function outcomes(checked: Checked): Promise<void> {
+  const store = checked.raw;
+  if (!recordsOutcomes(store)) return;
+  const id = (): string => globalThis.crypto.randomUUID();
+  const outcome = (paymentId: string, status: PaymentOutcome['status']): PaymentOutcome => ({
+    paymentId,
+    merchantPaymentId: id(),
+    status,
+    recordedAt: new Date().toISOString(),
+  });
+  const same = (a: PaymentOutcome | null, b: PaymentOutcome): boolean =>
+    a !== null &&
+    a.paymentId === b.paymentId &&
+    a.merchantPaymentId === b.merchantPaymentId &&
+    a.status === b.status;
+  const read = (paymentId: string) =>
+    settled(`readOutcome(${show(paymentId)})`, Promise.resolve(store.readOutcome(paymentId)));
+  const record = (value: PaymentOutcome, ttlMs: number) =>
+    settled(
+      `recordOutcome(${show(value.paymentId)})`,
+      Promise.resolve(store.recordOutcome(value, ttlMs)),
+    );
+
+  if ((await read(id())) !== null) {
+    throw new IdempotencyStoreConformanceError(
+      'outcome-record',
+      'readOutcome of a payment never recorded answered an outcome; expected null.',
+    );
+  }
+  const first = outcome(id(), 'FAILED');
+  const stood = await record(first, 60_000);
+  const later = await record({ ...outcome(first.paymentId, 'COMPLETED') }, 60_000);
+  const readBack = await read(first.paymentId);
+  if (!same(stood, first) || !same(later, first) || !same(readBack, first)) {
+    throw new IdempotencyStoreConformanceError(
+      'outcome-record',
+      `the first outcome recorded for a payment must stand: recorded ${show(first)}, then another status; answers were ${show(stood)}, ${show(later)}, read ${show(readBack)}.`,
+    );
+  }
+
+  // Subscriptions: one that waits, one that left before the record, one for another payment.
+  const heard: PaymentOutcome[] = [];
+  const strayed: PaymentOutcome[] = [];
+  const target = outcome(id(), 'COMPLETED');
+  const subscribe = (paymentId: string, listener: (o: PaymentOutcome) => void) =>
+    settled(
+      `subscribeOutcome(${show(paymentId)})`,
+      Promise.resolve(store.subscribeOutcome(paymentId, listener)),
+    );
+  const stop = await subscribe(target.paymentId, (o) => heard.push(o));
+  const left = await subscribe(target.paymentId, (o) => strayed.push(o));
+  const other = await subscribe(id(), (o) => strayed.push(o));
+  left();
+  await record(target, 60_000);
+  for (let i = 0; i < 100 && heard.length === 0; i++) await sleep(50);
+  await sleep(200); // a second call, if any, arrives meanwhile
+  stop();
+  other();
+  if (heard.length !== 1 || !same(heard[0] ?? null, target) || strayed.length > 0) {
+    throw new IdempotencyStoreConformanceError(
+      'outcome-subscribe',
+      `a subscriber of ${show(target.paymentId)} heard ${show(heard)} (expected exactly that outcome, once), and subscribers that had left or wait for another payment heard ${show(strayed)} (expected nothing).`,
+    );
+  }
+
+  // Expiry: an outcome kept for 1 s is gone after it.
+  const brief = outcome(id(), 'COMPLETED');
+  await record(brief, 1000);
+  const written = Date.now();
+  await sleep(written + 1000 + EXPIRY_SLACK_MS - Date.now());
+  if ((await read(brief.paymentId)) !== null) {
+    throw new IdempotencyStoreConformanceError(
+      'outcome-record',
+      `an outcome recorded for 1000 ms was still read ${Date.now() - written} ms later.`,
+    );
+  }
+  await (store as OutcomeStore).close?.();
 }
 
 async function timing(store: Checked, concurrency: number): Promise<void> {

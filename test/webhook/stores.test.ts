@@ -7,7 +7,7 @@ import pg from 'pg';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryIdempotencyStore } from 'servicepay/webhook';
-import type { IdempotencyClaim, IdempotencyStore } from 'servicepay/webhook';
+import type { IdempotencyClaim, IdempotencyStore, PaymentOutcome } from 'servicepay/webhook';
 import { createPostgresStore, postgresStoreDdl } from 'servicepay/webhook/postgres';
 import { createRedisStore } from 'servicepay/webhook/redis';
 import {
@@ -152,6 +152,35 @@ describe('checkIdempotencyStore', () => {
         };
       };
       expect(await brokenRule(staleUnderLoad)).toBe('claim-life');
+    },
+    KIT_TIMEOUT,
+  );
+
+  it(
+    'checks the outcome methods when a store has them: last-wins outcomes and deaf subscriptions fail',
+    async () => {
+      /** The memory store with one outcome method replaced. */
+      const withOutcomes = (replace: Partial<MemoryIdempotencyStore>) => () => {
+        const inner = new MemoryIdempotencyStore();
+        return new Proxy(inner, {
+          get(target, property) {
+            const own = (replace as Record<PropertyKey, unknown>)[property];
+            if (own !== undefined) return own;
+            const value: unknown = Reflect.get(target, property);
+            return typeof value === 'function' ? value.bind(target) : value;
+          },
+        });
+      };
+      // Every record overwrites: a FAILED after a COMPLETED would change the shopper's page.
+      const outcomes = new Map<string, PaymentOutcome>();
+      const lastWins = withOutcomes({
+        recordOutcome: (outcome) => (outcomes.set(outcome.paymentId, outcome), outcome),
+        readOutcome: (paymentId) => outcomes.get(paymentId) ?? null,
+      });
+      expect(await brokenRule(lastWins)).toBe('outcome-record');
+      // Subscribing resolves, but nobody is ever told.
+      const deaf = withOutcomes({ subscribeOutcome: () => () => {} });
+      expect(await brokenRule(deaf)).toBe('outcome-subscribe');
     },
     KIT_TIMEOUT,
   );

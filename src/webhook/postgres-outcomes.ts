@@ -1,0 +1,381 @@
+/**
+ * Payment outcomes in PostgreSQL, live on every instance: the OutcomeStore half of
+ * createPostgresStore (outcomes.ts has the contract).
+ *
+ * The outcomes live in a table of their own beside the idempotency table, in the same schema:
+ * `<idempotency table>_outcomes` (`servicepay_idempotency_outcomes` by default; a name that would
+ * pass 63 characters is cut and made unique with a hash: postgres-outcomes-table.ts). It is created
+ * on first use unless it exists (DDL in postgresOutcomesDdl). One row per payment; the first
+ * outcome recorded stands until it expires, after which a new one may replace it. Expired rows are
+ * swept beside a record at most once per cleanupIntervalMs, as the idempotency table's are.
+ *
+ * Live delivery is LISTEN/NOTIFY. Recording is one statement that inserts the row and, only when it
+ * did, calls pg_notify in the same statement, so the notification goes out exactly when the row is
+ * committed. A process listens on ONE connection per store, taken from the merchant's pool with
+ * pool.connect() when its first subscriber arrives and given back when nobody waits (or on
+ * close()), so pool.end() never hangs on it; the pool needs a connection more than that for the
+ * store's statements (node-postgres's default max is 10). The channel is named from the table's
+ * resolved schema and name (read on the server), so processes that spell the table `name` and
+ * `public.name` hear each other. When the listening connection is lost (pg_terminate_backend, a
+ * restart), the store takes another with bounded backoff while anybody waits, LISTENs again and
+ * then re-reads the outcome of every waiting payment in one query: an outcome recorded in the gap,
+ * whose notification went to nobody, is found there.
+ */
+import { OutcomeListeners, toOutcome } from './outcomes';
+import type { OutcomeListener, OutcomeStore, PaymentOutcome } from './outcomes';
+import { outcomesChannel, outcomesTableName } from './postgres-outcomes-table';
+
+export { outcomesTableName, postgresOutcomesDdl } from './postgres-outcomes-table';
+
+/** What subscribing needs of the connection node-postgres's `pool.connect()` lends. */
+export interface PostgresListenClient {
+  query(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
+  /** Gives it back to the pool; with an error (or true) the pool closes it instead. */
+  release(error?: Error | boolean): void;
+  on(event: 'notification', listener: (message: PostgresNotification) => void): unknown;
+  on(event: 'error' | 'end', listener: (error?: unknown) => void): unknown;
+  removeListener(event: 'notification', listener: (message: PostgresNotification) => void): unknown;
+  removeListener(event: 'error' | 'end', listener: (error?: unknown) => void): unknown;
+}
+
+/** A notification as node-postgres's client emits it. */
+export interface PostgresNotification {
+  channel?: string;
+  payload?: string;
+}
+
+/**
+ * A node-postgres Pool. `connect`, needed only by subscribeOutcome, must lend a
+ * PostgresListenClient (checked when subscribing: a single Client cannot lend one).
+ */
+export interface PostgresOutcomesPool {
+  query(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
+  connect?(): Promise<unknown>;
+}
+
+export interface PostgresOutcomesOptions {
+  pool: PostgresOutcomesPool;
+  /** The idempotency table, `name` or `schema.name`, each part bare or double-quoted. */
+  table: string;
+  /** Least time between two sweeps of expired outcomes; 0 turns them off. @default 60000 */
+  cleanupIntervalMs?: number;
+}
+
+/** The outcome half of the PostgreSQL store, and the close() that gives its connection back. */
+export interface PostgresOutcomeStore extends OutcomeStore {
+  recordOutcome(outcome: PaymentOutcome, ttlMs: number): Promise<PaymentOutcome>;
+  readOutcome(paymentId: string): Promise<PaymentOutcome | null>;
+  subscribeOutcome(paymentId: string, listener: OutcomeListener): Promise<() => void>;
+  close(): Promise<void>;
+}
+
+/** NOTIFY refuses payloads of 8000 bytes or more; a larger outcome is announced empty. */
+const MAX_PAYLOAD_BYTES = 7999;
+const MAX_BACKOFF_MS = 5000;
+const CLOSED =
+  'servicepay: subscribeOutcome was called after the store was closed (close()). Subscribe before closing it, or create a new store.';
+
+/** One listening connection, or the attempt to take one. */
+interface Listening {
+  /** Settles once LISTEN is acknowledged (and the gap re-read done), or the attempt failed. */
+  ready: Promise<void>;
+  client?: PostgresListenClient;
+  /** Lost, idle or closed: its events no longer count. */
+  over: boolean;
+  released: boolean;
+  onNotification(message: PostgresNotification): void;
+  onLost(error?: unknown): void;
+}
+
+/** Outcomes in PostgreSQL (see the module comment). */
+export function postgresOutcomes(options: PostgresOutcomesOptions): PostgresOutcomeStore {
+  const { pool } = options ?? {};
+  if (typeof pool?.query !== 'function') {
+    throw new TypeError(
+      'servicepay: postgresOutcomes needs { pool }, a node-postgres Pool (or any object with query(text, values)).',
+    );
+  }
+  const table = outcomesTableName(options.table);
+  const name = table.quoted;
+  const cleanupIntervalMs = options.cleanupIntervalMs ?? 60_000;
+  if (!Number.isFinite(cleanupIntervalMs) || cleanupIntervalMs < 0) {
+    throw new TypeError(
+      `servicepay: cleanupIntervalMs must be a non-negative number of milliseconds, got ${String(cleanupIntervalMs)}.`,
+    );
+  }
+  const columns =
+    `payment_id, merchant_payment_id, status, ` +
+    `to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS recorded_at`;
+  // clock_timestamp(), not now(), as the idempotency table does (postgres.ts says why).
+  const lifetime = `clock_timestamp() + $5::double precision * interval '1 millisecond'`;
+  // pg_notify runs once per row the insert returned: never when an outcome already stands.
+  const recordSql =
+    `WITH inserted AS (INSERT INTO ${name} AS t ` +
+    `(payment_id, merchant_payment_id, status, recorded_at, expires_at) ` +
+    `VALUES ($1, $2, $3, $4::timestamptz, ${lifetime}) ON CONFLICT (payment_id) DO UPDATE SET ` +
+    `merchant_payment_id = EXCLUDED.merchant_payment_id, status = EXCLUDED.status, ` +
+    `recorded_at = EXCLUDED.recorded_at, expires_at = ${lifetime} ` +
+    `WHERE t.expires_at <= clock_timestamp() RETURNING 1) ` +
+    `SELECT pg_notify($6, $7) FROM inserted`;
+  const readSql = `SELECT ${columns} FROM ${name} WHERE payment_id = $1 AND expires_at > clock_timestamp()`;
+  const rereadSql =
+    `SELECT ${columns} FROM ${name} ` +
+    `WHERE payment_id = ANY($1::text[]) AND expires_at > clock_timestamp()`;
+  const cleanupSql =
+    `DELETE FROM ${name} WHERE payment_id IN (SELECT payment_id FROM ${name} ` +
+    `WHERE expires_at < now() - interval '1 minute' LIMIT 1000 FOR UPDATE SKIP LOCKED)`;
+
+  let listeners = new OutcomeListeners();
+  let prepared: Promise<string> | undefined;
+  let current: Listening | undefined;
+  let closed = false;
+  /** Set when a listening connection was lost while somebody waited: re-read on the next one. */
+  let gap = false;
+  let retries = 0;
+  let retryTimer: ReturnType<typeof setTimeout> | undefined;
+  let lastCleanup = Date.now();
+
+  /** Creates the table once and answers the channel; a failure is retried by the next call. */
+  function prepare(): Promise<string> {
+    prepared ??= outcomesChannel(pool, table).catch((error: unknown) => {
+      prepared = undefined;
+      throw error;
+    });
+    return prepared;
+  }
+
+  function sweep(): void {
+    if (cleanupIntervalMs === 0 || Date.now() - lastCleanup < cleanupIntervalMs) return;
+    lastCleanup = Date.now();
+    pool.query(cleanupSql).then(
+      () => {},
+      () => {},
+    );
+  }
+
+  const deliverRows = (rows: unknown[]): void => {
+    for (const row of rows) {
+      const outcome = fromRow(row);
+      if (outcome !== null) listeners.deliver(outcome);
+    }
+  };
+
+  /**
+   * Delivers the outcomes recorded for every waiting payment (after a gap). On the pool, not the
+   * listening connection, whose last statement then stays its LISTEN: pg_stat_activity shows
+   * which connection listens.
+   */
+  async function reread(): Promise<void> {
+    const waiting = listeners.waiting();
+    if (waiting.length > 0) deliverRows((await pool.query(rereadSql, [waiting])).rows);
+  }
+
+  /** Gives the connection back: healthy ones to the pool, lost ones to be closed. */
+  function finish(entry: Listening, how: 'idle' | 'close' | 'lost', error?: unknown): void {
+    entry.over = true;
+    if (current === entry) current = undefined;
+    const client = entry.client;
+    if (client === undefined || entry.released) return;
+    entry.released = true;
+    client.removeListener('notification', entry.onNotification);
+    const destroy = (): void => {
+      // The 'error' listener stays: a closing connection may still emit one.
+      client.release(error instanceof Error ? error : true);
+    };
+    if (how !== 'idle') return destroy();
+    // Not listening any more before it goes back, so the pool's next borrower hears nothing.
+    client.query('UNLISTEN *').then(() => {
+      client.release();
+      client.removeListener('error', entry.onLost);
+      client.removeListener('end', entry.onLost);
+    }, destroy);
+  }
+
+  function open(): Listening {
+    const entry: Listening = {
+      ready: Promise.resolve(),
+      over: false,
+      released: false,
+      onNotification(message) {
+        if (entry.over || message.channel !== channel) return;
+        if (!message.payload) {
+          // An outcome too large for a payload was announced empty: read them all.
+          reread().catch(() => {});
+          return;
+        }
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(message.payload);
+        } catch {
+          return;
+        }
+        const outcome = toOutcome(parsed);
+        if (outcome !== null) listeners.deliver(outcome);
+      },
+      onLost(error) {
+        if (entry.over) return;
+        finish(entry, 'lost', error);
+        if (listeners.size > 0) {
+          gap = true;
+          retryLater();
+        }
+      },
+    };
+    let channel = '';
+    entry.ready = (async () => {
+      try {
+        channel = await prepare();
+        const connect = pool.connect;
+        if (typeof connect !== 'function') {
+          throw new TypeError(
+            'servicepay: subscribing to outcomes needs { pool } to be a node-postgres Pool: the store takes one connection from it with pool.connect() to LISTEN on.',
+          );
+        }
+        const client = (await connect.call(pool).catch((error: unknown) => {
+          // node-postgres's Client, connected already, answers connect() so.
+          if (!/already been connected/.test(String(error))) throw error;
+          return undefined;
+        })) as PostgresListenClient | undefined;
+        if (typeof client?.release !== 'function' || typeof client.on !== 'function') {
+          throw new TypeError(
+            'servicepay: subscribing to outcomes needs { pool } to be a node-postgres Pool, whose connect() lends a client with release(); a single Client cannot lend its connection.',
+          );
+        }
+        entry.client = client;
+        client.on('error', entry.onLost);
+        client.on('end', entry.onLost);
+        client.on('notification', entry.onNotification);
+        // Closed or left idle while connecting: the connection goes back at once.
+        if (entry.over) finish(entry, closed ? 'close' : 'idle');
+        stillWanted(entry);
+        await client.query(`LISTEN "${channel.replaceAll('"', '""')}"`);
+        stillWanted(entry);
+        retries = 0;
+        if (gap) {
+          await reread();
+          stillWanted(entry);
+          gap = false;
+        }
+      } catch (error) {
+        // Closed or left meanwhile: say that, rather than how the connection ended.
+        stillWanted(entry);
+        throw error;
+      }
+    })();
+    entry.ready.catch((error: unknown) => {
+      if (entry.over) return;
+      finish(entry, 'lost', error);
+      if (gap) retryLater();
+    });
+    return entry;
+  }
+
+  /** Throws when the connection was closed, lost or left meanwhile: nobody is listening on it. */
+  function stillWanted(entry: Listening): void {
+    if (!entry.over) return;
+    throw new Error(
+      closed
+        ? CLOSED
+        : 'servicepay: the connection listening for outcomes was lost while subscribing; subscribe again.',
+    );
+  }
+
+  /** Takes a listening connection again after a bounded, growing pause, while anybody waits. */
+  function retryLater(): void {
+    if (closed || retryTimer !== undefined) return;
+    const pause = Math.min(MAX_BACKOFF_MS, 100 * 2 ** retries++);
+    retryTimer = setTimeout(() => {
+      retryTimer = undefined;
+      if (!closed && listeners.size > 0 && current === undefined) current = open();
+    }, pause);
+    // Never what keeps a process alive.
+    (retryTimer as { unref?: () => void }).unref?.();
+  }
+
+  /** After the last subscriber left: nobody to re-read for, and the connection goes back. */
+  function idle(): void {
+    if (listeners.size > 0) return;
+    gap = false;
+    retries = 0;
+    clearTimeout(retryTimer);
+    retryTimer = undefined;
+    if (current !== undefined) finish(current, 'idle');
+  }
+
+  async function read(paymentId: string): Promise<PaymentOutcome | null> {
+    await prepare();
+    const { rows } = await pool.query(readSql, [paymentId]);
+    return rows.length > 0 ? fromRow(rows[0]) : null;
+  }
+
+  return {
+    async recordOutcome(given, ttlMs) {
+      const outcome = toOutcome(given);
+      if (outcome === null || Number.isNaN(Date.parse(outcome.recordedAt))) {
+        throw new TypeError(
+          'servicepay: recordOutcome needs an outcome with paymentId, merchantPaymentId, a final status (COMPLETED or FAILED) and recordedAt (an ISO 8601 time).',
+        );
+      }
+      const channel = await prepare();
+      sweep();
+      let payload = JSON.stringify(outcome);
+      if (new TextEncoder().encode(payload).length > MAX_PAYLOAD_BYTES) payload = '';
+      const { paymentId, merchantPaymentId, status, recordedAt } = outcome;
+      // Should the standing outcome lapse between the insert and the read, try again (bounded).
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const values = [paymentId, merchantPaymentId, status, recordedAt, ttlMs, channel, payload];
+        const { rows } = await pool.query(recordSql, values);
+        if (rows.length > 0) {
+          // Those waiting in this process hear it now; the notification finds them gone.
+          listeners.deliver(outcome);
+          return outcome;
+        }
+        const standing = await read(paymentId);
+        if (standing !== null) {
+          listeners.deliver(standing);
+          return standing;
+        }
+      }
+      throw new Error(
+        `servicepay: the outcome of payment ${paymentId} could be neither recorded nor read: it kept expiring. Give outcomes a longer lifetime (outcomeTtlMs).`,
+      );
+    },
+
+    readOutcome: read,
+
+    async subscribeOutcome(paymentId, listener) {
+      if (closed) throw new Error(CLOSED);
+      const remove = listeners.add(paymentId, listener);
+      current ??= open();
+      try {
+        await current.ready;
+      } catch (error) {
+        remove();
+        idle();
+        throw error;
+      }
+      return () => {
+        remove();
+        idle();
+      };
+    },
+
+    async close() {
+      closed = true;
+      listeners = new OutcomeListeners();
+      clearTimeout(retryTimer);
+      retryTimer = undefined;
+      if (current !== undefined) finish(current, 'close');
+    },
+  };
+}
+
+function fromRow(row: unknown): PaymentOutcome | null {
+  const r = (row ?? {}) as Record<string, unknown>;
+  return toOutcome({
+    paymentId: r.payment_id,
+    merchantPaymentId: r.merchant_payment_id,
+    status: r.status,
+    recordedAt: r.recorded_at,
+  });
+}

@@ -1,0 +1,327 @@
+/**
+ * Payment outcomes in Redis, live on every instance: the OutcomeStore half of createRedisStore
+ * (outcomes.ts has the contract).
+ *
+ * Each outcome is one key, `<prefix>outcome:<paymentId>`, holding the outcome as JSON with its
+ * lifetime as the key's expiry (PX), so Redis forgets it by itself. The idempotency store's keys
+ * share the prefix; its default key, `<paymentId>:<status>`, would need a paymentId of `outcome`
+ * to meet an outcome key (a custom idempotencyKey must not start with `outcome:`). Recording is
+ * one Lua script: SET NX PX, and only when it set the key, PUBLISH of the same JSON to
+ * `<prefix>outcomes` in the same atomic step; otherwise it answers the outcome that stands.
+ *
+ * Live delivery is pub/sub on ONE connection per store: by default a duplicate of the client
+ * (node-redis's `duplicate()`), opened when the first subscriber arrives and closed when nobody
+ * waits or on close(); or the `subscriber` client the merchant passes, which the store connects
+ * if it is not, subscribes and unsubscribes, and never disconnects. node-redis reconnects by
+ * itself and subscribes again before it emits 'ready'; on each 'ready' after the first, the
+ * store re-reads (MGET) the outcome of every waiting payment: an outcome published while the
+ * connection was down reached nobody, and is found there. Should the duplicate give up
+ * reconnecting (a reconnectStrategy that stops), the store opens another, with bounded backoff,
+ * while anybody waits.
+ */
+import { createHash } from 'node:crypto';
+import { OutcomeListeners, toOutcome } from './outcomes';
+import type { OutcomeListener, OutcomeStore, PaymentOutcome } from './outcomes';
+
+/** What the store needs of the client it was given: createRedisStore's, plus `duplicate`. */
+export interface RedisOutcomesClient {
+  sendCommand(args: string[]): Promise<unknown>;
+  /** node-redis's: a new, unconnected client with the same options, for pub/sub. */
+  duplicate?(): unknown;
+}
+
+/** What subscribing needs of a node-redis (v4 or v5) client used for pub/sub. */
+export interface RedisSubscriberClient {
+  readonly isOpen?: boolean;
+  connect(): Promise<unknown>;
+  subscribe(channel: string, listener: (message: string) => void): Promise<unknown>;
+  unsubscribe(channel: string, listener: (message: string) => void): Promise<unknown>;
+  on(event: 'ready' | 'error', listener: () => void): unknown;
+  removeListener(event: 'ready' | 'error', listener: () => void): unknown;
+  /** v5: closes the connection at once. */
+  destroy?(): unknown;
+  /** v4: closes the connection at once. */
+  disconnect?(): unknown;
+}
+
+export interface RedisOutcomesOptions {
+  client: RedisOutcomesClient;
+  /**
+   * A node-redis client for pub/sub, connected or not. The store subscribes on it and never
+   * disconnects it (it only unsubscribes). Without it, the store duplicates `client`.
+   */
+  subscriber?: RedisSubscriberClient;
+  /** Put before the outcome keys and the channel (the idempotency store's prefix). */
+  prefix: string;
+}
+
+/** The outcome half of the Redis store, and the close() that ends its pub/sub connection. */
+export interface RedisOutcomeStore extends OutcomeStore {
+  recordOutcome(outcome: PaymentOutcome, ttlMs: number): Promise<PaymentOutcome>;
+  readOutcome(paymentId: string): Promise<PaymentOutcome | null>;
+  subscribeOutcome(paymentId: string, listener: OutcomeListener): Promise<() => void>;
+  close(): Promise<void>;
+}
+
+/** Answers the outcome that stands: ours, published, or the one recorded before. */
+const RECORD = `if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+  redis.call('PUBLISH', ARGV[3], ARGV[1])
+  return ARGV[1]
+end
+return redis.call('GET', KEYS[1])`;
+const RECORD_SHA = createHash('sha1').update(RECORD).digest('hex');
+/** Keys per MGET when re-reading, so no reply grows without bound. */
+const MGET_BATCH = 1000;
+const MAX_BACKOFF_MS = 5000;
+const CLOSED =
+  'servicepay: subscribeOutcome was called after the store was closed (close()). Subscribe before closing it, or create a new store.';
+
+/** One subscription on a pub/sub connection, or the attempt to make one. */
+interface Session {
+  ready: Promise<void>;
+  sub?: RedisSubscriberClient;
+  ours: boolean;
+  over: boolean;
+  onMessage(message: string): void;
+  onReady(): void;
+  onError(): void;
+}
+
+const parse = (value: unknown): PaymentOutcome | null => {
+  if (typeof value !== 'string') return null;
+  try {
+    return toOutcome(JSON.parse(value));
+  } catch {
+    return null;
+  }
+};
+
+/** Outcomes in Redis (see the module comment). */
+export function redisOutcomes(options: RedisOutcomesOptions): RedisOutcomeStore {
+  const { client, subscriber, prefix } = options ?? {};
+  if (typeof client?.sendCommand !== 'function') {
+    throw new TypeError(
+      'servicepay: redisOutcomes needs { client }, a connected node-redis client (createClient from the redis package).',
+    );
+  }
+  if (
+    subscriber !== undefined &&
+    (typeof subscriber?.subscribe !== 'function' || typeof subscriber.connect !== 'function')
+  ) {
+    throw new TypeError(
+      'servicepay: createRedisStore subscriber must be a node-redis client for pub/sub (client.duplicate(), connected or not), got an object without subscribe() and connect().',
+    );
+  }
+  if (typeof prefix !== 'string') {
+    throw new TypeError(
+      `servicepay: the outcome keys' prefix must be a string, got ${typeof prefix}.`,
+    );
+  }
+  const channel = `${prefix}outcomes`;
+  const key = (paymentId: string): string => `${prefix}outcome:${paymentId}`;
+
+  let listeners = new OutcomeListeners();
+  let session: Session | undefined;
+  let closed = false;
+  /** Set when a pub/sub connection was lost for good while somebody waited: re-read on the next. */
+  let gap = false;
+  let retries = 0;
+  let retryTimer: ReturnType<typeof setTimeout> | undefined;
+
+  /** Delivers the outcomes recorded for every waiting payment (after a reconnect). */
+  async function reread(): Promise<void> {
+    const waiting = listeners.waiting();
+    for (let i = 0; i < waiting.length; i += MGET_BATCH) {
+      const keys = waiting.slice(i, i + MGET_BATCH).map(key);
+      const values = await client.sendCommand(['MGET', ...keys]);
+      for (const value of Array.isArray(values) ? values : []) {
+        const outcome = parse(value);
+        if (outcome !== null) listeners.deliver(outcome);
+      }
+    }
+  }
+
+  /** The pub/sub connection: the merchant's, connected if it was not, or a duplicate of ours. */
+  async function connection(entry: Session): Promise<RedisSubscriberClient> {
+    if (subscriber !== undefined) {
+      if (subscriber.isOpen !== true) await subscriber.connect();
+      return subscriber;
+    }
+    const made = typeof client.duplicate === 'function' ? client.duplicate() : undefined;
+    const sub = made as RedisSubscriberClient | undefined;
+    if (typeof sub?.subscribe !== 'function' || typeof sub.connect !== 'function') {
+      throw new TypeError(
+        'servicepay: subscribing to outcomes needs { client } to be a node-redis client (it is duplicated for pub/sub), or a subscriber client: pass createRedisStore({ client, subscriber: client.duplicate() }).',
+      );
+    }
+    entry.sub = sub;
+    // Ours, so its errors are ours: node-redis reconnects after them, and we re-read on 'ready'.
+    sub.on('error', entry.onError);
+    await sub.connect();
+    return sub;
+  }
+
+  /** Ends a session: unsubscribes, and closes the connection when it is ours. */
+  function finish(entry: Session): void {
+    if (entry.over) return;
+    entry.over = true;
+    if (session === entry) session = undefined;
+    const sub = entry.sub;
+    if (sub === undefined) return;
+    sub.removeListener('ready', entry.onReady);
+    if (!entry.ours) {
+      sub.unsubscribe(channel, entry.onMessage).catch(() => {});
+      return;
+    }
+    try {
+      // At once, not after pending replies: a server that stopped answering must not hold it.
+      const closing = typeof sub.destroy === 'function' ? sub.destroy() : sub.disconnect?.();
+      Promise.resolve(closing).catch(() => {});
+    } catch {
+      // Closed already.
+    }
+  }
+
+  function open(): Session {
+    const entry: Session = {
+      ready: Promise.resolve(),
+      ours: subscriber === undefined,
+      over: false,
+      onMessage(message) {
+        const outcome = parse(message);
+        if (outcome !== null) listeners.deliver(outcome);
+      },
+      onReady() {
+        // Reconnected and subscribed again (node-redis resubscribes before 'ready').
+        if (!entry.over) reread().catch(() => {});
+      },
+      onError() {
+        // A connection that gave up reconnecting is closed for good: open another.
+        if (entry.over || entry.sub?.isOpen !== false) return;
+        finish(entry);
+        if (listeners.size > 0) {
+          gap = true;
+          retryLater();
+        }
+      },
+    };
+    entry.ready = (async () => {
+      try {
+        const sub = await connection(entry);
+        entry.sub = sub;
+        stillWanted(entry);
+        sub.on('ready', entry.onReady);
+        await sub.subscribe(channel, entry.onMessage);
+        stillWanted(entry);
+        retries = 0;
+        if (gap) {
+          await reread();
+          stillWanted(entry);
+          gap = false;
+        }
+      } catch (error) {
+        // Closed or left meanwhile: say that, rather than how the connection ended.
+        stillWanted(entry);
+        throw error;
+      }
+    })();
+    entry.ready.catch(() => {
+      if (entry.over) return;
+      finish(entry);
+      if (gap) retryLater();
+    });
+    return entry;
+  }
+
+  function stillWanted(entry: Session): void {
+    if (!entry.over) return;
+    throw new Error(
+      closed
+        ? CLOSED
+        : 'servicepay: the connection listening for outcomes was closed while subscribing; subscribe again.',
+    );
+  }
+
+  /** Opens a session again after a bounded, growing pause, while anybody waits. */
+  function retryLater(): void {
+    if (closed || retryTimer !== undefined) return;
+    const pause = Math.min(MAX_BACKOFF_MS, 100 * 2 ** retries++);
+    retryTimer = setTimeout(() => {
+      retryTimer = undefined;
+      if (!closed && listeners.size > 0 && session === undefined) session = open();
+    }, pause);
+    (retryTimer as { unref?: () => void }).unref?.();
+  }
+
+  function idle(): void {
+    if (listeners.size > 0) return;
+    gap = false;
+    retries = 0;
+    clearTimeout(retryTimer);
+    retryTimer = undefined;
+    if (session !== undefined) finish(session);
+  }
+
+  async function record(outcome: PaymentOutcome, ttlMs: number): Promise<unknown> {
+    const ms = String(Math.max(1, Math.ceil(ttlMs)));
+    const rest = ['1', key(outcome.paymentId), JSON.stringify(outcome), ms, channel];
+    try {
+      return await client.sendCommand(['EVALSHA', RECORD_SHA, ...rest]);
+    } catch (error) {
+      if (!String((error as Error | undefined)?.message).startsWith('NOSCRIPT')) throw error;
+      return client.sendCommand(['EVAL', RECORD, ...rest]);
+    }
+  }
+
+  return {
+    async recordOutcome(given, ttlMs) {
+      const outcome = toOutcome(given);
+      if (outcome === null) {
+        throw new TypeError(
+          'servicepay: recordOutcome needs an outcome with paymentId, merchantPaymentId and a final status (COMPLETED or FAILED).',
+        );
+      }
+      const standing = parse(await record(outcome, ttlMs));
+      if (standing === null) {
+        throw new Error(
+          `servicepay: the Redis key ${key(outcome.paymentId)} holds something that is not a payment outcome. Delete it, and keep other data out of the store's prefix (${prefix}).`,
+        );
+      }
+      // Those waiting in this process hear the outcome that stands now; the published message
+      // then finds them gone.
+      listeners.deliver(standing);
+      return standing;
+    },
+
+    async readOutcome(paymentId) {
+      return parse(await client.sendCommand(['GET', key(paymentId)]));
+    },
+
+    async subscribeOutcome(paymentId, listener) {
+      if (closed) throw new Error(CLOSED);
+      const remove = listeners.add(paymentId, listener);
+      // The merchant closed their subscriber client since: connect it again.
+      if (session?.ours === false && subscriber?.isOpen === false) finish(session);
+      session ??= open();
+      try {
+        await session.ready;
+      } catch (error) {
+        remove();
+        idle();
+        throw error;
+      }
+      return () => {
+        remove();
+        idle();
+      };
+    },
+
+    async close() {
+      closed = true;
+      listeners = new OutcomeListeners();
+      clearTimeout(retryTimer);
+      retryTimer = undefined;
+      if (session !== undefined) finish(session);
+    },
+  };
+}
