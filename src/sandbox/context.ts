@@ -3,7 +3,14 @@ import type { Doors } from './doors';
 import type { SandboxKeys } from './keys';
 import type { ResolvedOptions } from './options';
 import type { PaymentStore } from './payments';
-import type { FinalPaymentStatus, SandboxPayment } from './types';
+import type { ReceiverCheck } from './diagnosis';
+import type {
+  ArmedFaults,
+  DeliveryFaults,
+  DeliveryFaultTarget,
+  FinalPaymentStatus,
+  SandboxPayment,
+} from './types';
 
 /** What the routes of a running sandbox share. */
 export interface SandboxContext {
@@ -17,10 +24,15 @@ export interface SandboxContext {
   doors: Doors;
   payments: PaymentStore;
   deliverer: Deliverer;
+  checker: ReceiverCheck;
   /** Settles a payment and, when it changed, sends its webhook. Undefined for an unknown id. */
   settle(
     paymentId: string,
     status: FinalPaymentStatus,
     errorDescription: string | null,
   ): SandboxPayment | undefined;
+  /** Sandbox.resendNotification: the checks, then the deliverer's resend. */
+  resend(paymentId: string, faults?: DeliveryFaults): number;
+  /** Sandbox.breakDeliveries. */
+  breakDeliveries(faults: DeliveryFaults, target?: DeliveryFaultTarget): ArmedFaults;
 }

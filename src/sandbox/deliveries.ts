@@ -1,37 +1,131 @@
 /**
- * Webhook delivery (spec 4.1 rules 1-2, 6.1): each notification is PUT until the receiver
- * answers 200, with exponential backoff, at most maxAttempts times. Every attempt sends the same
- * bytes with the same signature, as the service resends one notification rather than making a
- * new one. No jitter: the sandbox serves one merchant, and predictable waits are easier to read
- * on the deliveries page.
+ * Webhook delivery (spec 4.1 rules 1-2, 6.1) and signing: each notification is PUT until the
+ * receiver answers 200, with exponential backoff, at most maxAttempts times. Every attempt sends
+ * the same bytes with the same signature, as the service resends one notification rather than
+ * making a new one. No jitter: the sandbox serves one merchant, and predictable waits are
+ * easier to read on the deliveries page.
+ *
+ * A notification may be sent more than once, each time as a new copy with its own retries: a
+ * resend asked for, or what the real service may do and a merchant needs to see their receiver
+ * survive (two copies at once, one more after a 200, network failures before the receiver,
+ * a delay). Each attempt is kept in full (the request, the answer, how long it took, a hint
+ * at the cause of a failure), the oldest dropped beyond `deliveryHistory`.
  */
+import type { KeyObject } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { signWebhookPayload } from '../webhook/index';
+import { SandboxError } from './errors';
+import { diagnose, hintLine } from './diagnosis';
 import { describeFailure, putBytes } from './put';
-import type { SandboxRetryOptions, FinalPaymentStatus, WebhookDeliveryAttempt } from './types';
+import type {
+  ArmedFaults,
+  DeliveryFaults,
+  DeliveryFaultTarget,
+  DeliveryOutcome,
+  DeliveryReason,
+  FinalPaymentStatus,
+  SandboxRetryOptions,
+  WebhookDeliveryAttempt,
+  WebhookRequestRecord,
+} from './types';
+
+export const SANDBOX_USER_AGENT = 'servicepay-sandbox';
+
+/**
+ * The headers of a webhook request, as the service sends them (spec 4.1, 5.3): JSON, any
+ * answer type, and the SHA256withRSA signature of exactly these body bytes. Signing is the
+ * webhook module's (the same code merchants use in their tests), not a second implementation.
+ */
+export function webhookRequestHeaders(
+  body: Buffer,
+  privateKey: KeyObject | string,
+): Record<string, string> {
+  return {
+    'Content-Type': 'application/json',
+    Accept: '*/*',
+    Authorization: signWebhookPayload(body, privateKey),
+    'User-Agent': SANDBOX_USER_AGENT,
+  };
+}
+
+/** The error of an attempt the sandbox failed on purpose (networkFailures). */
+export const SIMULATED_FAILURE =
+  'simulated network failure: the sandbox broke this attempt on purpose, nothing was sent';
 
 export interface DelivererOptions {
   /** Receiver address; without one, notifications are not sent. */
   url: URL | undefined;
   retry: Required<SandboxRetryOptions>;
+  /** Attempt records kept; the oldest go first beyond it. */
+  history: number;
   /** The request headers for exact body bytes, the signature included. */
   headers: (body: Buffer) => Record<string, string>;
+  /** The public key's address, named in the 401 hint. */
+  publicKeyUrl?: () => string;
   log: (line: string) => void;
   onAttempt?: (attempt: WebhookDeliveryAttempt) => void;
   now?: () => Date;
 }
 
-export interface Deliverer {
-  /** Starts delivering one notification (the JSON body, serialised once). */
-  deliver(paymentId: string, status: FinalPaymentStatus, body: string): void;
-  /** Every attempt so far, oldest first (copies). */
-  attempts(): WebhookDeliveryAttempt[];
-  /** Scheduled retries plus attempts in flight (0 once stopped). */
-  pending(): number;
-  /** Cancels scheduled retries, aborts attempts in flight, resolves when none is left. */
-  stop(): Promise<void>;
+/** A notification as the page shows it: the request once, its attempts newest first. */
+export interface NotificationView {
+  paymentId: string;
+  paymentStatus: FinalPaymentStatus;
+  /** A receiver check's case name, or null for a payment's notification. */
+  label: string | null;
+  request: WebhookRequestRecord;
+  attempts: WebhookDeliveryAttempt[];
 }
 
-/** Records kept for the page and the API; the oldest go first beyond this. */
-const MAX_RECORDS = 5000;
+/** What the receiver check needs to send one case's notification its own way. */
+export interface CheckNotification {
+  paymentId: string;
+  status: FinalPaymentStatus;
+  body: string;
+  label: string;
+  /** Signs other bytes than those sent: a receiver that verifies must answer 401. */
+  forged?: boolean;
+}
+
+export interface Deliverer {
+  /** Starts delivering a payment's notification (the JSON body, serialised once). */
+  deliver(paymentId: string, status: FinalPaymentStatus, body: string): void;
+  /** Sends a known notification again as a new copy; returns the copy's number. */
+  resend(paymentId: string, faults?: DeliveryFaults): number;
+  /** Arms faults for one payment or the next notifications (see Sandbox.breakDeliveries). */
+  arm(faults: DeliveryFaults, target: DeliveryFaultTarget): ArmedFaults;
+  armed(): ArmedFaults;
+  /**
+   * Sends a receiver check's notification: one copy (two with twiceAtOnce, both awaited), with
+   * the check's own retry policy. Resolves with each copy's attempts once each has ended.
+   */
+  sendCheck(
+    notification: CheckNotification,
+    options: {
+      reason: DeliveryReason;
+      faults?: DeliveryFaults;
+      retry: Required<SandboxRetryOptions>;
+    },
+  ): Promise<WebhookDeliveryAttempt[][]>;
+  /** Every attempt kept, oldest first (copies). */
+  attempts(): WebhookDeliveryAttempt[];
+  /** The id of the latest attempt (0 before the first). */
+  lastAttemptId(): number;
+  /** The attempts kept with an id above `id`, oldest first (not copies: to read only). */
+  attemptsAfter(id: number): readonly WebhookDeliveryAttempt[];
+  /** The notifications with attempts kept, the latest activity first. */
+  notifications(): NotificationView[];
+  /** One notification with the attempts kept for it, or undefined. */
+  notification(paymentId: string): NotificationView | undefined;
+  /** Calls the listener with each new attempt record; returns the unsubscribe function. */
+  subscribe(listener: (attempt: WebhookDeliveryAttempt) => void): () => void;
+  /** Calls the listener when the armed faults change (armed, or used up). */
+  subscribeArmed(listener: () => void): () => void;
+  /** Scheduled attempts (retries, delays, late resends) plus attempts in flight (0 once stopped). */
+  pending(): number;
+  /** Cancels scheduled attempts, aborts attempts in flight, resolves when none is left. */
+  stop(): Promise<void>;
+}
 
 /** Wait after attempt n (1-based) before attempt n+1. */
 export function retryDelay(attempt: number, retry: Required<SandboxRetryOptions>): number {
@@ -39,17 +133,139 @@ export function retryDelay(attempt: number, retry: Required<SandboxRetryOptions>
   return Math.min(delay, retry.maxDelayMs);
 }
 
+interface Notification {
+  paymentId: string;
+  paymentStatus: FinalPaymentStatus;
+  label: string | null;
+  bytes: Buffer;
+  headers: Record<string, string>;
+  request: WebhookRequestRecord;
+  /** Copies sent so far. */
+  copies: number;
+}
+
+/** One send of a notification: its copies share the faults' budget. */
+interface Run {
+  faults: DeliveryFaults;
+  retry: Required<SandboxRetryOptions>;
+  networkFailuresLeft: number;
+  lateResent: boolean;
+}
+
+interface Answer {
+  status: number | null;
+  responseText: string | null;
+  error: string | null;
+  failure: unknown;
+}
+
+const FAULT_LIMIT_MS = 2 ** 31 - 1;
+
+/**
+ * Checks faults given by code, the page or the CLI; returns them without the keys left
+ * undefined. Bounded like the retry policy: a typo must not schedule a timer that overflows.
+ */
+export function checkFaults(value: unknown): DeliveryFaults {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new SandboxError(
+      'servicepay: delivery faults must be an object such as { twiceAtOnce: true, networkFailures: 2 }.',
+    );
+  }
+  const faults = value as Record<string, unknown>;
+  const known = ['twiceAtOnce', 'lateResendMs', 'networkFailures', 'delayMs'];
+  const unknown = Object.keys(faults).filter((key) => !known.includes(key));
+  if (unknown.length > 0) {
+    throw new SandboxError(
+      `servicepay: unknown delivery fault ${JSON.stringify(unknown[0])}; the faults are ${known.join(', ')}.`,
+    );
+  }
+  const result: DeliveryFaults = {};
+  if (faults.twiceAtOnce !== undefined) {
+    if (typeof faults.twiceAtOnce !== 'boolean') {
+      throw new SandboxError('servicepay: delivery fault twiceAtOnce must be true or false.');
+    }
+    result.twiceAtOnce = faults.twiceAtOnce;
+  }
+  const count = (key: 'networkFailures', max: number) => {
+    const n = faults[key];
+    if (n === undefined) return;
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > max) {
+      throw new SandboxError(
+        `servicepay: delivery fault ${key} must be an integer from 0 to ${max}, got ${String(n)}.`,
+      );
+    }
+    result[key] = n;
+  };
+  const ms = (key: 'lateResendMs' | 'delayMs') => {
+    const n = faults[key];
+    if (n === undefined) return;
+    if (typeof n !== 'number' || !Number.isFinite(n) || n < 0 || n > FAULT_LIMIT_MS) {
+      throw new SandboxError(
+        `servicepay: delivery fault ${key} must be a number of milliseconds from 0 to ${FAULT_LIMIT_MS}, got ${String(n)}.`,
+      );
+    }
+    result[key] = n;
+  };
+  count('networkFailures', 1000);
+  ms('lateResendMs');
+  ms('delayMs');
+  return result;
+}
+
+/** The faults in a few words, for the page and the log: "twice at once, 2 network failures". */
+export function describeFaults(faults: DeliveryFaults): string {
+  const parts: string[] = [];
+  if (faults.twiceAtOnce) parts.push('twice at once');
+  if (faults.lateResendMs !== undefined) parts.push(`again ${faults.lateResendMs} ms after a 200`);
+  if (faults.networkFailures) {
+    parts.push(
+      `${faults.networkFailures} network failure${faults.networkFailures === 1 ? '' : 's'} first`,
+    );
+  }
+  if (faults.delayMs) parts.push(`delayed ${faults.delayMs} ms`);
+  return parts.length > 0 ? parts.join(', ') : 'no fault';
+}
+
+/** Whether the faults change anything (a 0 or false is no fault). */
+const hasFault = (faults: DeliveryFaults) =>
+  Boolean(faults.twiceAtOnce || faults.networkFailures || faults.delayMs) ||
+  faults.lateResendMs !== undefined;
+
 export function createDeliverer(options: DelivererOptions): Deliverer {
   const { url, retry, log } = options;
   const now = options.now ?? (() => new Date());
   const records: WebhookDeliveryAttempt[] = [];
-  const timers = new Set<NodeJS.Timeout>();
+  const notifications = new Map<string, Notification>();
+  const listeners = new Set<(attempt: WebhookDeliveryAttempt) => void>();
+  const armedListeners = new Set<() => void>();
+  const armedChanged = () => {
+    for (const listener of armedListeners) {
+      try {
+        listener();
+      } catch (error) {
+        log(`a deliveries listener threw: ${describeFailure(error)}`);
+      }
+    }
+  };
+  /** Scheduled attempts, each with what to do when stop() cancels it. */
+  const timers = new Map<NodeJS.Timeout, () => void>();
   const inFlight = new Set<Promise<void>>();
   const stopping = new AbortController();
+  let lastId = 0;
+  let armedNext: { faults: DeliveryFaults; remaining: number } | null = null;
+  const armedPayments = new Map<string, DeliveryFaults>();
 
-  function record(attempt: WebhookDeliveryAttempt): void {
+  function schedule(run: () => void, delayMs: number, onCancel: () => void = () => {}): void {
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      if (!stopping.signal.aborted) run();
+    }, delayMs);
+    timers.set(timer, onCancel);
+  }
+
+  function publish(attempt: WebhookDeliveryAttempt): void {
     records.push(attempt);
-    if (records.length > MAX_RECORDS) records.splice(0, records.length - MAX_RECORDS);
+    if (records.length > options.history) records.splice(0, records.length - options.history);
     const result = attempt.status !== null ? `HTTP ${attempt.status}` : attempt.error;
     const next =
       attempt.outcome === 'retrying'
@@ -57,68 +273,224 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
         : attempt.outcome === 'gave-up'
           ? `; giving up after ${attempt.attempt} attempts`
           : '';
+    const copy =
+      attempt.copy > 1 || attempt.reason !== 'settled'
+        ? ` (copy ${attempt.copy}, ${attempt.reason})`
+        : '';
+    const hint = attempt.hint ? `. ${hintLine(attempt)}` : '';
     log(
-      `webhook ${attempt.paymentStatus} ${attempt.paymentId} attempt ${attempt.attempt} → ${result}${next}`,
+      `webhook ${attempt.paymentStatus} ${attempt.paymentId} attempt ${attempt.attempt}${copy} → ${result}${next}${hint}`,
     );
-    try {
-      options.onAttempt?.({ ...attempt });
-    } catch (error) {
-      // A throwing observer must not stop the delivery it observes.
-      log(`onDelivery threw: ${describeFailure(error)}`);
+    for (const listener of [...listeners, options.onAttempt]) {
+      try {
+        listener?.(structuredClone(attempt));
+      } catch (error) {
+        // A throwing observer must not stop the delivery it observes.
+        log(`onDelivery threw: ${describeFailure(error)}`);
+      }
     }
   }
 
-  function attemptDelivery(
-    target: URL,
+  function remember(
     paymentId: string,
     paymentStatus: FinalPaymentStatus,
-    bytes: Buffer,
-    headers: Record<string, string>,
-    attempt: number,
-  ): void {
-    const at = now();
-    const task = putBytes(target, bytes, {
+    body: string,
+    label: string | null,
+    forged = false,
+  ): Notification {
+    // Signed once over the exact bytes that every attempt sends (spec 5.1.3-4). A forged
+    // notification (receiver check) carries the signature of other bytes.
+    const bytes = Buffer.from(body, 'utf8');
+    const headers = options.headers(forged ? Buffer.from(`${body} `, 'utf8') : bytes);
+    const notification: Notification = {
+      paymentId,
+      paymentStatus,
+      label,
+      bytes,
       headers,
-      timeoutMs: retry.timeoutMs,
-      signal: stopping.signal,
-    }).then(
-      (response) => ({ status: response.statusCode, error: null }),
-      (error: unknown) => ({ status: null, error: describeFailure(error) }),
-    );
-    const done = task.then(({ status, error }) => {
-      inFlight.delete(done);
-      const base = {
-        paymentId,
-        paymentStatus,
-        url: target.href,
-        attempt,
-        at: at.toISOString(),
-        status,
-        error,
-      };
-      if (status === 200) {
-        record({ ...base, outcome: 'delivered', nextAttemptAt: null });
-      } else if (stopping.signal.aborted) {
-        record({ ...base, outcome: 'cancelled', nextAttemptAt: null });
-      } else if (attempt >= retry.maxAttempts) {
-        record({ ...base, outcome: 'gave-up', nextAttemptAt: null });
-      } else {
-        const delay = retryDelay(attempt, retry);
-        const nextAttemptAt = new Date(now().getTime() + delay).toISOString();
-        // Scheduled before the record is published, so an observer that stops the sandbox
-        // from its callback cancels this retry too.
-        const timer = setTimeout(() => {
-          timers.delete(timer);
-          if (!stopping.signal.aborted) {
-            attemptDelivery(target, paymentId, paymentStatus, bytes, headers, attempt + 1);
-          }
-        }, delay);
-        timers.add(timer);
-        record({ ...base, outcome: 'retrying', nextAttemptAt });
-      }
-    });
-    inFlight.add(done);
+      request: Object.freeze({
+        method: 'PUT',
+        url: url!.href,
+        headers: Object.freeze({ ...headers, 'Content-Length': String(bytes.length) }),
+        body,
+      }) as WebhookRequestRecord,
+      copies: 0,
+    };
+    notifications.set(paymentId, notification);
+    return notification;
   }
+
+  /** Sends one copy until 200 or the end of its retries; resolves with its attempts. */
+  function sendCopy(
+    notification: Notification,
+    reason: DeliveryReason,
+    run: Run,
+  ): Promise<WebhookDeliveryAttempt[]> {
+    notification.copies += 1;
+    const copy = notification.copies;
+    const seen: WebhookDeliveryAttempt[] = [];
+    return new Promise((resolve) => {
+      const attempt = (number: number): void => {
+        const at = now();
+        const started = performance.now();
+        const simulated = run.networkFailuresLeft > 0;
+        if (simulated) run.networkFailuresLeft -= 1;
+        const task: Promise<Answer> = simulated
+          ? Promise.resolve({
+              status: null,
+              responseText: null,
+              error: SIMULATED_FAILURE,
+              failure: null,
+            })
+          : putBytes(url!, notification.bytes, {
+              headers: notification.headers,
+              timeoutMs: run.retry.timeoutMs,
+              signal: stopping.signal,
+            }).then(
+              (response) => ({
+                status: response.statusCode,
+                responseText: response.bodyText,
+                error: null,
+                failure: null,
+              }),
+              (failure: unknown) => ({
+                status: null,
+                responseText: null,
+                error: describeFailure(failure),
+                failure,
+              }),
+            );
+        const done = task.then((answer) => {
+          inFlight.delete(done);
+          const durationMs = Math.round(performance.now() - started);
+          let outcome: DeliveryOutcome;
+          let nextAttemptAt: string | null = null;
+          if (answer.status === 200) outcome = 'delivered';
+          else if (stopping.signal.aborted) outcome = 'cancelled';
+          else if (number >= run.retry.maxAttempts) outcome = 'gave-up';
+          else {
+            outcome = 'retrying';
+            const delay = retryDelay(number, run.retry);
+            nextAttemptAt = new Date(now().getTime() + delay).toISOString();
+            // Scheduled before the record is published, so an observer that stops the sandbox
+            // from its callback cancels this retry too.
+            schedule(
+              () => attempt(number + 1),
+              delay,
+              () => resolve(seen),
+            );
+          }
+          if (outcome === 'delivered' && run.faults.lateResendMs !== undefined && !run.lateResent) {
+            run.lateResent = true;
+            schedule(
+              () => void sendCopy(notification, 'late-resend', plainRun(run.retry)),
+              run.faults.lateResendMs,
+            );
+          }
+          const record: WebhookDeliveryAttempt = {
+            id: ++lastId,
+            paymentId: notification.paymentId,
+            paymentStatus: notification.paymentStatus,
+            url: url!.href,
+            copy,
+            reason,
+            attempt: number,
+            at: at.toISOString(),
+            durationMs,
+            request: notification.request,
+            status: answer.status,
+            responseText: answer.responseText,
+            error: answer.error,
+            simulated,
+            // A cancelled attempt is the sandbox stopping, not the receiver's doing.
+            hint:
+              outcome === 'cancelled'
+                ? null
+                : diagnose(
+                    { status: answer.status, failure: answer.failure, simulated },
+                    {
+                      url: url!.href,
+                      bodyBytes: notification.bytes.length,
+                      timeoutMs: run.retry.timeoutMs,
+                      publicKeyUrl: options.publicKeyUrl?.(),
+                    },
+                  ),
+            outcome,
+            nextAttemptAt,
+          };
+          seen.push(record);
+          publish(record);
+          if (outcome !== 'retrying') resolve(seen);
+        });
+        inFlight.add(done);
+      };
+      if (stopping.signal.aborted) resolve(seen);
+      else attempt(1);
+    });
+  }
+
+  const plainRun = (policy: Required<SandboxRetryOptions>): Run => ({
+    faults: {},
+    retry: policy,
+    networkFailuresLeft: 0,
+    lateResent: false,
+  });
+
+  /** Sends a notification with faults: after the delay, one copy, or two at the same moment. */
+  function send(
+    notification: Notification,
+    reason: DeliveryReason,
+    faults: DeliveryFaults,
+    policy: Required<SandboxRetryOptions> = retry,
+  ): Promise<WebhookDeliveryAttempt[][]> {
+    const run: Run = {
+      ...plainRun(policy),
+      faults,
+      networkFailuresLeft: faults.networkFailures ?? 0,
+    };
+    if (hasFault(faults)) {
+      log(`webhook ${notification.paymentId} broken on purpose: ${describeFaults(faults)}`);
+    }
+    const copies = () =>
+      Promise.all([
+        sendCopy(notification, reason, run),
+        ...(faults.twiceAtOnce ? [sendCopy(notification, 'twice-at-once', run)] : []),
+      ]);
+    if (!faults.delayMs) return copies();
+    return new Promise((resolve) =>
+      schedule(
+        () => resolve(copies()),
+        faults.delayMs!,
+        () => resolve([]),
+      ),
+    );
+  }
+
+  const viewOf = (notification: Notification): NotificationView => ({
+    paymentId: notification.paymentId,
+    paymentStatus: notification.paymentStatus,
+    label: notification.label,
+    request: notification.request,
+    attempts: [],
+  });
+
+  function takeArmed(paymentId: string): DeliveryFaults | undefined {
+    const own = armedPayments.get(paymentId);
+    if (own !== undefined) {
+      armedPayments.delete(paymentId);
+      armedChanged();
+      return own;
+    }
+    return undefined;
+  }
+
+  const armed = (): ArmedFaults => ({
+    next: armedNext && { faults: { ...armedNext.faults }, remaining: armedNext.remaining },
+    payments: Array.from(armedPayments, ([paymentId, faults]) => ({
+      paymentId,
+      faults: { ...faults },
+    })),
+  });
 
   return {
     deliver(paymentId, status, body) {
@@ -127,17 +499,108 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
         log(`webhook ${status} ${paymentId} not sent: no webhookUrl is configured`);
         return;
       }
-      // Signed once over the exact bytes that every attempt sends (spec 5.1.3-4).
-      const bytes = Buffer.from(body, 'utf8');
-      const headers = options.headers(bytes);
-      attemptDelivery(url, paymentId, status, bytes, headers, 1);
+      let faults = takeArmed(paymentId);
+      if (faults === undefined && armedNext !== null) {
+        faults = armedNext.faults;
+        armedNext.remaining -= 1;
+        if (armedNext.remaining <= 0) armedNext = null;
+        armedChanged();
+      }
+      void send(remember(paymentId, status, body, null), 'settled', faults ?? {});
     },
-    attempts: () => records.map((attempt) => ({ ...attempt })),
+    resend(paymentId, faults) {
+      const notification = notifications.get(paymentId);
+      if (notification === undefined) {
+        throw new SandboxError(
+          `servicepay: the sandbox has sent no notification for the payment ${JSON.stringify(paymentId)}; it sends one when a payment reaches COMPLETED or FAILED with a webhookUrl configured.`,
+        );
+      }
+      if (stopping.signal.aborted) {
+        throw new SandboxError('servicepay: the sandbox is stopped; it sends nothing more.');
+      }
+      const chosen = faults !== undefined ? checkFaults(faults) : (takeArmed(paymentId) ?? {});
+      const copy = notification.copies + 1;
+      void send(notification, 'resend', chosen);
+      return copy;
+    },
+    arm(faults, target) {
+      const checked = checkFaults(faults);
+      if ('paymentId' in target) {
+        if (typeof target.paymentId !== 'string' || target.paymentId === '') {
+          throw new SandboxError(
+            'servicepay: breakDeliveries target paymentId must be a payment id.',
+          );
+        }
+        if (hasFault(checked)) armedPayments.set(target.paymentId, checked);
+        else armedPayments.delete(target.paymentId);
+      } else {
+        const { count } = target;
+        if (!Number.isInteger(count) || count < 0 || count > 1000) {
+          throw new SandboxError(
+            `servicepay: breakDeliveries target count must be an integer from 0 to 1000, got ${String(count)}.`,
+          );
+        }
+        armedNext = count > 0 && hasFault(checked) ? { faults: checked, remaining: count } : null;
+      }
+      armedChanged();
+      return armed();
+    },
+    armed,
+    sendCheck(check, { reason, faults = {}, retry: policy }) {
+      if (url === undefined || stopping.signal.aborted) return Promise.resolve([]);
+      const notification =
+        notifications.get(check.paymentId) ??
+        remember(check.paymentId, check.status, check.body, check.label, check.forged);
+      return send(notification, reason, faults, policy);
+    },
+    attempts: () => records.map((attempt) => structuredClone(attempt)),
+    lastAttemptId: () => lastId,
+    attemptsAfter(id) {
+      // Ids increase along the records: the ones after `id` are a tail.
+      let start = records.length;
+      while (start > 0 && records[start - 1]!.id > id) start -= 1;
+      return records.slice(start);
+    },
+    notifications() {
+      const views = new Map<string, NotificationView>();
+      for (let i = records.length - 1; i >= 0; i -= 1) {
+        const attempt = records[i]!;
+        let view = views.get(attempt.paymentId);
+        if (view === undefined) {
+          view = viewOf(notifications.get(attempt.paymentId)!);
+          views.set(attempt.paymentId, view);
+        }
+        view.attempts.push(attempt);
+      }
+      return [...views.values()];
+    },
+    notification(paymentId) {
+      const notification = notifications.get(paymentId);
+      if (notification === undefined) return undefined;
+      const view = viewOf(notification);
+      for (let i = records.length - 1; i >= 0; i -= 1) {
+        if (records[i]!.paymentId === paymentId) view.attempts.push(records[i]!);
+      }
+      return view;
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    subscribeArmed(listener) {
+      armedListeners.add(listener);
+      return () => armedListeners.delete(listener);
+    },
     pending: () => timers.size + inFlight.size,
     async stop() {
       stopping.abort();
-      for (const timer of timers) clearTimeout(timer);
+      for (const [timer, cancelled] of timers) {
+        clearTimeout(timer);
+        cancelled();
+      }
       timers.clear();
+      listeners.clear();
+      armedListeners.clear();
       while (inFlight.size > 0) await Promise.all(inFlight);
     },
   };

@@ -8,12 +8,18 @@
  *    cannot control: `localhost` and `*.localhost`, IP addresses, the host it listens on, and
  *    the host of `publicUrl`. The port is not compared: the name is what an attacker would
  *    have to own, and a port mapping (Docker, SSH) legitimately changes the port.
- * 2. Where a decision comes from (cross-site form posts). A form on any site can POST to the
- *    bank page's decision address. A decision needs the token the bank page puts in its form
- *    (an HMAC of the payment id under a key made at start, so nobody who has not read the page
- *    knows it), must be a urlencoded form, and a browser that says where the request comes from
- *    (Sec-Fetch-Site, Origin) must say it comes from the sandbox's own origin. The token alone
- *    would do; the other checks make a mistake in one of them not enough to open the door.
+ * 2. Where an action comes from (cross-site form posts). A form on any site can POST to the
+ *    bank page's decision address, or to the deliveries page's Resend and break-it actions.
+ *    An action from a page needs the token that page puts in its form (an HMAC of what the
+ *    form is for, the payment id or the deliveries page, under a key made at start, so nobody
+ *    who has not read the page knows it), must be a urlencoded form, and a browser that says
+ *    where the request comes from (Sec-Fetch-Site, Origin) must say it comes from the
+ *    sandbox's own origin. The token alone would do; the other checks make a mistake in one of
+ *    them not enough to open the door.
+ * 3. The same actions as JSON, for the CLI and scripts on this machine (fromTool): they need
+ *    `Content-Type: application/json`, which no form can send and which a page elsewhere can
+ *    send only after a CORS preflight that the sandbox never grants, and the same origin
+ *    checks as a form.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
@@ -41,11 +47,16 @@ export interface Doors {
    * or publicUrl (with its scheme: a tunnel usually ends TLS in front of the sandbox).
    */
   origin(req: IncomingMessage): string;
-  /** The decision form's token for a payment. */
-  token(paymentId: string): string;
-  /** Whether a decision request comes from the payment's own bank page. */
-  fromBankPage(req: IncomingMessage, paymentId: string, token: string | null): boolean;
+  /** The token of a form: `purpose` is the payment id (bank page) or DELIVERIES_FORM. */
+  token(purpose: string): string;
+  /** Whether a form's POST comes from the sandbox's own page that holds the token. */
+  fromOwnPage(req: IncomingMessage, purpose: string, token: string | null): boolean;
+  /** Whether a JSON request comes from a tool on this machine, not a page elsewhere. */
+  fromTool(req: IncomingMessage): boolean;
 }
+
+/** The purpose of the deliveries page's forms (a payment id is a UUID: never this). */
+export const DELIVERIES_FORM = 'deliveries page';
 
 export function createDoors({
   host,
@@ -84,23 +95,35 @@ export function createDoors({
     },
     origin,
     token,
-    fromBankPage(req, paymentId, given) {
+    fromOwnPage(req, purpose, given) {
       if (!/^application\/x-www-form-urlencoded\s*(?:;|$)/i.test(req.headers['content-type'] ?? ''))
         return false;
       if (typeof given !== 'string') return false;
-      const expected = Buffer.from(token(paymentId));
+      const expected = Buffer.from(token(purpose));
       const actual = Buffer.from(given);
       if (actual.length !== expected.length || !timingSafeEqual(actual, expected)) return false;
-      // What a browser says about where the request comes from; clients that send neither
-      // (curl, tests) pass here, the token still stands in their way.
-      const site = req.headers['sec-fetch-site'];
-      if (site !== undefined && site !== 'same-origin') return false;
-      // `null` is what an opaque origin (a sandboxed frame, a data: page) sends: never ours.
-      const from = req.headers.origin;
-      const own = [origin(req), ...(publicUrl ? [publicUrl.origin] : [])];
-      return from === undefined || own.includes(from);
+      return sameOrigin(req, false);
+    },
+    fromTool(req) {
+      if (!/^application\/json\s*(?:;|$)/i.test(req.headers['content-type'] ?? '')) return false;
+      // `none` is a request the user started themselves (typed, a bookmark); a tool sends none.
+      return sameOrigin(req, true);
     },
   };
+
+  /**
+   * What a browser says about where the request comes from; clients that send neither (curl,
+   * the CLI, tests) pass here, and the token or the JSON content type still stand in the way.
+   */
+  function sameOrigin(req: IncomingMessage, allowNone: boolean): boolean {
+    const site = req.headers['sec-fetch-site'];
+    if (site !== undefined && site !== 'same-origin' && !(allowNone && site === 'none'))
+      return false;
+    // `null` is what an opaque origin (a sandboxed frame, a data: page) sends: never ours.
+    const from = req.headers.origin;
+    const own = [origin(req), ...(publicUrl ? [publicUrl.origin] : [])];
+    return from === undefined || own.includes(from);
+  }
 }
 
 /** The body of the 421 for a Host the sandbox does not answer (plain text, for developers). */

@@ -35,17 +35,22 @@ export interface PageParts {
   title: string;
   /** The body's inner HTML, already escaped where needed. */
   body: string;
+  /** Same-origin scripts to load (deferred); most pages have none. */
+  scripts?: readonly string[];
 }
 
 /** A complete document: language, viewport, title, the stylesheet. */
-export function htmlDocument({ title, body }: PageParts): string {
+export function htmlDocument({ title, body, scripts = [] }: PageParts): string {
+  const scriptTags = scripts
+    .map((src) => `\n<script src="${escapeHtml(src)}" defer></script>`)
+    .join('');
   return `<!doctype html>
 <html lang="en-GB">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
-<link rel="stylesheet" href="${STYLESHEET_PATH}">
+<link rel="stylesheet" href="${STYLESHEET_PATH}">${scriptTags}
 </head>
 <body>
 ${body}

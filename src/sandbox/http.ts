@@ -43,6 +43,18 @@ const COMMON_HEADERS = {
   'Referrer-Policy': 'no-referrer',
 };
 
+/**
+ * Starts a `text/event-stream` answer (Server-Sent Events), left open: the caller writes the
+ * events and stops when the client goes. `retry` tells the browser how soon to reconnect.
+ */
+export function startEventStream(res: ServerResponse): void {
+  res.writeHead(200, {
+    ...COMMON_HEADERS,
+    'Content-Type': 'text/event-stream; charset=utf-8',
+  });
+  res.write('retry: 2000\n\n');
+}
+
 /** 304 Not Modified: the validators and caching headers again, no body. */
 export function sendNotModified(res: ServerResponse, headers: Record<string, string>): void {
   res.writeHead(304, { ...COMMON_HEADERS, ...headers });

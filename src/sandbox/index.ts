@@ -3,7 +3,12 @@
  * and end-to-end tests. Node only. Nothing else in the library imports it.
  */
 export { startSandbox, SANDBOX_APPLICATION_ID } from './server';
-export { SANDBOX_DEFAULT_PORT, DEFAULT_RETRY, DEFAULT_MERCHANT_NAME } from './options';
+export {
+  SANDBOX_DEFAULT_PORT,
+  DEFAULT_RETRY,
+  DEFAULT_MERCHANT_NAME,
+  DEFAULT_DELIVERY_HISTORY,
+} from './options';
 export { DEFAULT_INSTITUTIONS } from './institutions';
 export { PUBLIC_KEY_PATH } from './router';
 export { SCRIPT_HOST_PATH } from './script-host';
@@ -25,5 +30,14 @@ export type {
   FinalPaymentStatus,
   SettleOutcome,
   WebhookDeliveryAttempt,
+  WebhookRequestRecord,
   DeliveryOutcome,
+  DeliveryReason,
+  DeliveryHint,
+  DeliveryFaults,
+  DeliveryFaultTarget,
+  ArmedFaults,
+  ReceiverCheckReport,
+  ReceiverCheckCase,
+  ReceiverCheckCaseName,
 } from './types';

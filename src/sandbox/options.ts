@@ -35,6 +35,7 @@ export interface ResolvedOptions {
   publicUrl: URL | undefined;
   log: (line: string) => void;
   onDelivery: ((attempt: WebhookDeliveryAttempt) => void) | undefined;
+  deliveryHistory: number;
 }
 
 export const DEFAULT_RETRY: Readonly<Required<SandboxRetryOptions>> = Object.freeze({
@@ -44,6 +45,14 @@ export const DEFAULT_RETRY: Readonly<Required<SandboxRetryOptions>> = Object.fre
   maxAttempts: 20,
   timeoutMs: 5_000,
 });
+
+/**
+ * Delivery attempts kept by default: hundreds of payments' worth, a few megabytes at most
+ * (each keeps its request and up to 4 KiB of answer).
+ */
+export const DEFAULT_DELIVERY_HISTORY = 1000;
+/** Beyond this the deliveries page and /deliveries.json would be too slow to be of use. */
+const MAX_DELIVERY_HISTORY = 100_000;
 
 /**
  * The payee when none is configured: neutral, so that it is plainly not some other shop's
@@ -88,6 +97,18 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
       'onDelivery',
     );
   }
+  const deliveryHistory = options.deliveryHistory ?? DEFAULT_DELIVERY_HISTORY;
+  if (
+    typeof deliveryHistory !== 'number' ||
+    !Number.isInteger(deliveryHistory) ||
+    deliveryHistory < 1 ||
+    deliveryHistory > MAX_DELIVERY_HISTORY
+  ) {
+    throw new SandboxConfigError(
+      `servicepay: sandbox option deliveryHistory must be an integer from 1 to ${MAX_DELIVERY_HISTORY} (the delivery attempts kept), got ${String(deliveryHistory)}.`,
+      'deliveryHistory',
+    );
+  }
   if (
     options.keyFile !== undefined &&
     (typeof options.keyFile !== 'string' || options.keyFile === '')
@@ -120,6 +141,7 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     publicUrl: publicOrigin(options.publicUrl),
     log: safeLog(options.log),
     onDelivery: options.onDelivery,
+    deliveryHistory,
   };
 }
 

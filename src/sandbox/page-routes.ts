@@ -1,17 +1,41 @@
-/** The browser side: the bank page and its decision, the sandbox's own pages and assets. */
+/**
+ * The browser side: the bank page and its decision, the sandbox's own pages and assets, and
+ * the deliveries workbench's actions (Resend, break it on purpose, the receiver check) from its
+ * page's forms or, as JSON, from the CLI and scripts on this machine.
+ */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { bankPage, bankPath, isDecision } from './bank-page';
 import type { Decision } from './bank-page';
 import type { SandboxContext } from './context';
 import { ICON_CSP, pageCsp } from './csp';
-import { formFields, readBody, send } from './http';
+import { checkFaults } from './deliveries';
+import { DELIVERIES_FORM } from './doors';
+import { SandboxError } from './errors';
+import { formFields, readBody, send, sendError, sendJson, startEventStream } from './http';
 import { institutionIconSvg } from './icons';
-import { deliveriesPage, indexPage, messagePage } from './pages';
+import {
+  NOTIFICATIONS_PER_PAGE,
+  armedList,
+  attemptSummary,
+  checkPart,
+  deliveriesPage,
+  indexPage,
+  messagePage,
+  notificationAnchor,
+  notificationSection,
+} from './pages';
+import type { CheckState } from './pages';
 import { BANK_ERROR_DESCRIPTION, REJECTED_DESCRIPTION } from './payload';
-import { SANDBOX_CSS } from './stylesheet';
-import type { FinalPaymentStatus, SandboxPayment } from './types';
+import { DELIVERIES_SCRIPT, SANDBOX_CSS } from './stylesheet';
+import type {
+  DeliveryFaults,
+  DeliveryFaultTarget,
+  FinalPaymentStatus,
+  SandboxPayment,
+  WebhookDeliveryAttempt,
+} from './types';
 
-/** The decision form has one short field. */
+/** The sandbox's forms have a few short fields (the decision; a resend with its faults). */
 const MAX_FORM_BYTES = 4096;
 
 const OUTCOMES: Record<Decision, { status: FinalPaymentStatus; errorDescription: string | null }> =
@@ -100,7 +124,7 @@ export async function decide(
   const decision = fields.get('decision');
   if (ctx.payments.get(paymentId) === undefined) return notFoundPayment(res, paymentId, ctx);
   // A form on another site can post here too: only the bank page's own form decides.
-  if (!ctx.doors.fromBankPage(req, paymentId, fields.get('token'))) {
+  if (!ctx.doors.fromOwnPage(req, paymentId, fields.get('token'))) {
     ctx.options.log(`decision for payment ${paymentId} refused: not from its bank page`);
     return sendPage(
       res,
@@ -150,12 +174,240 @@ export function showIndex(res: ServerResponse, ctx: SandboxContext): void {
   );
 }
 
-export function showDeliveries(res: ServerResponse, ctx: SandboxContext): void {
-  sendPage(res, 200, deliveriesPage(ctx.deliverer.attempts(), ctx.options.webhookUrl?.href), ctx);
+function checkState(ctx: SandboxContext): CheckState {
+  return { ...ctx.checker.state(), available: ctx.options.webhookUrl !== undefined };
+}
+
+/** The deliveries page: `?page=n` for older notifications (only the first page is live). */
+export function showDeliveries(
+  res: ServerResponse,
+  query: URLSearchParams,
+  ctx: SandboxContext,
+): void {
+  const all = ctx.deliverer.notifications();
+  const pages = Math.max(1, Math.ceil(all.length / NOTIFICATIONS_PER_PAGE));
+  const asked = Number(query.get('page') ?? '1');
+  const page = Number.isInteger(asked) ? Math.min(Math.max(asked, 1), pages) : 1;
+  const start = (page - 1) * NOTIFICATIONS_PER_PAGE;
+  const html = deliveriesPage({
+    webhookUrl: ctx.options.webhookUrl?.href,
+    token: ctx.doors.token(DELIVERIES_FORM),
+    notifications: all.slice(start, start + NOTIFICATIONS_PER_PAGE),
+    page,
+    pages,
+    history: ctx.options.deliveryHistory,
+    armed: ctx.deliverer.armed(),
+    check: checkState(ctx),
+    lastAttemptId: ctx.deliverer.lastAttemptId(),
+  });
+  send(res, 200, html, {
+    'Content-Type': 'text/html; charset=utf-8',
+    'Content-Security-Policy': pageCsp([], { script: true }),
+    // As on the bank page: its forms must send the real Origin, which the actions compare.
+    'Referrer-Policy': 'same-origin',
+  });
+}
+
+/**
+ * The deliveries page's event stream: each new attempt as its notification's section, the
+ * receiver check's part when a check starts or ends, and the armed faults when they change.
+ * Nothing but what the page shows, and only to this origin (no CORS).
+ */
+export function deliveryEvents(
+  req: IncomingMessage,
+  res: ServerResponse,
+  query: URLSearchParams,
+  ctx: SandboxContext,
+): void {
+  startEventStream(res);
+  const token = ctx.doors.token(DELIVERIES_FORM);
+  const write = (event: string, data: unknown, id?: number) => {
+    if (res.writableEnded) return;
+    const line = id === undefined ? '' : `id: ${id}\n`;
+    res.write(`${line}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  };
+  const sendAttempt = (attempt: WebhookDeliveryAttempt) => {
+    const view = ctx.deliverer.notification(attempt.paymentId);
+    if (view === undefined || view.attempts.length === 0) return;
+    const html = notificationSection(view, token);
+    write('attempt', { html, summary: attemptSummary(attempt) }, attempt.id);
+  };
+  const sendCheck = (announce: boolean) => {
+    const state = checkState(ctx);
+    const failed = state.report?.cases.filter((c) => !c.passed).length ?? 0;
+    const summary = !announce
+      ? ''
+      : state.running
+        ? 'The receiver check is running.'
+        : `The receiver check has ended: ${failed === 0 ? 'every case as expected' : `${failed} cases not as expected`}.`;
+    write('check', { html: checkPart(state, token), summary });
+  };
+  const sendArmed = () => write('section', { html: armedList(ctx.deliverer.armed()) });
+  // What happened between the page's rendering (or a dropped connection: the browser then
+  // sends Last-Event-ID) and now, so that an attempt made meanwhile is not missed.
+  const after = Number(req.headers['last-event-id'] ?? query.get('after') ?? Number.NaN);
+  if (Number.isInteger(after)) {
+    const missed = new Map<string, WebhookDeliveryAttempt>();
+    for (const attempt of ctx.deliverer.attemptsAfter(after)) {
+      missed.delete(attempt.paymentId);
+      missed.set(attempt.paymentId, attempt);
+    }
+    for (const attempt of missed.values()) sendAttempt(attempt);
+    sendCheck(false);
+    sendArmed();
+  }
+  const offAttempts = ctx.deliverer.subscribe(sendAttempt);
+  const offCheck = ctx.checker.subscribe(() => sendCheck(true));
+  const offArmed = ctx.deliverer.subscribeArmed(sendArmed);
+  res.on('close', () => {
+    offAttempts();
+    offCheck();
+    offArmed();
+  });
+}
+
+export type DeliveriesAction = 'resend' | 'break' | 'check';
+
+const FAULT_FIELDS = ['twiceAtOnce', 'lateResend', 'networkFailures', 'delayMs'];
+
+/** The fault fields of a deliveries form; empty numbers and zeros mean "not this fault". */
+function faultsFromForm(fields: URLSearchParams): DeliveryFaults {
+  const number = (name: string): number | undefined => {
+    const value = fields.get(name)?.trim();
+    return value === undefined || value === '' ? undefined : Number(value);
+  };
+  const faults: Record<string, unknown> = {};
+  if (fields.has('twiceAtOnce')) faults.twiceAtOnce = true;
+  if (fields.has('lateResend')) faults.lateResendMs = number('lateResendMs') ?? 0;
+  const failures = number('networkFailures');
+  if (failures !== 0 && failures !== undefined) faults.networkFailures = failures;
+  const delay = number('delayMs');
+  if (delay !== 0 && delay !== undefined) faults.delayMs = delay;
+  return checkFaults(faults);
+}
+
+/** The HTTP status for a refused action: unknown (404), not possible now (409), invalid (400). */
+function refusedStatus(error: SandboxError): number {
+  if (/no sandbox payment|has sent no notification/.test(error.message)) return 404;
+  if (/PENDING|webhook ?URL|webhookUrl|stopped/i.test(error.message)) return 409;
+  return 400;
+}
+
+/**
+ * Resend, break it on purpose, the receiver check: from the deliveries page's forms (its
+ * token, same origin; answered 303 back to the page), or as JSON from a tool on this machine
+ * (see Doors.fromTool).
+ */
+export async function deliveriesAction(
+  req: IncomingMessage,
+  res: ServerResponse,
+  action: DeliveriesAction,
+  ctx: SandboxContext,
+): Promise<void> {
+  const body = await readBody(req, MAX_FORM_BYTES);
+  if (/^application\/json\s*(?:;|$)/i.test(req.headers['content-type'] ?? '')) {
+    return jsonAction(req, res, action, body, ctx);
+  }
+  const fields = formFields(body);
+  if (!ctx.doors.fromOwnPage(req, DELIVERIES_FORM, fields.get('token'))) {
+    ctx.options.log(`deliveries ${action} refused: not from the deliveries page`);
+    return sendPage(
+      res,
+      403,
+      messagePage(
+        'Action refused',
+        'The sandbox accepts Resend, break-it and receiver-check actions only from its own deliveries page. Open the deliveries page again and use its buttons.',
+      ),
+      ctx,
+    );
+  }
+  let location: string;
+  try {
+    if (action === 'resend') {
+      const paymentId = fields.get('paymentId') ?? '';
+      const broken = FAULT_FIELDS.some((name) => fields.has(name));
+      ctx.resend(paymentId, broken ? faultsFromForm(fields) : undefined);
+      location = `/deliveries#${encodeURIComponent(notificationAnchor(paymentId))}`;
+    } else if (action === 'break') {
+      const target: DeliveryFaultTarget =
+        fields.get('target') === 'payment'
+          ? { paymentId: (fields.get('paymentId') ?? '').trim() }
+          : { count: Number(fields.get('count') ?? '1') };
+      ctx.breakDeliveries(faultsFromForm(fields), target);
+      location = '/deliveries#break';
+    } else {
+      // The page shows the check running, then its report (live, or on reload).
+      ctx.checker
+        .run()
+        .catch((error: unknown) => ctx.options.log(`receiver check failed: ${String(error)}`));
+      location = '/deliveries#receiver-check';
+    }
+  } catch (error) {
+    if (!(error instanceof SandboxError)) throw error;
+    return sendPage(res, refusedStatus(error), messagePage('Not done', error.message), ctx);
+  }
+  send(res, 303, messagePage('Redirecting', `Continue to ${location}`), {
+    'Content-Type': 'text/html; charset=utf-8',
+    'Content-Security-Policy': pageCsp([]),
+    Location: location,
+  });
+}
+
+async function jsonAction(
+  req: IncomingMessage,
+  res: ServerResponse,
+  action: DeliveriesAction,
+  body: Buffer,
+  ctx: SandboxContext,
+): Promise<void> {
+  if (!ctx.doors.fromTool(req)) {
+    ctx.options.log(`deliveries ${action} refused: a page elsewhere sent it`);
+    return sendError(
+      res,
+      403,
+      'servicepay: the sandbox accepts this action only from its own deliveries page or a tool on this machine.',
+    );
+  }
+  let input: Record<string, unknown>;
+  try {
+    const parsed: unknown = body.length === 0 ? {} : JSON.parse(body.toString('utf8'));
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error();
+    input = parsed as Record<string, unknown>;
+  } catch {
+    return sendError(res, 400, 'servicepay: the request body must be a JSON object.');
+  }
+  try {
+    if (action === 'resend') {
+      const paymentId = String(input.paymentId ?? '');
+      const faults = input.faults === undefined ? undefined : checkFaults(input.faults);
+      const copy = ctx.resend(paymentId, faults);
+      return sendJson(res, 202, {
+        paymentId,
+        copy,
+        deliveries: `${ctx.doors.origin(req)}/deliveries#${encodeURIComponent(notificationAnchor(paymentId))}`,
+      });
+    }
+    if (action === 'break') {
+      const faults = checkFaults(input.faults ?? {});
+      const target: DeliveryFaultTarget =
+        typeof input.paymentId === 'string'
+          ? { paymentId: input.paymentId }
+          : { count: input.count === undefined ? 1 : (input.count as number) };
+      return sendJson(res, 200, { armed: ctx.breakDeliveries(faults, target) });
+    }
+    return sendJson(res, 200, await ctx.checker.run());
+  } catch (error) {
+    if (!(error instanceof SandboxError)) throw error;
+    return sendError(res, refusedStatus(error), error.message);
+  }
 }
 
 export function sendStylesheet(res: ServerResponse): void {
   send(res, 200, SANDBOX_CSS, { 'Content-Type': 'text/css; charset=utf-8' });
+}
+
+export function sendDeliveriesScript(res: ServerResponse): void {
+  send(res, 200, DELIVERIES_SCRIPT, { 'Content-Type': 'text/javascript; charset=utf-8' });
 }
 
 export function sendIcon(res: ServerResponse, institutionId: string, ctx: SandboxContext): boolean {

@@ -17,11 +17,17 @@ export interface PutOptions {
 
 export interface PutResponse {
   statusCode: number;
-  /** The start of the answer's body (at most 2 KiB), for the CLI to show. */
+  /** The start of the answer's body (at most MAX_KEPT_BODY characters), to show. */
   bodyText: string;
 }
 
-const MAX_KEPT_BODY = 2048;
+/** Enough of an answer to read a stack trace or an error page's message, not a whole page. */
+export const MAX_KEPT_BODY = 4096;
+
+/** No complete answer in time: its own class, so a hint can tell it from other failures. */
+export class AnswerTimeoutError extends Error {
+  override name = 'AnswerTimeoutError';
+}
 
 export function putBytes(url: URL, body: Buffer, options: PutOptions): Promise<PutResponse> {
   return new Promise((resolve, reject) => {
@@ -33,7 +39,7 @@ export function putBytes(url: URL, body: Buffer, options: PutOptions): Promise<P
       signal: options.signal,
     });
     const timer = setTimeout(() => {
-      req.destroy(new Error(`no complete answer within ${options.timeoutMs} ms`));
+      req.destroy(new AnswerTimeoutError(`no complete answer within ${options.timeoutMs} ms`));
     }, options.timeoutMs);
     const fail = (error: Error) => {
       clearTimeout(timer);

@@ -13,6 +13,9 @@ import {
 } from './http';
 import {
   decide,
+  deliveriesAction,
+  deliveryEvents,
+  sendDeliveriesScript,
   sendIcon,
   sendStylesheet,
   showBankPage,
@@ -20,6 +23,7 @@ import {
   showIndex,
 } from './page-routes';
 import { STYLESHEET_PATH } from './html';
+import { DELIVERIES_SCRIPT_PATH } from './pages';
 import { describeFailure } from './put';
 import { SCRIPT_HOST_PATH, serveScriptHost } from './script-host';
 
@@ -79,11 +83,24 @@ function match(
             }),
         },
       };
+    case DELIVERIES_SCRIPT_PATH:
+      return { cors: false, methods: { GET: () => sendDeliveriesScript(res) } };
     case '/deliveries':
-      return { cors: false, methods: { GET: () => showDeliveries(res, ctx) } };
+      return { cors: false, methods: { GET: () => showDeliveries(res, url.searchParams, ctx) } };
+    case '/deliveries/events':
+      return {
+        cors: false,
+        methods: { GET: () => deliveryEvents(req, res, url.searchParams, ctx) },
+      };
+    case '/deliveries/resend':
+    case '/deliveries/break':
+    case '/deliveries/check': {
+      const action = path.slice('/deliveries/'.length) as 'resend' | 'break' | 'check';
+      return { cors: false, methods: { POST: () => deliveriesAction(req, res, action, ctx) } };
+    }
     case '/deliveries.json':
-      // Every payment id and the receiver's address: for this machine's tools, not for other
-      // origins (no CORS).
+      // Every payment id, request and answer, and the receiver's address: for this machine's
+      // tools, not for other origins (no CORS).
       return {
         cors: false,
         methods: {
@@ -91,6 +108,8 @@ function match(
             sendJson(res, 200, {
               webhookUrl: ctx.options.webhookUrl?.href ?? null,
               deliveries: ctx.deliverer.attempts(),
+              armedFaults: ctx.deliverer.armed(),
+              receiverCheck: ctx.checker.state(),
             }),
         },
       };

@@ -6,12 +6,24 @@ import { parseArgs } from 'node:util';
 import type { ParseArgsConfig } from 'node:util';
 import { SandboxConfigError } from './errors';
 import { isUuid } from './initiation';
-import { DEFAULT_MERCHANT_NAME, SANDBOX_DEFAULT_PORT } from './options';
+import { DEFAULT_DELIVERY_HISTORY, DEFAULT_MERCHANT_NAME, SANDBOX_DEFAULT_PORT } from './options';
+import { BANK_ERROR_DESCRIPTION } from './payload';
+import type { TestWebhookPayloadOverrides } from './payload';
+import { caseTitle } from './diagnosis';
 import { PUBLIC_KEY_PATH } from './router';
 import { SCRIPT_HOST_PATH } from './script-host';
+import { describeFaults } from './deliveries';
+import { describeFailure } from './put';
 import { sendTestWebhook } from './send-webhook';
 import { startSandbox } from './server';
-import type { Sandbox, SandboxApplication, SandboxOptions } from './types';
+import type {
+  ArmedFaults,
+  DeliveryFaults,
+  ReceiverCheckReport,
+  Sandbox,
+  SandboxApplication,
+  SandboxOptions,
+} from './types';
 
 /** Exit codes: success, a failure at run time, a usage error (as most CLIs use 2). */
 export const EXIT_OK = 0;
@@ -29,9 +41,21 @@ export interface CliIo {
   onStarted?(sandbox: Sandbox): void;
 }
 
+/** Where resend, break and check-receiver find the sandbox unless --sandbox says otherwise. */
+const DEFAULT_SANDBOX_ADDRESS = `http://127.0.0.1:${SANDBOX_DEFAULT_PORT}`;
+
 export const USAGE = `Usage:
   servicepay-sandbox [options]                 Start the ServicePay sandbox
   servicepay-sandbox send-webhook [options]    Send one signed test notification (spec 5.3)
+  servicepay-sandbox resend <payment-id> [faults]
+                                               Send a payment's notification again, with the
+                                               same bytes and signature, also after the
+                                               sandbox gave up on it
+  servicepay-sandbox break [faults] [--payment <id> | --next <n>]
+                                               Break the next notifications (or one payment's)
+                                               on purpose
+  servicepay-sandbox check-receiver            Run the receiver check against the sandbox's
+                                               webhook URL and print what it answered
 
 Sandbox options:
   --port <n>                   Port to listen on (default ${SANDBOX_DEFAULT_PORT}; 0 picks a free one)
@@ -46,6 +70,8 @@ Sandbox options:
                                (repeat the flag for several)
   --public-url <url>           The address browsers use when it is not localhost or an IP
                                address (a tunnel, a network name); other host names are refused
+  --delivery-history <n>       Delivery attempts kept for the deliveries page (default
+                               ${DEFAULT_DELIVERY_HISTORY}); the oldest are dropped
   -h, --help                   Show this help
 
 send-webhook options:
@@ -53,12 +79,33 @@ send-webhook options:
   --status COMPLETED|FAILED    Which example to send (required)
   --key-file <path>            Sign with this key; use the running sandbox's --key-file so the
                                receiver verifies with the key the sandbox serves
+  Any field of the payload, to reproduce a notification exactly:
+  --payment-id <id>            paymentId (default a new UUID)
+  --merchant-payment-id <id>   merchantPaymentId (default a new UUID; null sends null)
+  --amount <number>            paymentRequest.amount (default 12.5)
+  --reference <text>           paymentRequest.reference (default ORDER-1042)
+  --metadata <json>            paymentMetadata: a JSON object, or null
+  --error-description <text>   errorDescription, FAILED only (default "${BANK_ERROR_DESCRIPTION}")
 
-Exit status: 0 on success (sandbox stopped cleanly; receiver answered 200), 1 on failure
-(sandbox could not start; receiver answered another status or did not answer), 2 on a usage
-error.`;
+Faults (resend, break): what the real service may do, done on purpose
+  --twice-at-once              Send two copies at the same moment
+  --late-resend <ms>           Send it again this many milliseconds after the receiver's 200
+  --network-failures <n>       Fail the first n attempts before they reach the receiver
+  --delay <ms>                 Wait this many milliseconds before the first attempt
+  resend without faults applies those armed for the payment, if any.
 
-const SERVER_OPTIONS = {
+resend, break and check-receiver talk to a running sandbox:
+  --sandbox <url>              Its address (default ${DEFAULT_SANDBOX_ADDRESS})
+  --payment <id>               break: only this payment's next delivery (when it settles, or
+                               its next resend)
+  --next <n>                   break: the next n notifications (default 1; 0 disarms them)
+
+Exit status: 0 on success (sandbox stopped cleanly; receiver answered 200; resend or break
+accepted; every receiver check case as expected), 1 on failure (sandbox could not start or
+be reached; receiver answered another status or did not answer; a case not as expected), 2 on
+a usage error.`;
+
+export const SERVER_OPTIONS = {
   port: { type: 'string' },
   host: { type: 'string' },
   'webhook-url': { type: 'string' },
@@ -67,13 +114,40 @@ const SERVER_OPTIONS = {
   'key-file': { type: 'string' },
   'merchant-name': { type: 'string', multiple: true },
   'public-url': { type: 'string' },
+  'delivery-history': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsConfig['options'];
 
-const SEND_OPTIONS = {
+export const SEND_OPTIONS = {
   to: { type: 'string' },
   status: { type: 'string' },
   'key-file': { type: 'string' },
+  'payment-id': { type: 'string' },
+  'merchant-payment-id': { type: 'string' },
+  amount: { type: 'string' },
+  reference: { type: 'string' },
+  metadata: { type: 'string' },
+  'error-description': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const satisfies ParseArgsConfig['options'];
+
+export const FAULT_OPTIONS = {
+  'twice-at-once': { type: 'boolean' },
+  'late-resend': { type: 'string' },
+  'network-failures': { type: 'string' },
+  delay: { type: 'string' },
+  sandbox: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const satisfies ParseArgsConfig['options'];
+
+export const BREAK_OPTIONS = {
+  ...FAULT_OPTIONS,
+  payment: { type: 'string' },
+  next: { type: 'string' },
+} as const satisfies ParseArgsConfig['options'];
+
+export const CHECK_OPTIONS = {
+  sandbox: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsConfig['options'];
 
@@ -83,6 +157,9 @@ class UsageError extends Error {}
 export async function runCli(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
   try {
     if (argv[0] === 'send-webhook') return await sendWebhookCommand(argv.slice(1), io);
+    if (argv[0] === 'resend') return await resendCommand(argv.slice(1), io);
+    if (argv[0] === 'break') return await breakCommand(argv.slice(1), io);
+    if (argv[0] === 'check-receiver') return await checkReceiverCommand(argv.slice(1), io);
     return await serveCommand(argv, io);
   } catch (error) {
     if (error instanceof UsageError) {
@@ -102,9 +179,10 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
 function parse<T extends NonNullable<ParseArgsConfig['options']>>(
   args: readonly string[],
   options: T,
+  allowPositionals = false,
 ) {
   try {
-    return parseArgs({ args: [...args], options, strict: true, allowPositionals: false });
+    return parseArgs({ args: [...args], options, strict: true, allowPositionals });
   } catch (error) {
     // parseArgs' messages already name the flag ("Unknown option '--prot'").
     throw new UsageError((error as Error).message);
@@ -123,6 +201,10 @@ async function serveCommand(argv: readonly string[], io: CliIo): Promise<number>
       throw new UsageError(`--port must be a number, got "${values.port}"`);
     port = Number(values.port);
   }
+  const history = values['delivery-history'];
+  if (history !== undefined && !/^\d{1,6}$/.test(history)) {
+    throw new UsageError(`--delivery-history must be a number, got "${history}"`);
+  }
   const sandbox = await startSandbox({
     port,
     host: values.host,
@@ -132,13 +214,16 @@ async function serveCommand(argv: readonly string[], io: CliIo): Promise<number>
     keyFile: values['key-file'],
     ...merchantNames(values['merchant-name'] ?? []),
     publicUrl: values['public-url'],
+    deliveryHistory: history === undefined ? undefined : Number(history),
     log: (line) => io.out(`[sandbox] ${line}`),
   });
   io.out(`ServicePay sandbox running at ${sandbox.url}`);
   io.out(`  application id  ${sandbox.applicationId} (any UUID is accepted)`);
   io.out(`  public key      ${sandbox.url}${PUBLIC_KEY_PATH}`);
   io.out(`  webhooks        ${values['webhook-url'] ?? 'not sent (no --webhook-url)'}`);
-  io.out(`  deliveries      ${sandbox.url}/deliveries`);
+  io.out(
+    `  deliveries      ${sandbox.url}/deliveries (every attempt, Resend, break it on purpose)`,
+  );
   io.out(`  script host     ${sandbox.url}${SCRIPT_HOST_PATH} (the component for plain pages)`);
   io.out('Press Ctrl-C to stop.');
   io.onStarted?.(sandbox);
@@ -184,7 +269,17 @@ async function sendWebhookCommand(argv: readonly string[], io: CliIo): Promise<n
   if (status !== 'COMPLETED' && status !== 'FAILED') {
     throw new UsageError('send-webhook needs --status COMPLETED or --status FAILED');
   }
-  const result = await sendTestWebhook({ to: values.to, status, keyFile: values['key-file'] });
+  if (values['error-description'] !== undefined && status !== 'FAILED') {
+    throw new UsageError(
+      '--error-description is only for --status FAILED (a COMPLETED notification carries errorDescription null)',
+    );
+  }
+  const result = await sendTestWebhook({
+    to: values.to,
+    status,
+    keyFile: values['key-file'],
+    payload: payloadFlags(values),
+  });
   io.out(`PUT ${values.to}`);
   io.out(`Authorization: ${result.authorization}`);
   io.out(result.body);
@@ -203,6 +298,188 @@ async function sendWebhookCommand(argv: readonly string[], io: CliIo): Promise<n
     `Receiver answered HTTP ${result.status}${answer} (the service would retry: only 200 counts as delivered)`,
   );
   return EXIT_FAILURE;
+}
+
+/** The payload fields given as flags; the others keep their example values. */
+function payloadFlags(values: {
+  'payment-id'?: string;
+  'merchant-payment-id'?: string;
+  amount?: string;
+  reference?: string;
+  metadata?: string;
+  'error-description'?: string;
+}): TestWebhookPayloadOverrides {
+  const payload: TestWebhookPayloadOverrides = {};
+  if (values['payment-id'] !== undefined) payload.paymentId = values['payment-id'];
+  const merchantPaymentId = values['merchant-payment-id'];
+  if (merchantPaymentId !== undefined) {
+    payload.merchantPaymentId = merchantPaymentId === 'null' ? null : merchantPaymentId;
+  }
+  if (values.amount !== undefined) {
+    const amount = Number(values.amount);
+    if (values.amount.trim() === '' || !Number.isFinite(amount)) {
+      throw new UsageError(`--amount must be a number such as 12.5, got "${values.amount}"`);
+    }
+    payload.amount = amount;
+  }
+  if (values.reference !== undefined) payload.reference = values.reference;
+  if (values.metadata !== undefined) {
+    let metadata: unknown;
+    try {
+      metadata = JSON.parse(values.metadata);
+    } catch {
+      throw new UsageError(`--metadata must be JSON, such as '{"orderId":1042}' or null`);
+    }
+    if (typeof metadata !== 'object' || Array.isArray(metadata)) {
+      throw new UsageError('--metadata must be a JSON object or null');
+    }
+    payload.metadata = metadata as Record<string, unknown> | null;
+  }
+  if (values['error-description'] !== undefined) {
+    payload.errorDescription = values['error-description'];
+  }
+  return payload;
+}
+
+/** A whole number of a flag, within bounds. */
+function wholeNumber(flag: string, value: string, max: number): number {
+  if (!/^\d{1,10}$/.test(value) || Number(value) > max) {
+    throw new UsageError(`--${flag} must be a whole number from 0 to ${max}, got "${value}"`);
+  }
+  return Number(value);
+}
+
+function faultFlags(values: {
+  'twice-at-once'?: boolean;
+  'late-resend'?: string;
+  'network-failures'?: string;
+  delay?: string;
+}): DeliveryFaults {
+  const faults: DeliveryFaults = {};
+  const maxMs = 2 ** 31 - 1;
+  if (values['twice-at-once']) faults.twiceAtOnce = true;
+  if (values['late-resend'] !== undefined)
+    faults.lateResendMs = wholeNumber('late-resend', values['late-resend'], maxMs);
+  if (values['network-failures'] !== undefined)
+    faults.networkFailures = wholeNumber('network-failures', values['network-failures'], 1000);
+  if (values.delay !== undefined) faults.delayMs = wholeNumber('delay', values.delay, maxMs);
+  return faults;
+}
+
+/**
+ * POSTs an action to a running sandbox as JSON, which its deliveries routes accept from
+ * tools on this machine (a page elsewhere cannot send it).
+ */
+async function askSandbox(
+  sandbox: string | undefined,
+  action: 'resend' | 'break' | 'check',
+  body: unknown,
+): Promise<{ address: string; answer: Record<string, unknown> }> {
+  const address = (sandbox ?? DEFAULT_SANDBOX_ADDRESS).replace(/\/+$/, '');
+  if (!URL.canParse(address) || !/^https?:$/.test(new URL(address).protocol)) {
+    throw new UsageError(`--sandbox must be the sandbox's http(s) address, got "${address}"`);
+  }
+  let response: Response;
+  try {
+    response = await fetch(`${address}/deliveries/${action}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  } catch (cause) {
+    throw new Error(
+      `servicepay: no sandbox answered at ${address} (${describeFailure((cause as Error).cause ?? cause)}). Start it, or give its address with --sandbox.`,
+      { cause },
+    );
+  }
+  const text = await response.text();
+  let answer: Record<string, unknown> = {};
+  try {
+    answer = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    // Not the sandbox's JSON: reported below with the status.
+  }
+  if (!response.ok) {
+    const message = typeof answer.error === 'string' ? answer.error : text.slice(0, 200);
+    throw new Error(`${message} (HTTP ${response.status} from ${address})`);
+  }
+  return { address, answer };
+}
+
+async function resendCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parse(argv, FAULT_OPTIONS, true);
+  if (values.help) {
+    io.out(USAGE);
+    return EXIT_OK;
+  }
+  if (positionals.length !== 1) {
+    throw new UsageError('resend needs one payment id: servicepay-sandbox resend <payment-id>');
+  }
+  const faults = faultFlags(values);
+  const broken = Object.keys(faults).length > 0;
+  const { answer } = await askSandbox(values.sandbox, 'resend', {
+    paymentId: positionals[0],
+    ...(broken ? { faults } : {}),
+  });
+  io.out(
+    `Resending the notification of payment ${positionals[0]} as copy ${String(answer.copy)}${broken ? `, broken on purpose: ${describeFaults(faults)}` : ''}.`,
+  );
+  io.out(`Watch it at ${String(answer.deliveries)}`);
+  return EXIT_OK;
+}
+
+async function breakCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const { values } = parse(argv, BREAK_OPTIONS);
+  if (values.help) {
+    io.out(USAGE);
+    return EXIT_OK;
+  }
+  if (values.payment !== undefined && values.next !== undefined) {
+    throw new UsageError('break takes --payment <id> or --next <n>, not both');
+  }
+  const faults = faultFlags(values);
+  const count = values.next === undefined ? 1 : wholeNumber('next', values.next, 1000);
+  if (Object.keys(faults).length === 0 && count > 0) {
+    throw new UsageError(
+      'break needs at least one fault: --twice-at-once, --late-resend <ms>, --network-failures <n> or --delay <ms> (--next 0 disarms)',
+    );
+  }
+  const { answer } = await askSandbox(values.sandbox, 'break', {
+    faults,
+    ...(values.payment !== undefined ? { paymentId: values.payment } : { count }),
+  });
+  const armed = answer.armed as ArmedFaults;
+  const lines = [
+    ...(armed.next
+      ? [`the next ${armed.next.remaining} notification(s): ${describeFaults(armed.next.faults)}`]
+      : []),
+    ...armed.payments.map((p) => `payment ${p.paymentId}: ${describeFaults(p.faults)}`),
+  ];
+  io.out(lines.length > 0 ? `Armed:\n  ${lines.join('\n  ')}` : 'Nothing armed.');
+  return EXIT_OK;
+}
+
+async function checkReceiverCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const { values } = parse(argv, CHECK_OPTIONS);
+  if (values.help) {
+    io.out(USAGE);
+    return EXIT_OK;
+  }
+  io.out('Running the receiver check (a few seconds)…');
+  const { answer } = await askSandbox(values.sandbox, 'check', {});
+  const report = answer as unknown as ReceiverCheckReport;
+  const failed = report.cases.filter((c) => !c.passed).length;
+  io.out(
+    `Receiver check of ${report.url}: ${failed === 0 ? 'every case as expected' : `${failed} of ${report.cases.length} cases not as expected`}`,
+  );
+  for (const c of report.cases) {
+    const answers = c.copies.map((copy) => `copy ${copy.copy}: ${copy.answers.join(' → ')}`);
+    io.out(
+      `  ${c.passed ? 'ok  ' : 'NOT '} ${caseTitle(c.name)} (${c.paymentId}): ${answers.join('; ')}. ${c.verdict}`,
+    );
+  }
+  io.out(report.note);
+  return failed === 0 ? EXIT_OK : EXIT_FAILURE;
 }
 
 /** Real stdout/stderr and process signals. A second Ctrl-C during the stop exits at once. */

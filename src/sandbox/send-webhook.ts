@@ -2,13 +2,13 @@
  * A manual test request (spec 5.3): one signed COMPLETED or FAILED notification PUT to a
  * receiver, as the service would send it, to check a receiver before any real payment.
  */
+import { webhookRequestHeaders } from './deliveries';
 import { SandboxConfigError } from './errors';
 import { loadKeys } from './keys';
 import { buildTestWebhookPayload } from './payload';
 import type { SandboxWebhookPayload, TestWebhookPayloadOverrides } from './payload';
 import { describeFailure, putBytes } from './put';
 import type { FinalPaymentStatus } from './types';
-import { webhookRequestHeaders } from './webhook-request';
 
 /** Options of sendTestWebhook. */
 export interface SendTestWebhookOptions {
@@ -22,7 +22,11 @@ export interface SendTestWebhookOptions {
    * @default a new key, whose public key is returned
    */
   keyFile?: string;
-  /** Changes to the example payload. */
+  /**
+   * Any field of the payload, to reproduce a notification exactly (a production one that
+   * broke, say); the others keep their example values. Only the types are checked, not the
+   * service's rules for new payments, so a receiver can be tried on what it may really get.
+   */
   payload?: TestWebhookPayloadOverrides;
   /**
    * Gives up after this many milliseconds.
@@ -35,7 +39,7 @@ export interface SendTestWebhookOptions {
 export interface SendTestWebhookResult {
   /** The receiver's HTTP status. */
   status: number;
-  /** The start of the receiver's answer (at most 2 KiB). */
+  /** The start of the receiver's answer (at most 4 KiB). */
   responseText: string;
   /** The exact body sent. */
   body: string;
@@ -68,6 +72,7 @@ export async function sendTestWebhook(
       'status',
     );
   }
+  checkOverrides(status, options.payload);
   const keys = await loadKeys(keyFile);
   const payload = buildTestWebhookPayload(status, options.payload);
   // Serialised once; these exact bytes are signed and sent (spec 5.1.3-4).
@@ -91,4 +96,48 @@ export async function sendTestWebhook(
     payload,
     publicKeyText: keys.publicKeyText,
   };
+}
+
+/** The payload fields' types: a typo fails here, naming the field, not at the receiver. */
+function checkOverrides(
+  status: FinalPaymentStatus,
+  payload: TestWebhookPayloadOverrides | undefined,
+): void {
+  if (payload === undefined) return;
+  const fail = (field: string, rule: string, value: unknown): never => {
+    throw new SandboxConfigError(
+      `servicepay: sendTestWebhook payload.${field} must be ${rule}, got ${JSON.stringify(value)}.`,
+      `payload.${field}`,
+    );
+  };
+  if (typeof payload !== 'object' || payload === null) fail('', 'an object', payload);
+  const { paymentId, merchantPaymentId, amount, reference, metadata, errorDescription } = payload;
+  if (paymentId !== undefined && typeof paymentId !== 'string')
+    fail('paymentId', 'a string', paymentId);
+  if (
+    merchantPaymentId !== undefined &&
+    merchantPaymentId !== null &&
+    typeof merchantPaymentId !== 'string'
+  )
+    fail('merchantPaymentId', 'a string or null', merchantPaymentId);
+  if (amount !== undefined && (typeof amount !== 'number' || !Number.isFinite(amount)))
+    fail('amount', 'a finite number', amount);
+  if (reference !== undefined && typeof reference !== 'string')
+    fail('reference', 'a string', reference);
+  if (
+    metadata !== undefined &&
+    metadata !== null &&
+    (typeof metadata !== 'object' || Array.isArray(metadata))
+  )
+    fail('metadata', 'an object or null', metadata);
+  if (errorDescription !== undefined) {
+    if (typeof errorDescription !== 'string')
+      fail('errorDescription', 'a string', errorDescription);
+    if (status !== 'FAILED') {
+      throw new SandboxConfigError(
+        'servicepay: sendTestWebhook payload.errorDescription is only for status FAILED; a COMPLETED notification carries errorDescription null.',
+        'payload.errorDescription',
+      );
+    }
+  }
 }

@@ -3,22 +3,24 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import type { SandboxContext } from './context';
-import { createDeliverer } from './deliveries';
+import { createDeliverer, webhookRequestHeaders } from './deliveries';
 import { createDoors } from './doors';
 import { SandboxError } from './errors';
 import { loadKeys } from './keys';
 import { resolveOptions } from './options';
 import { BANK_ERROR_DESCRIPTION, webhookPayload } from './payload';
 import { createPaymentStore } from './payments';
-import { createRequestHandler } from './router';
+import { PUBLIC_KEY_PATH, createRequestHandler } from './router';
 import type {
+  DeliveryFaults,
+  DeliveryFaultTarget,
   FinalPaymentStatus,
   Sandbox,
   SandboxOptions,
   SandboxPayment,
   SettleOutcome,
 } from './types';
-import { webhookRequestHeaders } from './webhook-request';
+import { createReceiverCheck } from './diagnosis';
 
 /**
  * The application id the sandbox suggests. Fixed, so an example page can be configured once;
@@ -37,14 +39,22 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const config = resolveOptions(options);
   const keys = await loadKeys(config.keyFile);
   const payments = createPaymentStore();
+  let baseUrl = '';
   const deliverer = createDeliverer({
     url: config.webhookUrl,
     retry: config.retry,
+    history: config.deliveryHistory,
     headers: (body) => webhookRequestHeaders(body, keys.privateKey),
+    publicKeyUrl: () => `${baseUrl}${PUBLIC_KEY_PATH}`,
     log: config.log,
     onAttempt: config.onDelivery,
   });
-  let baseUrl = '';
+  const checker = createReceiverCheck({
+    url: config.webhookUrl,
+    deliverer,
+    retry: config.retry,
+    log: config.log,
+  });
 
   function settle(
     paymentId: string,
@@ -65,6 +75,40 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     return payment;
   }
 
+  /** The one way to resend, for the API, the page and the CLI: the errors name the cause. */
+  function resend(paymentId: string, faults?: DeliveryFaults): number {
+    const payment = payments.get(paymentId);
+    if (payment?.status === 'PENDING') {
+      throw new SandboxError(
+        `servicepay: the payment ${paymentId} is still PENDING, so it has no notification yet; approve or reject it first.`,
+      );
+    }
+    if (config.webhookUrl === undefined) {
+      throw new SandboxError(
+        'servicepay: nothing to resend: no webhookUrl is configured, so the sandbox sends no notification (--webhook-url).',
+      );
+    }
+    return deliverer.resend(paymentId, faults);
+  }
+
+  function breakDeliveries(faults: DeliveryFaults, target: DeliveryFaultTarget = { count: 1 }) {
+    if (typeof target !== 'object' || target === null) {
+      throw new SandboxError(
+        'servicepay: breakDeliveries target must be { paymentId } or { count }.',
+      );
+    }
+    if ('paymentId' in target && payments.get(target.paymentId) === undefined) {
+      throw new SandboxError(
+        `servicepay: no sandbox payment has the id ${JSON.stringify(target.paymentId)}.`,
+      );
+    }
+    const armed = deliverer.arm(faults, target);
+    config.log(
+      `deliveries armed: ${'paymentId' in target ? `payment ${target.paymentId}` : `the next ${target.count} notification(s)`}`,
+    );
+    return armed;
+  }
+
   const ctx: SandboxContext = {
     options: config,
     keys,
@@ -73,7 +117,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     doors: createDoors({ host: config.host, publicUrl: config.publicUrl }),
     payments,
     deliverer,
+    checker,
     settle,
+    resend: (paymentId, faults) => resend(paymentId, faults),
+    breakDeliveries: (faults, target) => breakDeliveries(faults, target),
   };
   const server = createServer(createRequestHandler(ctx));
   try {
@@ -113,6 +160,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     get deliveries() {
       return deliverer.attempts();
     },
+    resendNotification: resend,
+    breakDeliveries,
+    get armedFaults() {
+      return deliverer.armed();
+    },
+    checkReceiver: () => checker.run(),
     get payments() {
       return new Map(payments.list().map((payment) => [payment.paymentId, payment]));
     },

@@ -1,6 +1,7 @@
 /**
- * The one stylesheet of the sandbox's pages, served as a file so the pages' CSP can forbid
- * inline styles and scripts altogether. Colours meet WCAG AA (text ≥ 4.5:1) in light and dark.
+ * The files the sandbox's pages load: the one stylesheet, and the deliveries page's script.
+ * Served as files so the pages' CSP can forbid inline styles and scripts altogether. Colours
+ * meet WCAG AA (text ≥ 4.5:1) in light and dark.
  */
 export const SANDBOX_CSS = `
 :root {
@@ -16,6 +17,8 @@ export const SANDBOX_CSS = `
   --focus: #1d4ed8;
   --badge-bg: #fff3bf;
   --badge-text: #5c3c00;
+  --warning: #7a4a00;
+  --failed-bg: #fdecec;
   font-family: system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif;
   line-height: 1.5;
 }
@@ -32,6 +35,8 @@ export const SANDBOX_CSS = `
     --focus: #8ab4ff;
     --badge-bg: #4a3b00;
     --badge-text: #ffe58a;
+    --warning: #ffd27a;
+    --failed-bg: #3a1c1f;
   }
 }
 * { box-sizing: border-box; }
@@ -80,5 +85,120 @@ caption { text-align: left; font-weight: 600; padding-bottom: 0.5rem; }
 th, td { text-align: left; padding: 0.375rem 0.5rem; border-bottom: 1px solid var(--border); vertical-align: top; }
 td code, dd code { overflow-wrap: anywhere; }
 .table-scroll { overflow-x: auto; }
+.table-scroll:focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
+.notification { border-top: 2px solid var(--border); margin-top: 1.5rem; padding-top: 0.5rem; }
+h3 { font-size: 1rem; margin: 0.5rem 0; overflow-wrap: anywhere; }
+.state { margin: 0.25rem 0 0.75rem; overflow-wrap: anywhere; }
+.verdict { font-weight: 700; }
+.verdict-delivered { color: var(--primary); }
+.verdict-gave-up, .verdict-cancelled { color: var(--danger); }
+.verdict-retrying { color: var(--warning); }
+.hint { margin: 0.25rem 0; min-width: 16rem; max-width: 40rem; }
+.label { margin: 0.25rem 0 0; }
+pre.raw {
+  white-space: pre-wrap; overflow-wrap: anywhere; margin: 0.25rem 0; padding: 0.5rem;
+  background: var(--bg); border: 1px solid var(--border); border-radius: 6px;
+  font-size: 0.8125rem; max-width: 60rem;
+}
+td.answer { min-width: 12rem; }
+details { margin: 0.5rem 0; }
+summary { cursor: pointer; min-height: 24px; }
+summary:focus-visible, input:focus-visible, .table-scroll:focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
+form .field { display: flex; flex-wrap: wrap; align-items: center; gap: 0.5rem; margin: 0.5rem 0; }
+form .field.check { flex-wrap: nowrap; }
+input[type='number'], input[type='text'] {
+  font: inherit; min-height: 44px; padding: 0.25rem 0.5rem; border-radius: 6px;
+  border: 2px solid var(--border); background: var(--surface); color: var(--text);
+}
+input[type='number'] { width: 8rem; }
+input[type='text'] { width: min(24rem, 100%); }
+input[type='checkbox'], input[type='radio'] { width: 24px; height: 24px; flex: none; margin: 0; accent-color: var(--focus); }
+fieldset + fieldset { margin-top: 0.75rem; }
+.live { font-weight: 600; }
+tr.failed th, tr.failed td { background: var(--failed-bg); }
 @media (prefers-reduced-motion: reduce) { * { transition: none !important; animation: none !important; } }
+`;
+
+/**
+ * The deliveries page's script: keeps the page up to date while it is open, from the
+ * sandbox's event stream (/deliveries/events). A notification already on the page is updated
+ * in place (its state line and its attempts), so nothing moves under a reader's eyes or focus,
+ * and its forms keep what was typed; a new one is added at the top. The live region says how
+ * many attempts came in, at most every two seconds, rather than one announcement per attempt.
+ * Without script the page still works: it is only not live.
+ */
+export const DELIVERIES_SCRIPT = `'use strict';
+(function () {
+  var main = document.querySelector('main[data-events]');
+  if (!main || typeof EventSource !== 'function') return;
+  var live = document.getElementById('deliveries-live');
+  var list = document.getElementById('notifications');
+  var fresh = 0;
+  var latest = '';
+  var timer = 0;
+  function say() {
+    if (timer) return;
+    timer = setTimeout(function () {
+      timer = 0;
+      live.textContent = fresh + (fresh === 1 ? ' new attempt' : ' new attempts') +
+        ' since this page opened. Latest: ' + latest + '.';
+    }, 2000);
+  }
+  function parse(html) {
+    var template = document.createElement('template');
+    template.innerHTML = html;
+    return template.content.firstElementChild;
+  }
+  function focusable(element) {
+    return element.matches('[tabindex], a, button, input, summary') ? element
+      : element.querySelector('[tabindex], a, button, input, summary');
+  }
+  // Replaces an element by its new version, keeping open answers open and focus inside.
+  function swap(old, next) {
+    var active = document.activeElement;
+    var hadFocus = old.contains(active);
+    old.querySelectorAll('details[open][data-key]').forEach(function (details) {
+      var twin = next.querySelector('details[data-key="' + details.getAttribute('data-key') + '"]');
+      if (twin) twin.open = true;
+    });
+    old.replaceWith(next);
+    if (hadFocus) {
+      var same = active.id ? document.getElementById(active.id) : null;
+      var target = same || focusable(next);
+      if (target) target.focus();
+    }
+  }
+  var source = new EventSource(main.getAttribute('data-events'));
+  source.addEventListener('attempt', function (event) {
+    var data = JSON.parse(event.data);
+    var incoming = parse(data.html);
+    var current = document.getElementById(incoming.id);
+    if (current) {
+      incoming.querySelectorAll('[data-part]').forEach(function (part) {
+        var name = part.getAttribute('data-part');
+        var old = current.querySelector('[data-part="' + name + '"]');
+        if (old) swap(old, part);
+      });
+    } else {
+      var empty = document.getElementById('no-deliveries');
+      if (empty) empty.remove();
+      list.prepend(incoming);
+    }
+    fresh += 1;
+    latest = data.summary;
+    say();
+  });
+  // A part replaced as a whole, by its id (the armed faults).
+  source.addEventListener('section', function (event) {
+    var incoming = parse(JSON.parse(event.data).html);
+    var old = document.getElementById(incoming.id);
+    if (old) swap(old, incoming);
+  });
+  source.addEventListener('check', function (event) {
+    var data = JSON.parse(event.data);
+    var old = document.getElementById('receiver-check-result');
+    if (old) swap(old, parse(data.html));
+    if (data.summary) live.textContent = data.summary;
+  });
+})();
 `;

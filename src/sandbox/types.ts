@@ -133,6 +133,13 @@ export interface SandboxOptions {
   log?: (line: string) => void;
   /** Called after every webhook delivery attempt, with its record. */
   onDelivery?: (attempt: WebhookDeliveryAttempt) => void;
+  /**
+   * Delivery attempts kept for the deliveries page, `sandbox.deliveries` and
+   * `/deliveries.json`; beyond it the oldest are dropped. A notification can still be resent
+   * once its attempts are gone.
+   * @default 1000
+   */
+  deliveryHistory?: number;
 }
 
 /** A payment as the sandbox holds it. */
@@ -175,23 +182,149 @@ export interface SettleOutcome {
  */
 export type DeliveryOutcome = 'delivered' | 'retrying' | 'gave-up' | 'cancelled';
 
+/**
+ * Why a copy of a notification was sent: `settled` (its payment reached a final status),
+ * `resend` (asked for: page, code or CLI), `twice-at-once` (the second copy sent beside the
+ * first), `late-resend` (sent again after a 200), `receiver-check` (a case of the receiver
+ * check).
+ */
+export type DeliveryReason =
+  'settled' | 'resend' | 'twice-at-once' | 'late-resend' | 'receiver-check';
+
+/**
+ * What the real service may do to a notification, done on purpose so that a receiver can be
+ * seen to do its work once. Any combination; an empty object sends it plainly.
+ */
+export interface DeliveryFaults {
+  /** Send two copies at the same moment, each retried until 200 on its own. */
+  twiceAtOnce?: boolean;
+  /** Once a copy is answered 200, send the notification again this many milliseconds later. */
+  lateResendMs?: number;
+  /**
+   * Fail this many attempts at the network level before they reach the receiver (nothing is
+   * sent); the retries follow as usual.
+   */
+  networkFailures?: number;
+  /** Wait this many milliseconds before the first attempt. */
+  delayMs?: number;
+}
+
+/** Where armed faults apply: one payment's next delivery, or the next `count` notifications. */
+export type DeliveryFaultTarget = { paymentId: string } | { count: number };
+
+/** Faults waiting for the notifications they apply to (the deliveries page lists them). */
+export interface ArmedFaults {
+  /** For the next notifications the sandbox sends as payments settle, and how many are left. */
+  next: { faults: DeliveryFaults; remaining: number } | null;
+  /** For one payment's next delivery: when it settles, or its next resend if it has. */
+  payments: { paymentId: string; faults: DeliveryFaults }[];
+}
+
+/** The likely cause of a failed attempt, in plain words. */
+export interface DeliveryHint {
+  /**
+   * `signature` (401), `path` (404), `method` (405), `too-large` (413), `handler-failed` (5xx),
+   * `refused-by-receiver` (another 4xx), `redirect` (3xx), `not-200` (another 2xx),
+   * `connection-refused`, `timeout`, `unreachable` (the host name does not resolve),
+   * `connection-closed`, `simulated` (the sandbox failed it on purpose).
+   */
+  cause:
+    | 'signature'
+    | 'path'
+    | 'method'
+    | 'too-large'
+    | 'handler-failed'
+    | 'refused-by-receiver'
+    | 'redirect'
+    | 'not-200'
+    | 'connection-refused'
+    | 'timeout'
+    | 'unreachable'
+    | 'connection-closed'
+    | 'simulated';
+  /** What probably happened and what to do. */
+  text: string;
+  /** The troubleshooting section that says more, or null. */
+  docs: string | null;
+}
+
+/** A webhook request exactly as the sandbox sent it. */
+export interface WebhookRequestRecord {
+  method: 'PUT';
+  url: string;
+  /** Every header sent; `Authorization` carries the signature. */
+  headers: Record<string, string>;
+  /** The body, as the exact UTF-8 text that was signed. */
+  body: string;
+}
+
 /** One webhook delivery attempt. */
 export interface WebhookDeliveryAttempt {
+  /** Numbers the attempts of this sandbox from 1: a later attempt has a larger id. */
+  id: number;
   paymentId: string;
   paymentStatus: FinalPaymentStatus;
   /** The receiver address. */
   url: string;
-  /** 1 for the first attempt of a notification. */
+  /** Which copy of the notification: 1 for the first one sent, then one more per resend. */
+  copy: number;
+  /** Why that copy was sent. */
+  reason: DeliveryReason;
+  /** 1 for the first attempt of a copy. */
   attempt: number;
   /** ISO 8601 time the attempt started. */
   at: string;
+  /** How long the attempt took, in milliseconds, until the answer or the failure. */
+  durationMs: number;
+  /** The request as sent: the same bytes and signature for every attempt of a notification. */
+  request: WebhookRequestRecord;
   /** The receiver's HTTP status, or null when it did not answer. */
   status: number | null;
+  /** The start of the receiver's answer as text (at most 4 KiB), or null without an answer. */
+  responseText: string | null;
   /** Why there was no answer (connection refused, timeout…), or null. */
   error: string | null;
+  /** True when the sandbox failed this attempt on purpose (networkFailures): nothing was sent. */
+  simulated: boolean;
+  /** The likely cause when the attempt was not a 200, else null. */
+  hint: DeliveryHint | null;
   outcome: DeliveryOutcome;
   /** ISO 8601 time of the next attempt when outcome is `retrying`, else null. */
   nextAttemptAt: string | null;
+}
+
+/** A case of the receiver check. */
+export type ReceiverCheckCaseName =
+  'once' | 'twice-at-once' | 'late-resend' | 'network-failures' | 'delay' | 'forged-signature';
+
+/** What the receiver answered in one case of the receiver check. */
+export interface ReceiverCheckCase {
+  name: ReceiverCheckCaseName;
+  /** What the sandbox did, in plain words. */
+  description: string;
+  /** What a receiver that does its work once answers. */
+  expected: string;
+  /** The notification's payment id (a new one per case, so the cases do not mix). */
+  paymentId: string;
+  /** Per copy sent, what the receiver answered to each attempt: a status or the failure. */
+  copies: { copy: number; reason: DeliveryReason; answers: string[]; outcome: DeliveryOutcome }[];
+  /** Whether the answers were those expected. */
+  passed: boolean;
+  /** What the answers mean, in plain words. */
+  verdict: string;
+}
+
+/** The receiver check's report. */
+export interface ReceiverCheckReport {
+  /** The webhook URL checked. */
+  url: string;
+  startedAt: string;
+  finishedAt: string;
+  /** True when every case got the answers expected. */
+  passed: boolean;
+  cases: ReceiverCheckCase[];
+  /** What the check cannot see: the merchant's own side effects. */
+  note: string;
 }
 
 /** A running sandbox. */
@@ -211,8 +344,34 @@ export interface Sandbox {
    * @throws SandboxError for an unknown paymentId or an invalid outcome.
    */
   settlePayment(paymentId: string, outcome: SettleOutcome): SandboxPayment;
-  /** Every webhook delivery attempt so far, oldest first (a copy). */
+  /**
+   * Every webhook delivery attempt kept (`deliveryHistory`), oldest first (a copy), each with
+   * the request as sent, the answer and, for a failure, a hint at its cause.
+   */
   readonly deliveries: readonly WebhookDeliveryAttempt[];
+  /**
+   * Sends a payment's notification again now, as a new copy: the same bytes and signature, also
+   * after the sandbox gave up on it. With faults, breaks this resend on purpose; without, any
+   * faults armed for the payment apply. Returns the new copy's number.
+   * @throws SandboxError when the payment is unknown, still PENDING, or no webhookUrl is set.
+   */
+  resendNotification(paymentId: string, faults?: DeliveryFaults): number;
+  /**
+   * Arms faults for one payment's next delivery (`{ paymentId }`) or for the next notifications
+   * the sandbox sends (`{ count }`, by default 1). Arming the next notifications again replaces
+   * the earlier ones; `breakDeliveries({}, { count: 0 })` disarms them.
+   * @throws SandboxError for invalid faults or an unknown payment.
+   */
+  breakDeliveries(faults: DeliveryFaults, target?: DeliveryFaultTarget): ArmedFaults;
+  /** The faults armed and not yet used. */
+  readonly armedFaults: ArmedFaults;
+  /**
+   * Runs the receiver check against `webhookUrl`: one signed notification per case (a single
+   * delivery, twice at once, a late resend, network failures, a delay, a forged signature)
+   * and what the receiver answered to each. A check already running is joined.
+   * @throws SandboxError when no webhookUrl is configured.
+   */
+  checkReceiver(): Promise<ReceiverCheckReport>;
   /** Every payment so far by paymentId, oldest first (a copy). */
   readonly payments: ReadonlyMap<string, SandboxPayment>;
   /** Closes the server and its connections, cancels pending retries; resolves when done. */

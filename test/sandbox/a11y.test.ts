@@ -4,6 +4,7 @@
 import axe from 'axe-core';
 import { JSDOM } from 'jsdom';
 import { describe, expect, it } from 'vitest';
+import { startReceiver } from './support/receiver';
 import { createPayment, testSandbox } from './support/sandbox';
 
 async function violations(url: string): Promise<string[]> {
@@ -20,10 +21,20 @@ async function violations(url: string): Promise<string[]> {
 
 describe('accessibility of the sandbox pages', () => {
   it('has no axe violations on the bank page, its result, the index and the deliveries', async () => {
-    const sandbox = await testSandbox();
+    // Deliveries with hints, an answer shown, failures on purpose, faults armed and a receiver
+    // check report: every part of the deliveries page.
+    const receiver = await startReceiver((_, n) =>
+      n === 1 ? { status: 500, body: 'TypeError: order is undefined' } : 401,
+    );
+    const sandbox = await testSandbox({ webhookUrl: receiver.url, retry: { maxAttempts: 2 } });
     const pending = await createPayment(sandbox);
     const settled = await createPayment(sandbox);
+    sandbox.breakDeliveries({ networkFailures: 1 }, { paymentId: settled.paymentId });
+    const gaveUp = sandbox.attempt((a) => a.outcome === 'gave-up');
     sandbox.settlePayment(settled.paymentId, { status: 'FAILED' });
+    await gaveUp;
+    await sandbox.checkReceiver();
+    sandbox.breakDeliveries({ twiceAtOnce: true }, { count: 2 });
     for (const url of [
       pending.authorisationUrl,
       settled.authorisationUrl,
@@ -33,6 +44,7 @@ describe('accessibility of the sandbox pages', () => {
     ]) {
       expect(await violations(url), url).toEqual([]);
     }
+    await receiver.stop();
     // axe in jsdom takes a second or two a page on a busy machine.
   }, 30_000);
 });

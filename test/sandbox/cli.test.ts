@@ -9,7 +9,15 @@ import { build } from 'esbuild';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli, sendTestWebhook, startSandbox } from '../../src/sandbox/index';
 import type { CliIo, Sandbox } from '../../src/sandbox/index';
-import { verifyWebhookSignature } from '../../src/webhook/index';
+import {
+  BREAK_OPTIONS,
+  CHECK_OPTIONS,
+  FAULT_OPTIONS,
+  SEND_OPTIONS,
+  SERVER_OPTIONS,
+  USAGE,
+} from '../../src/sandbox/run-cli';
+import { parseWebhookNotification, verifyWebhookSignature } from '../../src/webhook/index';
 import { closedPort, startReceiver } from './support/receiver';
 import type { Receiver, Respond } from './support/receiver';
 import { createPayment, keyFile } from './support/sandbox';
@@ -50,8 +58,55 @@ describe('servicepay-sandbox', () => {
     expect(out.join('\n')).toContain('send-webhook');
   });
 
+  it('--help names every flag each command takes', () => {
+    for (const options of [
+      SERVER_OPTIONS,
+      SEND_OPTIONS,
+      FAULT_OPTIONS,
+      BREAK_OPTIONS,
+      CHECK_OPTIONS,
+    ]) {
+      for (const flag of Object.keys(options)) expect(USAGE).toContain(`--${flag}`);
+    }
+    for (const command of ['send-webhook', 'resend <payment-id>', 'break', 'check-receiver']) {
+      expect(USAGE).toContain(`servicepay-sandbox ${command}`);
+    }
+  });
+
   it.each([
     [['--prot', '4010'], "Unknown option '--prot'"],
+    [['--port', '0', '--delivery-history', 'lots'], '--delivery-history must be a number'],
+    [['--port', '0', '--delivery-history', '0'], 'deliveryHistory must be an integer from 1'],
+    [
+      ['send-webhook', '--to', 'http://127.0.0.1:9/', '--status', 'FAILED', '--amount', 'abc'],
+      '--amount must be a number',
+    ],
+    [
+      ['send-webhook', '--to', 'http://127.0.0.1:9/', '--status', 'FAILED', '--metadata', '[1]'],
+      '--metadata must be a JSON object or null',
+    ],
+    [
+      ['send-webhook', '--to', 'http://127.0.0.1:9/', '--status', 'FAILED', '--metadata', '{x'],
+      '--metadata must be JSON',
+    ],
+    [
+      [
+        ...['send-webhook', '--to', 'http://127.0.0.1:9/', '--status', 'COMPLETED'],
+        ...['--error-description', 'Insufficient funds'],
+      ],
+      '--error-description is only for --status FAILED',
+    ],
+    [['resend'], 'resend needs one payment id'],
+    [['resend', 'a', 'b'], 'resend needs one payment id'],
+    [['resend', 'a', '--network-failures', 'two'], '--network-failures must be a whole number'],
+    [
+      ['resend', 'a', '--sandbox', 'localhost:4010'],
+      "--sandbox must be the sandbox's http(s) address",
+    ],
+    [['break'], 'break needs at least one fault'],
+    [['break', '--twice-at-once', '--payment', 'p', '--next', '2'], 'not both'],
+    [['break', '--delay=-5'], '--delay must be a whole number from 0'],
+    [['check-receiver', 'now'], "Unexpected argument 'now'"],
     [['--port', 'abc'], '--port must be a number, got "abc"'],
     [
       ['--port', '0', '--merchant-name', 'A', '--merchant-name', 'B'],
@@ -173,6 +228,78 @@ describe('send-webhook', () => {
     },
   );
 
+  it('sends exactly the payload fields given as flags, signed with the sandbox key', async () => {
+    const r = await receiver();
+    const sandbox = await startSandbox({ port: 0, keyFile });
+    cleanups.push(() => sandbox.stop());
+    const metadata = { orderId: 'A-77', basket: { items: [{ sku: 'B-2', qty: 1 }] }, note: 'café' };
+    const { io, out } = testIo();
+    expect(
+      await runCli(
+        [
+          ...['send-webhook', '--to', r.url, '--status', 'FAILED', '--key-file', keyFile],
+          ...['--payment-id', '9b0c6a52-1d4e-4f3a-8b7c-2e1f0a9d8c7b'],
+          ...['--merchant-payment-id', 'order-7781-attempt-2'],
+          ...['--amount', '1234.56', '--reference', 'INV 2024/001'],
+          ...['--metadata', JSON.stringify(metadata)],
+          ...['--error-description', 'Insufficient funds'],
+        ],
+        io,
+      ),
+    ).toBe(0);
+    expect(out).toContain('Receiver answered HTTP 200: ok');
+    const [request] = r.requests;
+    const served = await (await fetch(`${sandbox.url}/.well-known/signature/pem`)).text();
+    expect(
+      verifyWebhookSignature(request!.body, String(request!.headers.authorization), served),
+    ).toBe(true);
+    expect(parseWebhookNotification(request!.body)).toEqual({
+      paymentId: '9b0c6a52-1d4e-4f3a-8b7c-2e1f0a9d8c7b',
+      merchantPaymentId: 'order-7781-attempt-2',
+      paymentStatus: 'FAILED',
+      errorDescription: 'Insufficient funds',
+      paymentRequest: { amount: 1234.56, currency: 'GBP', reference: 'INV 2024/001' },
+      paymentMetadata: metadata,
+      paymentRefundData: null,
+    });
+  });
+
+  it('sends null for --merchant-payment-id null and --metadata null', async () => {
+    const r = await receiver();
+    const { io } = testIo();
+    expect(
+      await runCli(
+        [
+          ...['send-webhook', '--to', r.url, '--status', 'COMPLETED', '--key-file', keyFile],
+          ...['--merchant-payment-id', 'null', '--metadata', 'null'],
+        ],
+        io,
+      ),
+    ).toBe(0);
+    expect(parseWebhookNotification(r.requests[0]!.body)).toMatchObject({
+      merchantPaymentId: null,
+      paymentMetadata: null,
+      errorDescription: null,
+    });
+  });
+
+  it('sendTestWebhook refuses a payload field of the wrong type, naming it', async () => {
+    await expect(
+      sendTestWebhook({
+        to: 'http://127.0.0.1:9/',
+        status: 'FAILED',
+        payload: { amount: '12' as never },
+      }),
+    ).rejects.toMatchObject({ option: 'payload.amount' });
+    await expect(
+      sendTestWebhook({
+        to: 'http://127.0.0.1:9/',
+        status: 'COMPLETED',
+        payload: { errorDescription: 'x' },
+      }),
+    ).rejects.toThrow(/only for status FAILED/);
+  });
+
   it('exits 1 when the receiver answers anything but 200, or nothing', async () => {
     const r = await receiver(() => 401);
     const refused = testIo();
@@ -224,6 +351,104 @@ describe('send-webhook', () => {
         `-----BEGIN PUBLIC KEY-----\n${result.publicKeyText}\n-----END PUBLIC KEY-----`,
       ).type,
     ).toBe('public');
+  });
+});
+
+describe('resend, break and check-receiver, against a running sandbox', () => {
+  async function running(respond?: Respond) {
+    const r = await receiver(respond);
+    const sandbox = await startSandbox({
+      port: 0,
+      keyFile,
+      webhookUrl: r.url,
+      retry: { initialDelayMs: 5, maxDelayMs: 20, maxAttempts: 2 },
+    });
+    cleanups.push(() => sandbox.stop());
+    const { paymentId } = await createPayment(sandbox);
+    sandbox.settlePayment(paymentId, { status: 'COMPLETED' });
+    await expect
+      .poll(() => sandbox.deliveries.at(-1)?.outcome)
+      .toSatisfy((outcome) => outcome === 'delivered' || outcome === 'gave-up');
+    return { r, sandbox, paymentId };
+  }
+
+  it('resend sends the same notification again, with faults when given', async () => {
+    let fixed = false;
+    const { r, sandbox, paymentId } = await running(() => (fixed ? 200 : 500));
+    expect(sandbox.deliveries.at(-1)?.outcome).toBe('gave-up');
+    fixed = true;
+    const { io, out } = testIo();
+    expect(
+      await runCli(['resend', paymentId, '--network-failures', '1', '--sandbox', sandbox.url], io),
+    ).toBe(0);
+    expect(out[0]).toBe(
+      `Resending the notification of payment ${paymentId} as copy 2, broken on purpose: 1 network failure first.`,
+    );
+    expect(out[1]).toBe(`Watch it at ${sandbox.url}/deliveries#n-${paymentId}`);
+    await expect.poll(() => sandbox.deliveries.at(-1)?.outcome).toBe('delivered');
+    expect(sandbox.deliveries.filter((a) => a.copy === 2).map((a) => a.simulated)).toEqual([
+      true,
+      false,
+    ]);
+    expect(r.requests[2]!.body.equals(r.requests[0]!.body)).toBe(true);
+  });
+
+  it('break arms faults for the next notifications or one payment', async () => {
+    const { sandbox, paymentId } = await running();
+    const next = testIo();
+    expect(
+      await runCli(
+        ['break', '--twice-at-once', '--delay', '100', '--next', '3', '--sandbox', sandbox.url],
+        next.io,
+      ),
+    ).toBe(0);
+    expect(next.out).toEqual([
+      'Armed:\n  the next 3 notification(s): twice at once, delayed 100 ms',
+    ]);
+    const one = testIo();
+    expect(
+      await runCli(
+        ['break', '--late-resend', '0', '--payment', paymentId, '--sandbox', sandbox.url],
+        one.io,
+      ),
+    ).toBe(0);
+    expect(sandbox.armedFaults).toEqual({
+      next: { faults: { twiceAtOnce: true, delayMs: 100 }, remaining: 3 },
+      payments: [{ paymentId, faults: { lateResendMs: 0 } }],
+    });
+    const off = testIo();
+    expect(await runCli(['break', '--next', '0', '--sandbox', sandbox.url], off.io)).toBe(0);
+    expect(sandbox.armedFaults.next).toBeNull();
+  });
+
+  it('check-receiver prints each case and exits 1 when one is not as expected', async () => {
+    const { sandbox } = await running();
+    const { io, out } = testIo();
+    // The test receiver answers 200 to everything, a forged signature too.
+    expect(await runCli(['check-receiver', '--sandbox', sandbox.url], io)).toBe(1);
+    const text = out.join('\n');
+    expect(text).toContain('1 of 6 cases not as expected');
+    expect(text).toMatch(/ok {3}Twice at once \([0-9a-f-]{36}\): copy 1: 200; copy 2: 200\./);
+    expect(text).toMatch(/NOT {2}Forged signature .*does not verify signatures/);
+    expect(text).toContain('yours to check');
+  });
+
+  it('exits 1 naming the address when no sandbox answers there, or it refuses', async () => {
+    const nobody = testIo();
+    const address = `http://127.0.0.1:${await closedPort()}`;
+    expect(await runCli(['resend', 'p-1', '--sandbox', address], nobody.io)).toBe(1);
+    expect(nobody.err.join('\n')).toMatch(
+      new RegExp(
+        `no sandbox answered at ${address} \\(.*ECONNREFUSED.*Start it, or give its address with --sandbox\\.`,
+      ),
+    );
+
+    const { sandbox } = await running();
+    const refused = testIo();
+    expect(await runCli(['resend', 'p-1', '--sandbox', sandbox.url], refused.io)).toBe(1);
+    expect(refused.err.join('\n')).toMatch(
+      /sent no notification for the payment "p-1".*\(HTTP 404 from/,
+    );
   });
 });
 

@@ -97,6 +97,7 @@ describe('retry policy', () => {
     const deliverer = createDeliverer({
       url: new URL(receiver.url),
       retry: { ...DEFAULT_RETRY, initialDelayMs: 60_000 },
+      history: 100,
       headers: () => ({ 'Content-Type': 'application/json' }),
       log: () => {},
       onAttempt: (attempt) => attempt.outcome === 'retrying' && retrying(),

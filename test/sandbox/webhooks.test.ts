@@ -86,13 +86,33 @@ describe('webhook notifications', () => {
 
     expect(sandbox.deliveries).toEqual([
       {
+        id: 1,
         paymentId,
         paymentStatus: 'COMPLETED',
         url: r.url,
+        copy: 1,
+        reason: 'settled',
         attempt: 1,
         at: expect.any(String),
+        durationMs: expect.any(Number),
+        // The request in full, as the receiver got it.
+        request: {
+          method: 'PUT',
+          url: r.url,
+          headers: {
+            'Content-Type': 'application/json',
+            Accept: '*/*',
+            Authorization: request.headers.authorization,
+            'User-Agent': 'servicepay-sandbox',
+            'Content-Length': String(request.body.length),
+          },
+          body: request.body.toString('utf8'),
+        },
         status: 200,
+        responseText: 'ok',
         error: null,
+        simulated: false,
+        hint: null,
         outcome: 'delivered',
         nextAttemptAt: null,
       },
@@ -249,10 +269,14 @@ describe('webhook notifications', () => {
     expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
     const html = await page.text();
     expect(html).toContain('<title>Webhook deliveries – ServicePay sandbox</title>');
-    expect(html).toContain('<td>HTTP 500</td>');
-    expect(html).toContain('<td>HTTP 200</td>');
+    expect(html).toContain('<strong>HTTP 500</strong>');
+    expect(html).toContain('<strong>HTTP 200</strong>');
     expect(html).toContain('<td>delivered</td>');
-    expect(html.match(new RegExp(`<code>${paymentId}</code>`, 'g'))).toHaveLength(2);
+    // One section for the notification, its two attempts inside, the newest first.
+    expect(
+      html.match(new RegExp(`<section class="notification" id="n-${paymentId}"`, 'g')),
+    ).toHaveLength(1);
+    expect(html.indexOf('HTTP 200')).toBeLessThan(html.indexOf('HTTP 500'));
     expect(html).toContain(`<code>${r.url}</code>`);
   });
 });

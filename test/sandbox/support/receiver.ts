@@ -22,8 +22,11 @@ export interface Receiver {
   stop(): Promise<void>;
 }
 
-/** Answers: a status, or 'hang' to never answer. */
-export type Respond = (request: ReceivedRequest, index: number) => number | 'hang';
+/** An answer: a status, a status with its body, or 'hang' to never answer. */
+export type Answer = number | 'hang' | { status: number; body: string };
+
+/** Answers each request, at once or later (a promise: to hold a request while others come). */
+export type Respond = (request: ReceivedRequest, index: number) => Answer | Promise<Answer>;
 
 export async function startReceiver(respond: Respond = () => 200, port = 0): Promise<Receiver> {
   const requests: ReceivedRequest[] = [];
@@ -41,9 +44,15 @@ export async function startReceiver(respond: Respond = () => 200, port = 0): Pro
       requests.push(received);
       const answer = respond(received, requests.length);
       for (const waiter of waiters.filter((w) => w.n === requests.length)) waiter.resolve(received);
-      if (answer === 'hang') return;
-      res.writeHead(answer, { 'Content-Type': 'text/plain' });
-      res.end(answer === 200 ? 'ok' : 'not now');
+      void Promise.resolve(answer).then((settled) => {
+        if (settled === 'hang') return;
+        const { status, body } =
+          typeof settled === 'number'
+            ? { status: settled, body: settled === 200 ? 'ok' : 'not now' }
+            : settled;
+        res.writeHead(status, { 'Content-Type': 'text/plain' });
+        res.end(body);
+      });
     });
   });
   await new Promise<void>((resolve, reject) => {

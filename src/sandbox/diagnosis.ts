@@ -1,0 +1,397 @@
+/**
+ * What a receiver's answers mean: a hint in plain words for each failed attempt (diagnose),
+ * and the receiver check, a fixed sequence of what the real service may do to a notification,
+ * run one case after another against the configured webhook URL, with what the receiver
+ * answered to each. Each case sends a notification of its own (a new payment id), signed with
+ * the sandbox's key, so a merchant can find each one in their own records.
+ *
+ * The sandbox sees answers only. A receiver that answers 200 to both copies of "twice at
+ * once" may still have done the work twice: that is in the merchant's database, which the
+ * report says in so many words (RECEIVER_CHECK_NOTE).
+ */
+import type { CheckNotification, Deliverer } from './deliveries';
+import { SandboxError } from './errors';
+import { buildTestWebhookPayload } from './payload';
+import { AnswerTimeoutError } from './put';
+import type {
+  DeliveryFaults,
+  DeliveryHint,
+  ReceiverCheckCase,
+  ReceiverCheckCaseName,
+  ReceiverCheckReport,
+  SandboxRetryOptions,
+  WebhookDeliveryAttempt,
+} from './types';
+
+/**
+ * Where the hints send a reader for more: the repository's docs as published, since the
+ * sandbox serves no documentation of its own.
+ */
+export const DOCS_URL = 'https://github.com/servicepay/servicepay/blob/main/docs/';
+/** The troubleshooting section the 401 hint links to; a test checks that the heading exists. */
+export const SIGNATURE_DOCS = `${DOCS_URL}troubleshooting.md#genuine-deliveries-get-401`;
+
+/** The plain-words hint for an attempt that was not answered 200. */
+export function diagnose(
+  answer: { status: number | null; failure?: unknown; simulated?: boolean },
+  context: { url: string; bodyBytes: number; timeoutMs: number; publicKeyUrl?: string },
+): DeliveryHint | null {
+  const { status } = answer;
+  if (status === 200) return null;
+  const hint = (cause: DeliveryHint['cause'], text: string, docs: string | null = null) => ({
+    cause,
+    text,
+    docs,
+  });
+  if (answer.simulated) {
+    return hint(
+      'simulated',
+      'Broken on purpose: the sandbox failed this attempt before it reached the receiver, as a network failure would. The receiver saw nothing; the next attempt follows as usual.',
+    );
+  }
+  if (status === null) {
+    const { failure } = answer;
+    const code = (failure as { code?: unknown } | null | undefined)?.code;
+    const { host } = new URL(context.url);
+    if (failure instanceof AnswerTimeoutError) {
+      return hint(
+        'timeout',
+        `The receiver did not answer within ${context.timeoutMs} ms. Answer 200 as soon as the notification is stored and do slow work (emails, other services) afterwards; the service counts a slow answer as a failure and sends the notification again.`,
+      );
+    }
+    if (code === 'ECONNREFUSED') {
+      return hint(
+        'connection-refused',
+        `Nothing is listening at ${host}: start the receiver, or check the host and port of the webhook URL.`,
+      );
+    }
+    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+      return hint(
+        'unreachable',
+        `The host name of the webhook URL (${host}) does not resolve on this machine: check its spelling, or use 127.0.0.1.`,
+      );
+    }
+    return hint(
+      'connection-closed',
+      'The connection ended before a complete answer: the receiver closed it, or crashed while answering. Look at its log for this moment.',
+    );
+  }
+  if (status === 401) {
+    const key = context.publicKeyUrl ? ` (${context.publicKeyUrl})` : '';
+    return hint(
+      'signature',
+      `The receiver could not verify the signature. Most often the body was parsed or re-serialised before verification (JSON.parse then JSON.stringify, a JSON body parser in front of the route): the signature covers the exact bytes received, so verify those. Otherwise the receiver holds another key: it must be this sandbox's public key${key}, which stays the same across restarts only with --key-file.`,
+      SIGNATURE_DOCS,
+    );
+  }
+  if (status === 404) {
+    return hint(
+      'path',
+      `The receiver has nothing at ${new URL(context.url).pathname}: compare the path of the webhook URL (${context.url}) with the route your server defines.`,
+    );
+  }
+  if (status === 405) {
+    return hint(
+      'method',
+      'The route exists but does not accept PUT, which is what the service sends (Express: app.put; Next.js: export const PUT).',
+    );
+  }
+  if (status === 413) {
+    return hint(
+      'too-large',
+      `The receiver refused the body (${context.bodyBytes} bytes) as too large: raise its body limit (the library's receiver: maxBodyBytes). Large payment metadata is the usual reason.`,
+    );
+  }
+  if (status >= 500) {
+    return hint(
+      'handler-failed',
+      'The receiver failed while handling the notification (its handler threw, or its database is down): its answer is shown. The service sends the notification again until it gets 200, so a fix is picked up by the next attempt.',
+    );
+  }
+  if (status >= 400) {
+    return hint(
+      'refused-by-receiver',
+      `The receiver refused the notification with HTTP ${status}; its answer says why. Only 200 counts as delivered.`,
+    );
+  }
+  if (status >= 300) {
+    return hint(
+      'redirect',
+      'The receiver answered with a redirect, which the service does not follow: give the final address as the webhook URL.',
+    );
+  }
+  return hint(
+    'not-200',
+    `Only 200 counts as delivered; HTTP ${status} is resent like a failure. Answer 200 once the notification is stored.`,
+  );
+}
+
+/** The hint as one log line: its words and, when there is one, where to read more. */
+export function hintLine(attempt: Pick<WebhookDeliveryAttempt, 'hint' | 'responseText'>): string {
+  const { hint } = attempt;
+  if (hint === null) return '';
+  const answer =
+    hint.cause === 'handler-failed' && attempt.responseText
+      ? ` The receiver answered: ${JSON.stringify(attempt.responseText.slice(0, 200))}.`
+      : '';
+  const docs = hint.docs ? ` See ${hint.docs}` : '';
+  return `Likely cause: ${hint.text}${answer}${docs}`;
+}
+
+export const RECEIVER_CHECK_NOTE =
+  'The sandbox sees only what the receiver answered. Whether your handler did its work once (one order marked paid, one email, one stock movement per payment) is yours to check in your own database and logs: each case sent a notification with its own payment id, listed here.';
+
+interface CaseSpec {
+  name: ReceiverCheckCaseName;
+  title: string;
+  description: string;
+  expected: string;
+  faults?: DeliveryFaults;
+  /** The same notification once more after it was answered 200. */
+  again?: boolean;
+  forged?: boolean;
+  judge(copies: WebhookDeliveryAttempt[][]): { passed: boolean; verdict: string };
+}
+
+const delivered = (copy: WebhookDeliveryAttempt[] | undefined) =>
+  copy?.at(-1)?.outcome === 'delivered';
+
+/** "200", "401", "network failure (on purpose)", or the network error. */
+export function answerText(attempt: WebhookDeliveryAttempt): string {
+  if (attempt.simulated) return 'network failure (on purpose)';
+  return attempt.status !== null ? String(attempt.status) : (attempt.error ?? 'no answer');
+}
+
+/** Why a copy never got its 200, from its last attempt's hint. */
+function failureOf(copy: WebhookDeliveryAttempt[] | undefined): string {
+  const last = copy?.at(-1);
+  if (last === undefined) return 'nothing was sent (the sandbox stopped)';
+  return `the last answer was ${answerText(last)}${last.hint ? `: ${last.hint.text}` : ''}`;
+}
+
+const CASES: readonly CaseSpec[] = [
+  {
+    name: 'once',
+    title: 'Delivered once',
+    description: 'One signed notification, sent once.',
+    expected: '200',
+    judge: ([copy]) =>
+      delivered(copy)
+        ? {
+            passed: true,
+            verdict: `Answered 200${copy!.length > 1 ? ` on attempt ${copy!.length}` : ''}.`,
+          }
+        : { passed: false, verdict: `Never answered 200: ${failureOf(copy)}.` },
+  },
+  {
+    name: 'twice-at-once',
+    title: 'Twice at once',
+    description:
+      'The same notification (same bytes, same signature) sent twice at the same moment.',
+    expected:
+      '200 to both copies; one may first get 409 or 503 and its 200 on a later attempt. The work is done once.',
+    faults: { twiceAtOnce: true },
+    judge: (copies) =>
+      copies.length === 2 && copies.every(delivered)
+        ? { passed: true, verdict: 'Both copies were answered 200 in the end.' }
+        : {
+            passed: false,
+            verdict: `A copy never got its 200, so the service would send it again and again: ${failureOf(copies.find((c) => !delivered(c)))}.`,
+          },
+  },
+  {
+    name: 'late-resend',
+    title: 'Again after a 200',
+    description: 'One notification, answered 200, then sent once more (a late resend).',
+    expected: '200 again, without doing the work again.',
+    again: true,
+    judge: ([first, second]) => {
+      if (!delivered(first))
+        return { passed: false, verdict: `The first copy never got its 200: ${failureOf(first)}.` };
+      if (!delivered(second)) {
+        return {
+          passed: false,
+          verdict: `The late copy was not answered 200, so the service would keep sending it: ${failureOf(second)}. A notification already handled is answered 200.`,
+        };
+      }
+      return { passed: true, verdict: 'The late copy was answered 200 too.' };
+    },
+  },
+  {
+    name: 'network-failures',
+    title: 'Network failures',
+    description:
+      'Two attempts failed at the network level before reaching the receiver, then sent.',
+    expected: '200 on the third attempt: the receiver sees the notification once.',
+    faults: { networkFailures: 2 },
+    judge: ([copy]) =>
+      delivered(copy)
+        ? { passed: true, verdict: 'Answered 200 once the network let it through.' }
+        : { passed: false, verdict: `Never answered 200: ${failureOf(copy)}.` },
+  },
+  {
+    name: 'delay',
+    title: 'Delayed',
+    description: 'One notification held back for a second before it is sent.',
+    expected: '200. Your result page has to wait for a notification that comes late.',
+    faults: { delayMs: 1000 },
+    judge: ([copy]) =>
+      delivered(copy)
+        ? { passed: true, verdict: 'Answered 200.' }
+        : { passed: false, verdict: `Never answered 200: ${failureOf(copy)}.` },
+  },
+  {
+    name: 'forged-signature',
+    title: 'Forged signature',
+    description: 'A notification whose signature was made over other bytes, sent once.',
+    expected: '401 (any refusal), and nothing done.',
+    forged: true,
+    judge: ([copy]) => {
+      const status = copy?.[0]?.status ?? null;
+      if (status === null) return { passed: false, verdict: `No answer: ${failureOf(copy)}.` };
+      if (status >= 200 && status < 300) {
+        return {
+          passed: false,
+          verdict: `Answered ${status} to a notification whose signature does not match its body: the receiver does not verify signatures, so anyone who can reach it can mark orders paid.`,
+        };
+      }
+      return status >= 400 && status < 500
+        ? { passed: true, verdict: `Refused with ${status}.` }
+        : {
+            passed: false,
+            verdict: `Answered ${status}; a receiver that verifies refuses it with 401.`,
+          };
+    },
+  },
+];
+
+export interface ReceiverCheck {
+  /** Runs the check, or joins the one running. */
+  run(): Promise<ReceiverCheckReport>;
+  /** Whether a check is running, and the last report. */
+  state(): { running: boolean; report: ReceiverCheckReport | null };
+  /** Called when a check starts and when it ends; returns the unsubscribe function. */
+  subscribe(listener: () => void): () => void;
+}
+
+export function createReceiverCheck(options: {
+  url: URL | undefined;
+  deliverer: Deliverer;
+  retry: Required<SandboxRetryOptions>;
+  log: (line: string) => void;
+  now?: () => Date;
+}): ReceiverCheck {
+  const { deliverer, log } = options;
+  const now = options.now ?? (() => new Date());
+  let running: Promise<ReceiverCheckReport> | undefined;
+  let report: ReceiverCheckReport | null = null;
+  const listeners = new Set<() => void>();
+  const notify = () => {
+    for (const listener of listeners) {
+      try {
+        listener();
+      } catch {
+        // A page's event stream that broke must not stop the check.
+      }
+    }
+  };
+  // Quick enough to wait for, enough attempts for the network-failures case to get through.
+  const policy: Required<SandboxRetryOptions> = {
+    initialDelayMs: Math.min(options.retry.initialDelayMs, 200),
+    factor: options.retry.factor,
+    maxDelayMs: Math.min(options.retry.maxDelayMs, 1000),
+    maxAttempts: 4,
+    timeoutMs: options.retry.timeoutMs,
+  };
+
+  async function runCase(spec: CaseSpec, index: number, url: URL): Promise<ReceiverCheckCase> {
+    const payload = buildTestWebhookPayload('COMPLETED', {
+      reference: `CHECK-${index + 1}`,
+      metadata: { source: 'receiver-check', case: spec.name },
+    });
+    const notification: CheckNotification = {
+      paymentId: payload.paymentId,
+      status: 'COMPLETED',
+      body: JSON.stringify(payload),
+      label: `Receiver check: ${spec.title}`,
+      forged: spec.forged,
+    };
+    const retry = spec.forged ? { ...policy, maxAttempts: 1 } : policy;
+    const copies = await deliverer.sendCheck(notification, {
+      reason: 'receiver-check',
+      faults: spec.faults,
+      retry,
+    });
+    if (spec.again && delivered(copies[0])) {
+      copies.push(...(await deliverer.sendCheck(notification, { reason: 'late-resend', retry })));
+    }
+    const { passed, verdict } = spec.judge(copies);
+    log(
+      `receiver check ${spec.name} against ${url.href}: ${passed ? 'as expected' : 'NOT as expected'}. ${verdict}`,
+    );
+    return {
+      name: spec.name,
+      description: spec.description,
+      expected: spec.expected,
+      paymentId: notification.paymentId,
+      copies: copies.map((attempts) => ({
+        copy: attempts[0]?.copy ?? 0,
+        reason: attempts[0]?.reason ?? 'receiver-check',
+        answers: attempts.map(answerText),
+        outcome: attempts.at(-1)?.outcome ?? 'cancelled',
+      })),
+      passed,
+      verdict,
+    };
+  }
+
+  async function check(url: URL): Promise<ReceiverCheckReport> {
+    const startedAt = now().toISOString();
+    const cases: ReceiverCheckCase[] = [];
+    for (const [index, spec] of CASES.entries()) cases.push(await runCase(spec, index, url));
+    return {
+      url: url.href,
+      startedAt,
+      finishedAt: now().toISOString(),
+      passed: cases.every((c) => c.passed),
+      cases,
+      note: RECEIVER_CHECK_NOTE,
+    };
+  }
+
+  return {
+    run() {
+      const { url } = options;
+      if (url === undefined) {
+        return Promise.reject(
+          new SandboxError(
+            'servicepay: the receiver check needs a webhook URL: start the sandbox with webhookUrl (--webhook-url).',
+          ),
+        );
+      }
+      if (running === undefined) {
+        running = check(url)
+          .then((result) => {
+            report = result;
+            return result;
+          })
+          .finally(() => {
+            running = undefined;
+            notify();
+          });
+        notify();
+      }
+      return running;
+    },
+    state: () => ({ running: running !== undefined, report }),
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+
+/** The check's title for a case name (the page's table). */
+export function caseTitle(name: ReceiverCheckCaseName): string {
+  return CASES.find((spec) => spec.name === name)?.title ?? name;
+}
