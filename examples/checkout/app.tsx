@@ -1,6 +1,6 @@
 // The example merchant checkout: <ServicePay> in SANDBOX against the local sandbox. After the
-// bank redirects back, the result page (result.tsx) shows the status confirmed by the verified
-// webhook that the example's server stored, never the redirect alone.
+// bank redirects back, the result page (result.tsx, the library's <PaymentResult>) shows the
+// status the example's server heard in the verified webhook, never the redirect alone.
 import { StrictMode, useEffect, useRef, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ServiceEvent, ServicePay } from 'servicepay';
@@ -92,6 +92,10 @@ function Checkout() {
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    {window.location.pathname === '/return' ? <Result shop={config.merchantName} /> : <Checkout />}
+    {window.location.pathname === '/return' ? (
+      <Result shop={config.merchantName} nonce={config.nonce} />
+    ) : (
+      <Checkout />
+    )}
   </StrictMode>,
 );

@@ -1,14 +1,20 @@
 // @ts-check
 // The example merchant's server: serves the checkout page, receives the service's webhooks
 // through createWebhookHandler (signature verified with the sandbox's public key, each
-// notification processed once) and stores the verified status of each payment for the page.
-// The page's assets go out compressed (assets.mjs).
+// notification processed once) and answers the return page from createPaymentStatusHandler,
+// both on one store: the receiver records each payment's outcome there, the status endpoint
+// reads it and streams it to the page. The shop's own order records (`payments`) are what its
+// onNotification does. The page's assets go out compressed (assets.mjs).
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { createWebhookHandler } from 'servicepay/webhook';
+import {
+  MemoryIdempotencyStore,
+  createPaymentStatusHandler,
+  createWebhookHandler,
+} from 'servicepay/webhook';
 import { compressedAsset, sendAsset } from './assets.mjs';
 
 const here = (/** @type {string} */ path) => fileURLToPath(new URL(path, import.meta.url));
@@ -31,6 +37,8 @@ export async function buildCheckoutBundle() {
 }
 
 /**
+ * The shop's own record of a payment, written by its onNotification (a database row in a real
+ * shop). The return page does not read it: it asks the status endpoint.
  * @typedef {{
  *   paymentId: string, merchantPaymentId: string | null, paymentStatus: 'COMPLETED' | 'FAILED',
  *   errorDescription: string | null, amount: number, reference: string | null,
@@ -52,31 +60,43 @@ const DEFAULT_SANDBOX_URL = 'http://127.0.0.1:4010';
  * @param {{ port?: number, host?: string }} [options]
  */
 export async function startCheckout({ port = 4000, host = '127.0.0.1' } = {}) {
-  const [bundle, css, scriptTagHtml, scriptTagJs] = await Promise.all([
+  const [bundle, css, scriptTagHtml, scriptTagJs, returnHtml, returnJs] = await Promise.all([
     buildCheckoutBundle(),
     readFile(here('./app.css'), 'utf8'),
     readFile(here('../script-tag/index.html'), 'utf8'),
     readFile(here('../script-tag/page.js'), 'utf8'),
+    readFile(here('../script-tag/return.html'), 'utf8'),
+    readFile(here('../script-tag/return.js'), 'utf8'),
   ]);
+  const js = 'text/javascript; charset=utf-8';
   const assets = {
-    '/app.js': compressedAsset(bundle, 'text/javascript; charset=utf-8'),
+    '/app.js': compressedAsset(bundle, js),
     '/app.css': compressedAsset(css, 'text/css; charset=utf-8'),
-    '/script-tag/page.js': compressedAsset(scriptTagJs, 'text/javascript; charset=utf-8'),
+    '/script-tag/page.js': compressedAsset(scriptTagJs, js),
+    '/script-tag/return.js': compressedAsset(returnJs, js),
   };
   /** @type {Map<string, StoredPayment>} */
   const payments = new Map();
+  // One store for the receiver and the status endpoint: the receiver records each payment's
+  // outcome in it once onNotification succeeded, the endpoint reads it and hears it recorded.
+  // In memory for one process; several instances share createPostgresStore or createRedisStore.
+  const store = new MemoryIdempotencyStore();
+  const status = createPaymentStatusHandler({ store });
   /** @type {{ url: string, applicationId: string } | undefined} */
   let sandbox;
   /** @type {import('servicepay/webhook').WebhookHandler | undefined} */
   let receive;
 
-  /** @param {string} nonce */
-  const page = (nonce) => `<!doctype html>
+  /**
+   * @param {string} nonce
+   * @param {string} title
+   */
+  const page = (nonce, title) => `<!doctype html>
 <html lang="en">
   <head>
     <meta charset="utf-8" />
     <meta name="viewport" content="width=device-width, initial-scale=1" />
-    <title>${MERCHANT_NAME} — checkout</title>
+    <title>${title}</title>
     <link rel="stylesheet" href="/app.css" />
   </head>
   <body>
@@ -92,12 +112,13 @@ export async function startCheckout({ port = 4000, host = '127.0.0.1' } = {}) {
 </html>`;
 
   /**
-   * The plain page as written, pointed at the running sandbox (its port may differ from the
-   * default), with this response's nonce on the component's script tag.
+   * A plain page as written, pointed at the running sandbox (its port may differ from the
+   * default), with this response's nonce on the script host's script tag.
+   * @param {string} html
    * @param {string} nonce
    */
-  const scriptTagPage = (nonce) =>
-    scriptTagHtml
+  const plainPage = (html, nonce) =>
+    html
       .replaceAll(DEFAULT_SANDBOX_URL, sandbox?.url ?? DEFAULT_SANDBOX_URL)
       .replace('nonce=""', `nonce="${nonce}"`);
 
@@ -125,6 +146,9 @@ export async function startCheckout({ port = 4000, host = '127.0.0.1' } = {}) {
       if (!receive) return void res.writeHead(503).end();
       return void receive(req, res);
     }
+    // The return page's question: JSON, or an event stream; 400 for a malformed id, 405 for
+    // anything but GET (the handler answers all of it).
+    if (url.pathname === '/api/payments/status') return void status(req, res);
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       return void res.writeHead(405, { Allow: 'GET, HEAD' }).end();
     }
@@ -134,36 +158,27 @@ export async function startCheckout({ port = 4000, host = '127.0.0.1' } = {}) {
         'Content-Type': 'text/html; charset=utf-8',
         'Content-Security-Policy': csp(nonce),
       });
-      return void res.end(page(nonce));
+      const title = url.pathname === '/' ? 'checkout' : 'your payment';
+      return void res.end(page(nonce, `${MERCHANT_NAME} — ${title}`));
     }
     // The same checkout on a plain page, with the component's <script> tag (spec 4.3, 4.4).
     if (url.pathname === '/script-tag') {
       return void res.writeHead(308, { Location: '/script-tag/' }).end();
     }
-    if (url.pathname === '/script-tag/') {
+    // The plain checkout, and its return page with the result's script tag (window.ServiceResult).
+    // The sandbox sends every shopper back to /return; a shop whose pages are plain sets its
+    // callback address to /script-tag/return instead.
+    const plain = { '/script-tag/': scriptTagHtml, '/script-tag/return': returnHtml }[url.pathname];
+    if (plain !== undefined) {
       const nonce = randomBytes(16).toString('base64');
       res.writeHead(200, {
         'Content-Type': 'text/html; charset=utf-8',
         'Content-Security-Policy': csp(nonce, sandbox?.url ?? DEFAULT_SANDBOX_URL),
       });
-      return void res.end(scriptTagPage(nonce));
+      return void res.end(plainPage(plain, nonce));
     }
     const asset = assets[/** @type {keyof typeof assets} */ (url.pathname)];
     if (asset) return void (await sendAsset(req, res, asset));
-    const match = /^\/api\/payments\/([^/]+)$/.exec(url.pathname);
-    if (match) {
-      let paymentId;
-      try {
-        paymentId = decodeURIComponent(match[1] ?? '');
-      } catch {
-        // A malformed escape (%E0): a bad request, not an exception that ends the server.
-        return void res.writeHead(400, { 'Content-Type': 'text/plain' }).end('Bad payment id');
-      }
-      const stored = payments.get(paymentId);
-      // 202 while no verified notification has arrived: the page keeps asking.
-      res.writeHead(stored ? 200 : 202, { 'Content-Type': 'application/json' });
-      return void res.end(JSON.stringify(stored ?? { paymentId, pending: true }));
-    }
     res.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not found');
   });
 
@@ -178,9 +193,12 @@ export async function startCheckout({ port = 4000, host = '127.0.0.1' } = {}) {
     url: `${origin}/`,
     merchantName: MERCHANT_NAME,
     scriptTagUrl: `${origin}/script-tag/`,
+    scriptTagReturnUrl: `${origin}/script-tag/return`,
     webhookUrl: `${origin}/webhooks/servicepay`,
     returnUrl: `${origin}/return`,
+    statusUrl: `${origin}/api/payments/status`,
     payments,
+    store,
     /**
      * Points the page and the webhook receiver at a sandbox (started after this server,
      * since the sandbox needs our webhook and return addresses).
@@ -190,6 +208,9 @@ export async function startCheckout({ port = 4000, host = '127.0.0.1' } = {}) {
       sandbox = { url: target.url.replace(/\/$/, ''), applicationId: target.applicationId };
       receive = createWebhookHandler({
         publicKeyUrl: `${sandbox.url}/.well-known/signature/pem`,
+        store,
+        // The shop's own side effect; the outcome for the return page is recorded by the
+        // receiver itself, in `store`, once this has returned.
         onNotification(notification) {
           const previous = payments.get(notification.paymentId);
           payments.set(notification.paymentId, {
@@ -204,8 +225,10 @@ export async function startCheckout({ port = 4000, host = '127.0.0.1' } = {}) {
         },
       });
     },
-    stop() {
-      return new Promise((resolve) => {
+    async stop() {
+      // The open event streams end first, then the connections.
+      await status.close();
+      await new Promise((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve(undefined));
       });

@@ -1,13 +1,14 @@
 // @vitest-environment node
 // End to end in a real headless Chromium: the example checkout, the local sandbox of the
-// service, and the example's webhook receiver, all on 127.0.0.1.
+// service, and the example's webhook receiver and payment status endpoint, all on 127.0.0.1.
+// The result page is the library's <PaymentResult>, listening to the status endpoint.
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, Request } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startCheckout } from '../../examples/checkout/server.mjs';
-import { GIVE_UP_AFTER_MS } from '../../examples/checkout/result';
+import { NOT_HEARD_AFTER_MS } from '../../src/core/index';
 import {
   BANK_ERROR_DESCRIPTION,
   REJECTED_DESCRIPTION,
@@ -64,6 +65,32 @@ async function waitForResult(page: Page, heading: string) {
 
 const focusedText = (page: Page) => page.evaluate(() => document.activeElement?.textContent);
 
+/** What the page asked the status endpoint: an event stream, or a poll (fetch), and its query. */
+interface StatusAsk {
+  type: string;
+  accept: string | undefined;
+  query: URLSearchParams;
+}
+
+/** Records every request of `page` to the example's status endpoint. */
+function watchStatusAsks(page: Page): StatusAsk[] {
+  const asks: StatusAsk[] = [];
+  page.on('request', (r: Request) => {
+    const url = new URL(r.url());
+    if (url.pathname !== '/api/payments/status') return;
+    asks.push({ type: r.resourceType(), accept: r.headers().accept, query: url.searchParams });
+  });
+  return asks;
+}
+
+/** Only event streams, each asking with Accept: text/event-stream; no poll was needed. */
+function expectStreamsOnly(asks: StatusAsk[]) {
+  expect(asks.length).toBeGreaterThan(0);
+  expect(asks.map(({ type, accept }) => ({ type, accept }))).toEqual(
+    asks.map(() => ({ type: 'eventsource', accept: 'text/event-stream' })),
+  );
+}
+
 describe('the example checkout against the sandbox', () => {
   let checkout: Checkout;
   let sandbox: Sandbox;
@@ -80,7 +107,8 @@ describe('the example checkout against the sandbox', () => {
     await stop?.();
   });
 
-  it('approves a payment: "Payment received" once the verified webhook is in, processed once', async () => {
+  it('approves a payment: "Payment received" from the event stream once the verified webhook is in, processed once', async () => {
+    const asks = watchStatusAsks(page);
     const failures: string[] = [];
     page.on('pageerror', (error) => failures.push(error.message));
     page.on('console', (msg) => msg.type() === 'error' && failures.push(msg.text()));
@@ -130,6 +158,10 @@ describe('the example checkout against the sandbox', () => {
       timesProcessed: 1,
     });
     expect(new URL(page.url()).searchParams.get('paymentId')).toBe(stored[0]!.paymentId);
+    // The result came from the status endpoint's event stream (EventSource), for this payment.
+    expectStreamsOnly(asks);
+    expect(asks[0]!.query.get('paymentId')).toBe(stored[0]!.paymentId);
+    expect(asks[0]!.query.get('merchantPaymentId')).toBe(stored[0]!.merchantPaymentId);
     // The bank page's own form: same origin, and its Origin sent (not "null").
     expect(decisions).toHaveLength(1);
     expect(await decisions[0]).toMatchObject({
@@ -158,7 +190,8 @@ describe('the example checkout against the sandbox', () => {
       ]);
       if (decision === 'Reject') await shot(page, '5-result-not-completed');
 
-      await page.getByRole('link', { name: 'Try again' }).click();
+      // The library's action is a button; the shop wired it back to the bank step.
+      await page.getByRole('button', { name: 'Try again' }).click();
       // Back at the checkout with the banks open, the same reference ready.
       await page.getByRole('button', { name: 'Barclays' }).waitFor();
       expect(new URL(page.url()).pathname).toBe('/');
@@ -194,34 +227,90 @@ describe('the example checkout against the sandbox', () => {
     expect(sandbox.payments.size).toBe(0);
   });
 
-  it('waits with words that explain, then stops asking after a minute and gives advice', async () => {
-    const asked: string[] = [];
-    page.on('request', (r) => r.url().includes('/api/payments/') && asked.push(r.url()));
+  it('turns live: a result page already waiting shows "Payment received" the moment the webhook is recorded', async () => {
+    await payAtBank(page, checkout);
+    const payment = [...sandbox.payments.values()][0]!;
+    // Another tab on the result page for this payment before the bank has answered: waiting,
+    // on an open event stream.
+    const waiting = await browser.newPage();
+    try {
+      const asks = watchStatusAsks(waiting);
+      await waiting.goto(
+        `${checkout.returnUrl}?paymentId=${payment.paymentId}&merchantPaymentId=${payment.merchantPaymentId}`,
+      );
+      await waiting.getByRole('heading', { name: 'Waiting for your bank to confirm…' }).waitFor();
+      await expect.poll(() => asks.length).toBe(1);
+      expect(checkout.payments.size).toBe(0);
+
+      await page.getByRole('button', { name: 'Approve' }).click();
+      // No reload and no poll: the stream carried the recorded outcome.
+      await waiting.getByRole('heading', { level: 1, name: 'Payment received' }).waitFor();
+      expect(await focusedText(waiting)).toBe('Payment received');
+      expectStreamsOnly(asks);
+      expect(asks).toHaveLength(1);
+      expect(checkout.payments.size).toBe(1);
+    } finally {
+      await waiting.close();
+    }
+  });
+
+  it('finds the payment when the shopper comes back with no query string (the ids saved in the tab)', async () => {
+    await payAtBank(page, checkout);
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await waitForResult(page, 'Payment received');
+    const paymentId = [...checkout.payments.keys()][0]!;
+
+    // As some bank apps return: the callback address, nothing appended.
+    const asks = watchStatusAsks(page);
+    await page.goto(checkout.returnUrl);
+    expect(new URL(page.url()).search).toBe('');
+    await page.getByRole('heading', { level: 1, name: 'Payment received' }).waitFor();
+    const { text } = await resultPage(page);
+    expect(text).toMatch(/Reference\s+ORDER-1042/);
+    expectShopperWordsOnly(text);
+    expectStreamsOnly(asks);
+    expect(asks[0]!.query.get('paymentId')).toBe(paymentId);
+  });
+
+  it('waits with words that explain, then stops asking after a minute and gives advice; Check again resumes', async () => {
+    const asks = watchStatusAsks(page);
     await page.clock.install();
     // A payment whose confirmation never arrives.
-    await page.goto(`${checkout.url}return?paymentId=5e4d8a52-0000-4000-8000-000000000000`);
+    await page.goto(
+      `${checkout.returnUrl}?paymentId=5e4d8a52-0000-4000-8000-000000000000&merchantPaymentId=5e4d8a52-0000-4000-8000-0000000000ff`,
+    );
     await page.getByRole('heading', { name: 'Waiting for your bank to confirm…' }).waitFor();
     expect((await resultPage(page)).text).toContain('Please keep this page open.');
     await shot(page, '7-result-waiting');
-    await expect.poll(() => asked.length).toBeGreaterThan(0);
+    await expect.poll(() => asks.length).toBeGreaterThan(0);
 
-    await page.clock.runFor(GIVE_UP_AFTER_MS);
-    await page.getByRole('heading', { name: 'We have not heard from your bank yet' }).waitFor();
+    await page.clock.runFor(NOT_HEARD_AFTER_MS);
+    await page.getByRole('heading', { name: 'We haven’t heard from your bank yet' }).waitFor();
     const { text } = await resultPage(page);
     expect(text).toContain('Check your banking app.');
-    expect(text).toContain('Need help? Contact Example Coffee Co.');
     expectShopperWordsOnly(text);
-    expect(await focusedText(page)).toBe('We have not heard from your bank yet');
+    expect(await focusedText(page)).toBe('We haven’t heard from your bank yet');
     await shot(page, '8-result-unconfirmed');
-    // It has stopped asking.
-    const count = asked.length;
+    // It has stopped asking: the stream is closed, nothing polls.
+    const count = asks.length;
     await page.clock.runFor(5 * 60_000);
-    expect(asked.length).toBe(count);
+    expect(asks.length).toBe(count);
 
-    // "Check again" asks again.
+    // "Check again" asks again, on a new stream, and the answer still counts.
     await page.getByRole('button', { name: 'Check again' }).click();
     await page.getByRole('heading', { name: 'Waiting for your bank to confirm…' }).waitFor();
-    await expect.poll(() => asked.length).toBeGreaterThan(count);
+    await expect.poll(() => asks.length).toBeGreaterThan(count);
+    expectStreamsOnly(asks);
+    await checkout.store.recordOutcome(
+      {
+        paymentId: '5e4d8a52-0000-4000-8000-000000000000',
+        merchantPaymentId: '5e4d8a52-0000-4000-8000-0000000000ff',
+        status: 'COMPLETED',
+        recordedAt: new Date().toISOString(),
+      },
+      60_000,
+    );
+    await page.getByRole('heading', { level: 1, name: 'Payment received' }).waitFor();
   });
 
   it('refuses a cross-site text/plain form that tries to approve the payment', async () => {
@@ -274,20 +363,17 @@ describe('accessibility in a real browser', () => {
 
   it('has none on every result page, light and dark, at 1280 and 390 px', async () => {
     const { checkout, stop } = await startCheckoutWithSandbox();
-    // The verified results as the server stores them, so each state is one page load away.
-    const stored = (paymentId: string, paymentStatus: 'COMPLETED' | 'FAILED') => ({
-      paymentId,
-      merchantPaymentId: null,
-      paymentStatus,
-      errorDescription: paymentStatus === 'FAILED' ? BANK_ERROR_DESCRIPTION : null,
-      amount: 12.5,
-      reference: 'ORDER-1042',
-      timesProcessed: 1,
-    });
+    // The outcomes as the receiver records them, so each state is one page load away.
+    const merchantPaymentId = '5e4d8a52-0000-4000-8000-0000000000ff';
+    const record = (paymentId: string, status: 'COMPLETED' | 'FAILED') =>
+      checkout.store.recordOutcome(
+        { paymentId, merchantPaymentId, status, recordedAt: new Date().toISOString() },
+        60 * 60_000,
+      );
     const received = '5e4d8a52-0000-4000-8000-00000000000a';
     const failed = '5e4d8a52-0000-4000-8000-00000000000b';
-    checkout.payments.set(received, stored(received, 'COMPLETED'));
-    checkout.payments.set(failed, stored(failed, 'FAILED'));
+    record(received, 'COMPLETED');
+    record(failed, 'FAILED');
     const pending = '5e4d8a52-0000-4000-8000-00000000000c';
     try {
       for (const colorScheme of ['light', 'dark'] as const) {
@@ -299,30 +385,36 @@ describe('accessibility in a real browser', () => {
           });
           const page = await context.newPage();
           await page.clock.install();
+          // The order summary shows for a tab that sent the shopper to the bank.
+          await page.addInitScript(() =>
+            sessionStorage.setItem('example-coffee:last-reference', 'ORDER-1042'),
+          );
           const found: Record<string, string[]> = {};
           for (const [id, heading] of [
             [received, 'Payment received'],
             [failed, 'Payment not completed'],
             [pending, 'Waiting for your bank to confirm…'],
           ] as const) {
-            await page.goto(`${checkout.url}return?paymentId=${id}`);
+            await page.goto(
+              `${checkout.returnUrl}?paymentId=${id}&merchantPaymentId=${merchantPaymentId}`,
+            );
             await page.getByRole('heading', { level: 1, name: heading }).waitFor();
             found[heading] = await axeViolations(page);
           }
-          await page.clock.runFor(GIVE_UP_AFTER_MS);
+          await page.clock.runFor(NOT_HEARD_AFTER_MS);
           await page
-            .getByRole('heading', { name: 'We have not heard from your bank yet' })
+            .getByRole('heading', { name: 'We haven’t heard from your bank yet' })
             .waitFor();
-          found.unconfirmed = await axeViolations(page);
-          await page.goto(`${checkout.url}return`);
-          await page.getByRole('heading', { name: 'We could not find this payment' }).waitFor();
-          found.missing = await axeViolations(page);
+          found['not heard'] = await axeViolations(page);
+          await page.goto(checkout.returnUrl);
+          await page.getByRole('heading', { name: 'We can’t find your payment' }).waitFor();
+          found['not found'] = await axeViolations(page);
           expect(found, `${colorScheme} ${width}px`).toEqual({
             'Payment received': [],
             'Payment not completed': [],
             'Waiting for your bank to confirm…': [],
-            unconfirmed: [],
-            missing: [],
+            'not heard': [],
+            'not found': [],
           });
           await context.close();
         }
@@ -370,14 +462,26 @@ describe('the example server', () => {
     }
   });
 
-  it('answers 400 to a malformed payment id and keeps serving', async () => {
+  it('answers 400 to a malformed payment id at the status endpoint and keeps serving', async () => {
     const checkout = await startCheckout({ port: 0 });
+    const ask = (query: string, accept = 'application/json') =>
+      fetch(`${checkout.statusUrl}?${query}`, { headers: { accept } });
+    const good = 'merchantPaymentId=5e4d8a52-0000-4000-8000-0000000000ff';
     try {
-      const bad = await fetch(`${checkout.url}api/payments/%E0`);
-      expect(bad.status).toBe(400);
-      expect(await bad.text()).toBe('Bad payment id');
-      const next = await fetch(`${checkout.url}api/payments/5e4d8a52-0000-4000-8000-000000000000`);
-      expect(next.status).toBe(202);
+      // A malformed escape (%E0), markup, a missing id: 400, as JSON and as a stream.
+      for (const query of [`paymentId=%E0&${good}`, `paymentId=%3Cb%3E&${good}`, good]) {
+        for (const accept of ['application/json', 'text/event-stream']) {
+          const bad = await ask(query, accept);
+          expect(bad.status, `${query} ${accept}`).toBe(400);
+          expect(await bad.text()).toContain('give paymentId and merchantPaymentId');
+        }
+      }
+      expect((await fetch(checkout.statusUrl, { method: 'POST' })).status).toBe(405);
+      // Still serving: a well-formed question gets the pending answer, and the shop its page.
+      const next = await ask(`paymentId=5e4d8a52-0000-4000-8000-000000000000&${good}`);
+      expect(next.status).toBe(200);
+      expect(await next.text()).toBe('{"status":"PENDING"}');
+      expect((await fetch(checkout.url)).status).toBe(200);
     } finally {
       await checkout.stop();
     }

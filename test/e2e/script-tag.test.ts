@@ -222,6 +222,48 @@ describe('the plain page with the script tag (examples/script-tag)', () => {
     expect(failures.filter((f) => !/\b503\b|status of 503/.test(f))).toEqual([]);
   });
 
+  it('the plain return page: window.ServiceResult from the script host finds the payment with no query string, under the strict CSP', async () => {
+    await page.goto(checkout.scriptTagUrl);
+    await payButton().click();
+    await page.getByRole('button', { name: 'Barclays' }).click();
+    await page.waitForURL(/\/bank\//);
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await page.waitForURL(/\/return\?/);
+    await page.getByRole('heading', { level: 1, name: 'Payment received' }).waitFor();
+
+    // The plain return page, as a bank app that returns with nothing appended would open it:
+    // the ids window.Service saved in this tab find the payment.
+    const streams: string[] = [];
+    page.on('request', (r) => r.resourceType() === 'eventsource' && streams.push(r.url()));
+    await page.goto(checkout.scriptTagReturnUrl);
+    await page.getByRole('heading', { level: 1, name: 'Payment received' }).waitFor();
+    expect(
+      await page.evaluate(
+        () => document.querySelector<HTMLScriptElement>('script[src*="Service-result-"]')?.src,
+      ),
+    ).toBe(`${sandbox.url}/js/Service-result-${version}.min.js`);
+    expect(await page.locator('#payment-result').innerText()).toContain(
+      'Your bank has confirmed your payment.',
+    );
+    const paymentId = [...checkout.payments.keys()][0]!;
+    expect(streams.map((url) => new URL(url).searchParams.get('paymentId'))).toEqual([paymentId]);
+    await shot(page, 'script-tag-5-return-page');
+    // The injected stylesheet carried the page's nonce: no CSP report in the console.
+    expect(failures).toEqual([]);
+
+    const context = await browser.newContext({ bypassCSP: true });
+    try {
+      const axePage = await context.newPage();
+      await axePage.goto(checkout.scriptTagReturnUrl);
+      await axePage
+        .getByRole('heading', { level: 1, name: 'We can’t find your payment' })
+        .waitFor();
+      expect(await axeViolations(axePage)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('has no axe violations, colour contrast included, idle and with the bank list open', async () => {
     // axe is injected by the test, so this context lets it past the page's strict CSP.
     const context = await browser.newContext({ bypassCSP: true });

@@ -126,7 +126,7 @@ export function journeys(name: EngineName, start: () => Promise<Engine>): void {
       expect(await textOf(page)).toContain(
         'Your bank did not complete the payment, so no money has been taken.',
       );
-      await page.click({ role: 'link', name: 'Try again' });
+      await page.click({ role: 'button', name: 'Try again' });
       // Back at the checkout with the banks open, the same reference kept (sessionStorage
       // across the bank's redirect).
       await waitFor(page, bank('Barclays'));

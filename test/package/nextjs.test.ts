@@ -1,7 +1,7 @@
 // examples/nextjs as a merchant runs it: a Next.js 16 App Router app installed with the packed
 // tarball, built with no secret in the environment (as CI and Docker builds are), then served
 // and paid through the local sandbox in a real Chromium, with its webhook route verifying the
-// sandbox's signed notification.
+// sandbox's signed notification and its result page hearing it from the status route.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -119,10 +119,17 @@ describe('examples/nextjs with the packed package', () => {
     expect(html).toContain('data-server-constant="payment_initiated"');
   });
 
-  it('pays through the sandbox in Chromium; the route verifies the webhook and the order shows paid', async () => {
+  it('pays through the sandbox in Chromium; the route verifies the webhook and <PaymentResult> shows it paid, from the status route', async () => {
     const page = await browser.newPage();
     const failures: string[] = [];
     page.on('pageerror', (error) => failures.push(error.message));
+    // What the result page asked the status route: an event stream, or a poll.
+    const asks: string[] = [];
+    page.on(
+      'request',
+      (r) => r.url().includes('/api/payments/status') && asks.push(r.resourceType()),
+    );
+    let returned: URL;
     try {
       await page.goto(nextUrl);
       await page.getByRole('button', { name: 'Pay £12.50' }).click();
@@ -131,16 +138,36 @@ describe('examples/nextjs with the packed package', () => {
       await expect.poll(() => page.getByText('Example Coffee Co.').count()).toBeGreaterThan(0);
       await page.getByRole('button', { name: 'Approve' }).click();
       await page.waitForURL(/\/orders\/result\?/);
+      returned = new URL(page.url());
       await expect
         .poll(() => page.getByRole('heading', { level: 1 }).textContent(), { timeout: 30_000 })
         .toBe('Payment received');
+      expect(await page.getByRole('status').textContent()).toBe(
+        'Thank you. Your bank has confirmed your payment.',
+      );
       expect(await page.getByText('COFFEE-1042').count()).toBeGreaterThan(0);
+      expect(asks[0]).toBe('eventsource');
     } finally {
       await page.close();
     }
     expect(failures).toEqual([]);
     // The route answered the sandbox's signed delivery 200.
     expect(sandbox.deliveries.map((d) => d.status)).toContain(200);
+    // The status route reads the store the webhook route recorded in (one store on globalThis,
+    // though Next loads the two routes as modules of their own); a wrong pair learns nothing.
+    const ask = async (paymentId: string | null, merchantPaymentId: string | null) => {
+      const url = new URL('/api/payments/status', nextUrl);
+      url.search = new URLSearchParams({
+        paymentId: paymentId!,
+        merchantPaymentId: merchantPaymentId!,
+      }).toString();
+      return (await fetch(url, { headers: { accept: 'application/json' } })).text();
+    };
+    const { searchParams } = returned!;
+    expect(await ask(searchParams.get('paymentId'), searchParams.get('merchantPaymentId'))).toBe(
+      '{"status":"COMPLETED"}',
+    );
+    expect(await ask(searchParams.get('paymentId'), 'someone-else')).toBe('{"status":"PENDING"}');
   });
 
   it('refuses a forged notification at the route', async () => {

@@ -1,7 +1,8 @@
 // The shop's orders. A real shop keeps them in its database; this example keeps them in memory,
 // on globalThis because Next.js loads route handlers and pages as separate module instances in
 // one server process. Only a verified webhook marks an order paid: the shopper's return from the
-// bank proves nothing (anyone can open the return address).
+// bank proves nothing (anyone can open the return address). The result page does not read
+// them: it asks the status route, which the receiver's store answers (lib/store.ts).
 import type { WebhookNotification } from 'servicepay/webhook';
 
 export const ORDER = {
@@ -36,8 +37,4 @@ export function recordPayment(notification: WebhookNotification): void {
     reference: notification.paymentRequest.reference ?? null,
     handled: (previous?.handled ?? 0) + 1,
   });
-}
-
-export function findPayment(paymentId: string): PaymentRecord | undefined {
-  return payments.get(paymentId);
 }

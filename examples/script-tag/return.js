@@ -1,0 +1,20 @@
+// The merchant's own code on the plain return page (examples/script-tag/return.html): the
+// result asks the shop's status endpoint, live, and finds the payment from the return address
+// or, with none, from the ids window.Service saved in this tab before opening the bank.
+'use strict';
+
+(() => {
+  const host = document.getElementById('payment-result');
+  if (typeof window.ServiceResult !== 'function') {
+    host.textContent =
+      'We could not load the status of your payment. Check your banking app, or reload this page.';
+    return;
+  }
+  const result = new window.ServiceResult({
+    statusUrl: '/api/payments/status',
+    headingLevel: 1,
+    // Back to the plain checkout, to choose a bank again.
+    onTryAgain: () => window.location.assign('/script-tag/'),
+  });
+  result.injectComponent('payment-result');
+})();
