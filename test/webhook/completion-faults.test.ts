@@ -6,39 +6,23 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFetchWebhookHandler, MemoryIdempotencyStore } from '../../src/webhook/index';
+import { MemoryIdempotencyStore } from '../../src/webhook/index';
 import type { IdempotencyStore } from '../../src/webhook/index';
 import { createPostgresStore } from '../../src/webhook/postgres';
 import { deferred } from '../helpers/deferred';
 import { delay } from './support/http';
 import { serviceKeys } from './support/keys';
 import { notification, signed } from './support/notifications';
-import type { SignedDelivery } from './support/notifications';
-import { recorder, RecordingStore } from './support/receivers';
+import { recorder, RecordingStore, statusOf } from './support/receivers';
 import type { Recorder } from './support/receivers';
 import { startPostgres } from './support/servers.mjs';
 import type { TestServer } from './support/servers.mjs';
 
 const keys = serviceKeys();
 
-function receiver(store: IdempotencyStore, record: Recorder, claimTtlMs = 1000) {
-  const handle = createFetchWebhookHandler({
-    publicKey: keys.publicText,
-    store,
-    claimTtlMs,
-    ...record,
-  });
-  return async (delivery: SignedDelivery) =>
-    (
-      await handle(
-        new Request('http://localhost/', {
-          method: 'PUT',
-          body: delivery.body,
-          headers: { authorization: delivery.authorization },
-        }),
-      )
-    ).status;
-}
+/** A receiver on `store` with 1 s claims, recording into `record`. */
+const receiver = (store: IdempotencyStore, record: Recorder) =>
+  statusOf({ store, claimTtlMs: 1000, ...record });
 
 describe('a claim answered after its lifetime', () => {
   it('is confirmed by a renewal before the handler starts; when it lapsed and was taken, 409 and no second run', async () => {

@@ -1,34 +1,18 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import {
-  createFetchWebhookHandler,
-  IdempotencyStoreFullError,
-  MemoryIdempotencyStore,
-} from '../../src/webhook/index';
+import { IdempotencyStoreFullError, MemoryIdempotencyStore } from '../../src/webhook/index';
 import type { IdempotencyClaim, IdempotencyStore } from '../../src/webhook/index';
 import { checkIdempotencyStore } from '../../src/webhook/testing';
 import { deferred } from '../helpers/deferred';
 import { serviceKeys } from './support/keys';
 import { notification, signed } from './support/notifications';
-import { recorder } from './support/receivers';
+import { recorder, statusOf } from './support/receivers';
 import type { Recorder } from './support/receivers';
 
 const keys = serviceKeys();
 
 /** A receiver on `store` (two on one store stand for two handlers of one process). */
-function receiver(store: IdempotencyStore, record: Recorder) {
-  const handle = createFetchWebhookHandler({ publicKey: keys.publicText, store, ...record });
-  return async (delivery: { body: string; authorization: string }) =>
-    (
-      await handle(
-        new Request('http://localhost/', {
-          method: 'PUT',
-          body: delivery.body,
-          headers: { authorization: delivery.authorization },
-        }),
-      )
-    ).status;
-}
+const receiver = (store: IdempotencyStore, record: Recorder) => statusOf({ store, ...record });
 
 function clock(): { now: () => number; advance: (ms: number) => void } {
   let time = 1_000;

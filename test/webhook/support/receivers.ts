@@ -1,5 +1,8 @@
-import { MemoryIdempotencyStore } from '../../../src/webhook/index';
+import { createFetchWebhookHandler, MemoryIdempotencyStore } from '../../../src/webhook/index';
+import { serviceKeys } from './keys';
+import type { SignedDelivery } from './notifications';
 import type {
+  FetchWebhookHandlerOptions,
   IdempotencyClaim,
   IdempotencyStore,
   WebhookErrorContext,
@@ -71,4 +74,24 @@ export function recorder(
       errors.push({ error, context });
     },
   };
+}
+
+/**
+ * A Fetch receiver (createFetchWebhookHandler with the test service's key) as a function of a
+ * signed delivery to the HTTP status it answers: the service's whole view of a delivery.
+ */
+export function statusOf(
+  options: Omit<FetchWebhookHandlerOptions, 'publicKey'>,
+): (delivery: SignedDelivery) => Promise<number> {
+  const handle = createFetchWebhookHandler({ publicKey: serviceKeys().publicText, ...options });
+  return async (delivery) =>
+    (
+      await handle(
+        new Request('http://localhost/', {
+          method: 'PUT',
+          body: delivery.body,
+          headers: { authorization: delivery.authorization },
+        }),
+      )
+    ).status;
 }
