@@ -41,6 +41,8 @@ if (env.STORE === 'redis') {
 
 const { HANDLED, ATTEMPTS } = { HANDLED: env.HANDLED_TABLE, ATTEMPTS: env.ATTEMPTS_TABLE };
 let running = 0;
+/** Deliveries this process has taken and not yet answered (their completion included). */
+let answering = 0;
 let hanging = false;
 
 const handler = createWebhookHandler({
@@ -84,12 +86,17 @@ const handler = createWebhookHandler({
 });
 
 /**
- * Waits until this run is the process's only one, so that the parent's SIGKILL interrupts this
- * handler alone (a kill between another handler's effect and its completion would run that
- * notification twice, which no store can prevent), then tells the parent and never returns.
+ * Waits until this delivery is the process's only one, so that the parent's SIGKILL interrupts
+ * this handler alone, then tells the parent and never returns. A kill between another handler's
+ * effect and its completion would run that notification twice, which no store can prevent
+ * (docs/stores.md, "What the promise survives"), so the wait is for every other delivery to be
+ * answered, not only for its handler to return: the receiver records the outcome and completes
+ * the claim after onNotification, and only then answers. (Waiting on handler runs alone let a
+ * slow notification's completion be cut by the kill now and then, and run it twice.) New
+ * deliveries are refused meanwhile (`hanging`), so the count only falls.
  */
 async function hangUntilKilled(paymentId: string): Promise<never> {
-  for (let i = 0; i < 3000 && running > 1; i++) await sleep(10);
+  for (let i = 0; i < 3000 && answering > 1; i++) await sleep(10);
   send({ type: 'hanging', paymentId });
   return new Promise<never>(() => {});
 }
@@ -100,6 +107,8 @@ const server = createServer((req, res) => {
     res.writeHead(503).end();
     return;
   }
+  answering++;
+  res.once('close', () => answering--);
   handler(req, res);
 });
 server.listen(0, '127.0.0.1', () => {
@@ -112,7 +121,7 @@ process.on('message', (message: { type?: string }) => {
   server.close();
   server.closeIdleConnections();
   void (async () => {
-    for (let i = 0; i < 3000 && running > 0; i++) await sleep(10);
+    for (let i = 0; i < 3000 && (running > 0 || answering > 0); i++) await sleep(10);
     await quit();
     await pool.end();
     send({ type: 'drained' });
