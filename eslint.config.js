@@ -53,7 +53,8 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['../core/*', '../core'],
+              // ...and two dependency-free modules: the shared addresses and describeValue.
+              regex: '^\\.\\./core(/(?!(service-addresses|describe-value)$).*)?$',
               allowTypeImports: true,
               message: 'webhook imports only types from core',
             },

@@ -15,6 +15,7 @@ import {
   createPaymentStatusHandler,
   createWebhookHandler,
 } from 'servicepay/webhook';
+import { SANDBOX_BASE_URL } from 'servicepay/sandbox';
 import { compressedAsset, sendAsset } from './assets.mjs';
 
 const here = (/** @type {string} */ path) => fileURLToPath(new URL(path, import.meta.url));
@@ -54,7 +55,7 @@ export async function buildCheckoutBundle() {
 const MERCHANT_NAME = 'Example Coffee Co.';
 
 /** Where examples/script-tag/index.html loads the component from: `npm start`'s sandbox. */
-const DEFAULT_SANDBOX_URL = 'http://127.0.0.1:4010';
+const DEFAULT_SANDBOX_URL = SANDBOX_BASE_URL;
 
 /**
  * @param {{ port?: number, host?: string }} [options]

@@ -1,30 +1,12 @@
+import { describeValue } from './describe-value';
+
+export { describeValue };
+
 /** A value that failed validation, named by the backend's field path (spec 2.4). */
 export interface ValidationIssue {
   field: string;
   value: unknown;
   reason: string;
-}
-
-const MAX_VALUE_CHARS = 120;
-
-/**
- * A value as text for a message; never throws, whatever the value (a Proxy whose traps throw,
- * an object without a prototype, a getter that throws).
- */
-export function describeValue(value: unknown): string {
-  let text: string;
-  try {
-    // Strings and primitives as themselves (NaN and Infinity would read as null through JSON).
-    text = (!!value && typeof value == 'object' && JSON.stringify(value)) || String(value);
-  } catch {
-    try {
-      text = Object.prototype.toString.call(value);
-    } catch {
-      text = '[unreadable]';
-    }
-  }
-  // Huge values (a 6000-character metadata object) would drown the message.
-  return text.length > MAX_VALUE_CHARS ? `${text.slice(0, MAX_VALUE_CHARS)}…` : text;
 }
 
 /** `Input validation error: field=[<field>], value=[<value>], error=[<reason>]` (spec 2.4). */

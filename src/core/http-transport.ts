@@ -8,7 +8,7 @@ import type {
 import { isPlainObject } from './validation';
 
 export interface HttpTransportOptions {
-  /** Address of a backend serving the contract below, e.g. `http://localhost:4010`. */
+  /** Address of a backend serving the contract below, e.g. `http://127.0.0.1:4010`. */
   baseUrl: string;
   /** A fetch implementation. @default globalThis.fetch */
   fetch?: typeof fetch;

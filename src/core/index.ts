@@ -18,7 +18,8 @@ export type {
 } from './transport';
 export { createHttpTransport } from './http-transport';
 export type { HttpTransportOptions } from './http-transport';
-export { createPaymentSession, SANDBOX_BASE_URL, SLOW_LOAD_MS } from './session';
+export { createPaymentSession, SLOW_LOAD_MS } from './session';
+export { PUBLIC_KEY_PATH, SANDBOX_BASE_URL, SANDBOX_PORT } from './service-addresses';
 export type { PaymentSession, SessionInit } from './session';
 export type {
   SessionState,
@@ -28,6 +29,7 @@ export type {
   PaymentState,
   Problem,
 } from './state';
+export { describeValue } from './describe-value';
 export { DEFAULT_MESSAGES, resolveMessages, shopperText } from './messages';
 export { MAX_SHOWN_INSTITUTIONS } from './transport-answers';
 export type { ServiceMessages, ServiceMessagesOption, ShopperText } from './messages';
@@ -36,6 +38,7 @@ export {
   validateOptions,
   MAX_REFERENCE_LENGTH,
   MAX_METADATA_LENGTH,
+  isUuid,
 } from './validation';
 export { hasAppLinkFragment, stripAppLinkFragment, APP_LINK_FRAGMENT } from './app-link';
 export { createPaymentResult, resultText, NOT_HEARD_AFTER_MS } from './result';

@@ -4,6 +4,7 @@ import { describeValue, errorMessage, formatValidationIssue } from './errors';
 import { createHttpTransport } from './http-transport';
 import { randomId } from './merchant-payment-id';
 import { SAVED_PAYMENT_KEY } from './saved-payment';
+import { SANDBOX_BASE_URL } from './service-addresses';
 import { deriveStatus } from './state';
 import type { Problem, SessionState } from './state';
 import type {
@@ -15,9 +16,6 @@ import type {
 import { checkInitiatedPayment, checkInstitutions } from './transport-answers';
 import type { SessionOptions } from './types';
 import { validateOptions, validatePaymentArgs } from './validation';
-
-/** The local sandbox (`npm start`, `servicepay/sandbox`) listens here by default. */
-export const SANDBOX_BASE_URL = 'http://localhost:4010';
 
 const PREFIX = 'servicepay:';
 

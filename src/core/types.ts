@@ -67,7 +67,7 @@ export interface SessionOptions {
   transport?: ServiceTransport;
   /**
    * Address of a backend serving the ServicePay HTTP contract (see README).
-   * @default 'http://localhost:4010' for SANDBOX (the local sandbox); none for LIVE
+   * @default 'http://127.0.0.1:4010' for SANDBOX (the local sandbox); none for LIVE
    */
   baseUrl?: string;
   /**

@@ -36,6 +36,10 @@ export const MAX_REFERENCE_LENGTH = 18;
 export const MAX_METADATA_LENGTH = 5000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** An id in UUID form, as applicationId must be (the sandbox checks its requests with it). */
+export const isUuid = (value: unknown): value is string =>
+  typeof value === 'string' && UUID.test(value);
+
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null) return false;
   const proto = Object.getPrototypeOf(value) as unknown;
@@ -188,7 +192,7 @@ function readPaymentArgs(args: unknown): Result<PreparedPayment> {
 /** Component options (spec 2.2), in the order they are checked. */
 const OPTIONS: Table = [
   ['environment', (v) => v !== 'SANDBOX' && v !== 'LIVE' && 'must be SANDBOX or LIVE'],
-  ['applicationId', (v) => !(typeof v === 'string' && UUID.test(v)) && 'must be a UUID'],
+  ['applicationId', (v) => !isUuid(v) && 'must be a UUID'],
   ['agentType', checkAgentType],
   ...(
     [

@@ -10,7 +10,7 @@ export {
   DEFAULT_DELIVERY_HISTORY,
 } from './options';
 export { DEFAULT_INSTITUTIONS } from './institutions';
-export { PUBLIC_KEY_PATH } from './router';
+export { PUBLIC_KEY_PATH, SANDBOX_BASE_URL } from '../core/index';
 export { SCRIPT_HOST_PATH } from './script-host';
 export { buildTestWebhookPayload, BANK_ERROR_DESCRIPTION, REJECTED_DESCRIPTION } from './payload';
 export type { SandboxWebhookPayload, TestWebhookPayloadOverrides } from './payload';

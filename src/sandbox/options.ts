@@ -3,6 +3,7 @@
  * with a message naming the option, rather than surfacing later as a confusing page or a
  * webhook that never arrives.
  */
+import { SANDBOX_PORT } from '../core/index';
 import { SandboxConfigError } from './errors';
 import { isHexColour } from './icons';
 import { isUuid } from './initiation';
@@ -17,7 +18,7 @@ import type {
 } from './types';
 
 /** The sandbox's default port, the one the component's SANDBOX default address uses. */
-export const SANDBOX_DEFAULT_PORT = 4010;
+export const SANDBOX_DEFAULT_PORT = SANDBOX_PORT;
 
 export interface ResolvedOptions {
   port: number;

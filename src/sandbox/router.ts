@@ -1,5 +1,6 @@
 /** Dispatches a request to its route; unknown paths get 404 JSON, wrong methods 405. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { PUBLIC_KEY_PATH } from '../core/index';
 import { createPayment, listInstitutions, showPayment } from './api-routes';
 import type { SandboxContext } from './context';
 import { foreignHostMessage } from './doors';
@@ -28,7 +29,7 @@ import { describeFailure } from './put';
 import { SCRIPT_HOST_PATH, serveScriptHost } from './script-host';
 
 /** Path of the public-key endpoint (spec 4.2). */
-export const PUBLIC_KEY_PATH = '/.well-known/signature/pem';
+export { PUBLIC_KEY_PATH };
 
 type Handler = () => void | Promise<void>;
 

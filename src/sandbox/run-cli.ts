@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import type { ParseArgsConfig } from 'node:util';
 import { SandboxConfigError } from './errors';
 import { isUuid } from './initiation';
+import { SANDBOX_BASE_URL } from '../core/index';
 import { DEFAULT_DELIVERY_HISTORY, DEFAULT_MERCHANT_NAME, SANDBOX_DEFAULT_PORT } from './options';
 import { BANK_ERROR_DESCRIPTION } from './payload';
 import type { TestWebhookPayloadOverrides } from './payload';
@@ -42,7 +43,7 @@ export interface CliIo {
 }
 
 /** Where resend, break and check-receiver find the sandbox unless --sandbox says otherwise. */
-const DEFAULT_SANDBOX_ADDRESS = `http://127.0.0.1:${SANDBOX_DEFAULT_PORT}`;
+const DEFAULT_SANDBOX_ADDRESS = SANDBOX_BASE_URL;
 
 export const USAGE = `Usage:
   servicepay-sandbox [options]                 Start the ServicePay sandbox

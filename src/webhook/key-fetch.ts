@@ -12,6 +12,7 @@
  * - a receiver that failed to fetch the key remembers the failure for keyRefreshIntervalMs, so
  *   forged deliveries cannot make it hammer a failing endpoint.
  */
+import { PUBLIC_KEY_PATH, SANDBOX_BASE_URL } from '../core/service-addresses';
 import { readAtMost } from './encoding';
 import { WebhookConfigError, WebhookKeyError, WebhookKeyFetchError } from './errors';
 import { normalisePublicKey } from './public-key';
@@ -29,7 +30,7 @@ export type PublicKeySource =
        * The environment's base address; the key is at `<baseUrl>/.well-known/signature/pem`.
        * Required for LIVE: the specification gives no address for it. Must be https, except
        * for SANDBOX and loopback addresses.
-       * @default 'http://localhost:4010' for SANDBOX (the local sandbox)
+       * @default 'http://127.0.0.1:4010' for SANDBOX (the local sandbox)
        */
       baseUrl?: string;
     }
@@ -58,11 +59,8 @@ export interface FetchPublicKeyOptions {
   timeoutMs?: number;
 }
 
-/** Base address of the local sandbox, the default for SANDBOX. */
-export const SANDBOX_BASE_URL = 'http://localhost:4010';
-
-/** Path of the public-key endpoint under an environment's base address (spec 4.2). */
-export const PUBLIC_KEY_PATH = '/.well-known/signature/pem';
+// The sandbox's address and the key's path are shared with core and the sandbox.
+export { PUBLIC_KEY_PATH, SANDBOX_BASE_URL };
 
 /** A key is a few hundred bytes; the request is aborted once an answer passes this. */
 const MAX_KEY_RESPONSE_BYTES = 64 * 1024;

@@ -65,7 +65,7 @@ export interface WebhookReceiverOptions<K> {
   /**
    * Base address of `environment`'s endpoint. Required for LIVE (no address is specified), and
    * https for LIVE.
-   * @default 'http://localhost:4010' for SANDBOX (the local sandbox)
+   * @default 'http://127.0.0.1:4010' for SANDBOX (the local sandbox)
    */
   publicKeyBaseUrl?: string;
   /**

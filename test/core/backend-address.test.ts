@@ -94,12 +94,12 @@ describe('backend address', () => {
 
   it('SANDBOX without baseUrl talks to the local sandbox', async () => {
     const { requests } = stubNetwork();
-    expect(SANDBOX_BASE_URL).toBe('http://localhost:4010');
+    expect(SANDBOX_BASE_URL).toBe('http://127.0.0.1:4010');
     const { session } = setup({ transport: undefined });
     session.mount();
     await until(session, (s) => s.institutionsState === 'ready');
     expect(requests.map((r) => r.url)).toEqual([
-      `http://localhost:4010/v1/institutions?environment=SANDBOX&applicationId=${APP_ID}`,
+      `http://127.0.0.1:4010/v1/institutions?environment=SANDBOX&applicationId=${APP_ID}`,
     ]);
   });
 

@@ -138,7 +138,7 @@ describe('fetchPublicKey', () => {
       { fetch: fakeFetch, forceRefresh: true },
     );
     expect(pem).toBe(vectors.publicKeyPem);
-    expect(requested).toEqual(['http://localhost:4010/.well-known/signature/pem']);
+    expect(requested).toEqual(['http://127.0.0.1:4010/.well-known/signature/pem']);
   });
 
   it('LIVE has no default address: a clear WebhookConfigError', async () => {

@@ -1,4 +1,5 @@
 import 'server-only';
+import { SANDBOX_BASE_URL } from 'servicepay/sandbox';
 
 /**
  * Read at request time (never at build time, so the same build runs anywhere). The sandbox
@@ -7,6 +8,6 @@ import 'server-only';
 export function checkoutConfig() {
   return {
     applicationId: process.env.SERVICEPAY_APPLICATION_ID ?? '3f2a1d4e-5b6c-4d7e-8f90-a1b2c3d4e5f6',
-    sandboxUrl: process.env.SERVICEPAY_SANDBOX_URL ?? 'http://127.0.0.1:4010',
+    sandboxUrl: process.env.SERVICEPAY_SANDBOX_URL ?? SANDBOX_BASE_URL,
   };
 }
