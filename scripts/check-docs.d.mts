@@ -10,3 +10,18 @@ export function checkDocs(options?: { files?: string[]; root?: string }): {
   /** How many blocks and included files were type-checked. */
   checked: number;
 };
+
+/**
+ * Checks that the reference pages name every public member of their interfaces
+ * (`ServicePayProps` and `ServicePaymentApi` in docs/react.md, `ServiceOptions` in
+ * docs/script-tag.md, in the tables marked `<!-- reference: Name -->`) and no member the code
+ * lacks, and that docs/spec.md has every section that a `spec N.N` comment in src/ cites.
+ * `docs` reads another file in place of a page (repository path -> file).
+ *
+ * @returns One line per error (`docs/react.md:117: error: … has no row for \`messages\` …`);
+ *   empty when the pages are complete.
+ */
+export function checkReferences(options?: {
+  root?: string;
+  docs?: Record<string, string>;
+}): string[];

@@ -13,6 +13,11 @@
 // - Blocks that are not meant to compile use ```sh, ```text, ```json, ```html, ...
 //
 // `node scripts/check-docs.mjs [file.md ...]` checks the given files instead of the defaults.
+//
+// With no arguments it also checks that the reference pages name everything the code has
+// (checkReferences below): every member of the public interfaces in REFERENCES has a row in
+// the table marked `<!-- reference: InterfaceName -->` on its page, and every `spec N.N` that a
+// comment in src/ cites is a section (or a numbered rule of one) of docs/spec.md.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -213,13 +218,247 @@ function checkInto(docs, root, out) {
   return { errors, checked };
 }
 
+// The reference pages --------------------------------------------------------------------
+
+/**
+ * The public interfaces whose every member must have a row in a table of a page: the table
+ * that follows the line `<!-- reference: <type> -->`, whose first column names the members in
+ * backticks (several in one cell are fine: `createPayment`, `toggleButton`). Members are read
+ * with TypeScript's checker, so inherited ones (extends, Omit<...>) count. `extra` names rows
+ * that document something beside the interface (React's `ref` is not a prop of the type).
+ */
+const REFERENCES = [
+  {
+    type: 'ServicePayProps',
+    source: 'src/react/ServicePayView.tsx',
+    doc: 'docs/react.md',
+    table: 'the props table (`<ServicePay>` props)',
+    extra: ['ref'],
+  },
+  {
+    type: 'ServicePaymentApi',
+    source: 'src/react/useServicePayment.ts',
+    doc: 'docs/react.md',
+    table: 'the table of what `useServicePayment` returns',
+    extra: [],
+  },
+  {
+    type: 'ServiceOptions',
+    source: 'src/vanilla/service.ts',
+    doc: 'docs/script-tag.md',
+    table: 'the options table of `window.Service`',
+    extra: [],
+  },
+];
+
+/** Where `spec N.N` citations must lead. */
+const SPEC_DOC = 'docs/spec.md';
+
+const MARKER = /^<!--\s*reference:\s*([\w$]+)\s*-->$/;
+
+/** The names of the public members of each interface, inherited ones included. */
+function interfaceMembers(root, references) {
+  const options = compilerOptions(root);
+  const sources = [...new Set(references.map((r) => resolve(root, r.source)))];
+  const program = ts.createProgram({ rootNames: sources, options, host: cachingHost(options) });
+  const checker = program.getTypeChecker();
+  return references.map(({ type, source }) => {
+    const file = program.getSourceFile(resolve(root, source));
+    const declaration = file?.statements.find(
+      (s) => (ts.isInterfaceDeclaration(s) || ts.isTypeAliasDeclaration(s)) && s.name.text === type,
+    );
+    if (!declaration) return { error: `${source}: error: no interface ${type} found` };
+    const symbol = checker.getSymbolAtLocation(declaration.name);
+    const members = checker
+      .getPropertiesOfType(checker.getDeclaredTypeOfSymbol(symbol))
+      .map((p) => p.getName());
+    return { members };
+  });
+}
+
+/**
+ * The tables of a page that are marked `<!-- reference: Type -->`: type -> the line of the
+ * marker and the names in backticks in the first column of each row.
+ */
+function markedTables(markdown) {
+  const lines = markdown.split(/\r?\n/);
+  const tables = new Map();
+  lines.forEach((text, i) => {
+    const type = MARKER.exec(text.trim())?.[1];
+    if (!type) return;
+    let j = i + 1;
+    while (j < lines.length && lines[j].trim() === '') j++;
+    const rows = [];
+    for (; j < lines.length && lines[j].trim().startsWith('|'); j++) {
+      const cells = lines[j].trim().split(/(?<!\\)\|/);
+      const first = cells[1] ?? '';
+      // The header row and the |---| row name nothing in backticks.
+      const names = [...first.matchAll(/`([A-Za-z_$][\w$]*)/g)].map((m) => m[1]);
+      rows.push({ line: j + 1, names });
+    }
+    tables.set(type, { line: i + 1, rows });
+  });
+  return tables;
+}
+
+/** Every `spec N.N` of the comments under src/, with the file and line citing it. */
+function specCitations(root) {
+  // `spec 4.1`, `spec 5.1.1-5`, `spec 4.4 rule 3`, `spec 4.1 rules 1-2`, `spec 2.4, 7.3`,
+  // `spec 2.4 / 7.2`; a citation may run onto the next comment line (` * rule 3`).
+  const gap = '[\\s*/]+';
+  const one = `\\d+(?:\\.\\d+)*(?:-\\d+)?(?:${gap}rules?${gap}\\d+(?:-\\d+)?)?`;
+  const citation = new RegExp(
+    `\\bspec${gap}(${one}(?:(?:,|${gap}/|${gap}and)${gap}${one})*)`,
+    'gi',
+  );
+  const found = [];
+  const walk = (dir) => {
+    const entries = readdirSync(dir, { withFileTypes: true });
+    for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (/\.(m?[jt]sx?|css)$/.test(entry.name)) {
+        const text = readFileSync(path, 'utf8');
+        for (const match of text.matchAll(citation)) {
+          const line = text.slice(0, match.index).split('\n').length;
+          for (const part of match[1].split(/,|\/|\band\b/)) {
+            for (const section of expandCitation(part.replace(/[\s*/]+/g, ' ').trim())) {
+              found.push({ section, where: `${display(root, path)}:${line}` });
+            }
+          }
+        }
+      }
+    }
+  };
+  if (existsSync(join(root, 'src'))) walk(join(root, 'src'));
+  return found;
+}
+
+/** `5.1.1-5` -> 5.1.1 ... 5.1.5; `4.4 rule 3` -> 4.4.3; `4.1 rules 1-2` -> 4.1.1, 4.1.2. */
+function expandCitation(part) {
+  const rule = /^(\S+) rules? (\d+)(?:-(\d+))?$/.exec(part);
+  const [base, from, to] = rule
+    ? [`${rule[1]}.`, Number(rule[2]), Number(rule[3] ?? rule[2])]
+    : (() => {
+        const range = /^((?:\d+\.)*)(\d+)(?:-(\d+))?$/.exec(part);
+        return range ? [range[1], Number(range[2]), Number(range[3] ?? range[2])] : ['', 0, -1];
+      })();
+  const sections = [];
+  for (let n = from; n <= to && n - from < 50; n++) sections.push(`${base}${n}`);
+  return sections;
+}
+
+/**
+ * The sections of docs/spec.md: each heading that starts with its number (`### 4.1 ...`), and
+ * each numbered rule directly under one (`2. ...` under `### 4.1` is 4.1.2).
+ */
+function specSections(markdown) {
+  const sections = new Set();
+  let current;
+  let fence = false;
+  for (const line of markdown.split(/\r?\n/)) {
+    if (/^\s*(```|~~~)/.test(line)) fence = !fence;
+    if (fence) continue;
+    const heading = /^#{1,6}\s+(\d+(?:\.\d+)*)\.?\s/.exec(line);
+    if (heading) {
+      current = heading[1];
+      sections.add(current);
+      continue;
+    }
+    if (/^#{1,6}\s/.test(line)) current = undefined;
+    const rule = /^(\d+)\.\s/.exec(line);
+    if (rule && current) sections.add(`${current}.${rule[1]}`);
+  }
+  return sections;
+}
+
+/**
+ * Checks that the reference pages name every public member of REFERENCES' interfaces (and no
+ * member the code no longer has), and that docs/spec.md has every section that src/ cites.
+ * `docs` replaces pages by other files (a page's repository path -> the file to read), for the
+ * checker's own test. Resolves to the error lines, empty when the pages are complete.
+ *
+ * @param {{ root?: string, docs?: Record<string, string> }} [options]
+ */
+export function checkReferences({ root = repoRoot, docs = {} } = {}) {
+  const errors = [];
+  const page = (doc) => {
+    const path = docs[doc] ?? join(root, doc);
+    return { name: display(root, path), text: existsSync(path) ? readFileSync(path, 'utf8') : '' };
+  };
+
+  const members = interfaceMembers(root, REFERENCES);
+  REFERENCES.forEach((reference, i) => {
+    const { type, source, table, extra } = reference;
+    const result = members[i];
+    if (result.error) return errors.push(result.error);
+    const { name, text } = page(reference.doc);
+    const marked = markedTables(text).get(type);
+    if (!marked) {
+      errors.push(
+        `${name}: error: ${table} is missing: put <!-- reference: ${type} --> on the line before it, with a row per member of ${type} (${source})`,
+      );
+      return;
+    }
+    const documented = new Set(marked.rows.flatMap((row) => row.names));
+    for (const member of result.members) {
+      if (!documented.has(member)) {
+        errors.push(
+          `${name}:${marked.line}: error: ${table} has no row for \`${member}\`, a member of ${type} (${source}): add one (its type, default and meaning)`,
+        );
+      }
+    }
+    const known = new Set([...result.members, ...extra]);
+    for (const row of marked.rows) {
+      for (const stale of row.names.filter((n) => !known.has(n))) {
+        errors.push(
+          `${name}:${row.line}: error: ${table} documents \`${stale}\`, which ${type} (${source}) does not have: remove or rename the row`,
+        );
+      }
+    }
+  });
+
+  const spec = page(SPEC_DOC);
+  const sections = specSections(spec.text);
+  const missing = new Map();
+  for (const { section, where } of specCitations(root)) {
+    if (sections.has(section)) continue;
+    if (!missing.has(section)) missing.set(section, []);
+    missing.get(section).push(where);
+  }
+  const byNumber = (a, b) => a.localeCompare(b, 'en', { numeric: true });
+  for (const section of [...missing.keys()].sort(byNumber)) {
+    const parts = section.split('.');
+    const parent = parts.slice(0, -1).join('.');
+    const heading = `${'#'.repeat(Math.min(parts.length + 1, 6))} ${section} …`;
+    const rule = parent ? ` (or rule \`${parts.at(-1)}.\` under the heading of ${parent})` : '';
+    errors.push(
+      `${spec.name}: error: spec ${section} is cited by ${missing.get(section).join(', ')} but ${spec.name} has no section ${section}: add a heading \`${heading}\`${rule}`,
+    );
+  }
+  return errors;
+}
+
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2).map((f) => resolve(f));
   const { errors, checked } = checkDocs({ files: args.length > 0 ? args : undefined });
   for (const line of errors) console.error(line);
-  if (errors.length > 0) {
-    console.error(`\ncheck:docs: ${errors.length} error(s) in the code blocks of the docs`);
+  // The reference pages are checked on a run over the whole repository only.
+  const missing = args.length > 0 ? [] : checkReferences();
+  for (const line of missing) console.error(line);
+  if (errors.length > 0 || missing.length > 0) {
+    if (errors.length > 0) {
+      console.error(`\ncheck:docs: ${errors.length} error(s) in the code blocks of the docs`);
+    }
+    if (missing.length > 0) {
+      console.error(`check:docs: ${missing.length} thing(s) the code has that the docs lack`);
+    }
     process.exit(1);
   }
   console.log(`check:docs: ${checked} code block(s) and included files compile`);
+  if (args.length === 0) {
+    console.log(
+      `check:docs: ${REFERENCES.map((r) => r.type).join(', ')} are documented in full; every spec section cited in src/ is in ${SPEC_DOC}`,
+    );
+  }
 }

@@ -22,7 +22,7 @@ export interface HttpTransportOptions {
 }
 
 /**
- * The ServicePay HTTP contract (documented in the README; the sandbox serves it):
+ * The ServicePay HTTP contract (docs/http-contract.md; the sandbox serves it):
  *
  * - `GET  {baseUrl}/v1/institutions?environment=…&applicationId=…`
  *   → 200 `{ "institutions": [{ "id", "name", "iconUrl"? }] }`
@@ -116,29 +116,32 @@ export function createHttpTransport(options: HttpTransportOptions): ServiceTrans
         applicationId: req.applicationId,
       });
       const { institutions } = await call(`/v1/institutions?${query}`, signal);
-      if (!Array.isArray(institutions)) throw unreadable('list of banks');
-      // Icons may be given relative to the backend. The entries are checked by the session,
-      // which reports what it had to drop or repair.
-      return institutions.map((item: unknown): unknown => {
-        if (!isPlainObject(item) || typeof item.iconUrl !== 'string') return item;
-        try {
-          return { ...item, iconUrl: new URL(item.iconUrl, `${base}/`).href };
-        } catch {
-          return item;
-        }
-      }) as Institution[];
+      // Icons may be given relative to the backend, which only the transport knows. Everything
+      // else (a list, its entries, their logos) is checked once, by the session at its boundary
+      // (transport-answers.ts), which reports what it dropped or repaired, whatever the transport.
+      return (
+        Array.isArray(institutions)
+          ? institutions.map((item: unknown): unknown => {
+              try {
+                const { iconUrl } = item as Institution;
+                return typeof iconUrl == 'string'
+                  ? { ...(item as Institution), iconUrl: new URL(iconUrl, `${base}/`).href }
+                  : item;
+              } catch {
+                return item;
+              }
+            })
+          : institutions
+      ) as Institution[];
     },
 
     async initiatePayment(req: PaymentInitiation, signal): Promise<InitiatedPayment> {
-      const { paymentId, authorisationUrl } = await call('/v1/payments', signal, {
+      // Checked by the session (transport-answers.ts): only an http(s) URL is ever opened.
+      return (await call('/v1/payments', signal, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', 'Idempotency-Key': req.merchantPaymentId },
         body: JSON.stringify(req),
-      });
-      if (typeof paymentId !== 'string' || typeof authorisationUrl !== 'string') {
-        throw unreadable('payment');
-      }
-      return { paymentId, authorisationUrl };
+      })) as unknown as InitiatedPayment;
     },
   };
 }

@@ -30,7 +30,9 @@ export type {
   Problem,
 } from './state';
 export { describeValue } from './describe-value';
-export { DEFAULT_MESSAGES, resolveMessages, shopperText } from './messages';
+export { DEFAULT_MESSAGES, resolveMessages } from './messages';
+export { payStep, shopperText } from './pay-step';
+export type { PayStep, PayStepActions } from './pay-step';
 export { MAX_SHOWN_INSTITUTIONS } from './transport-answers';
 export type { ServiceMessages, ServiceMessagesOption, ShopperText } from './messages';
 export {

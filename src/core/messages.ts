@@ -1,5 +1,3 @@
-import type { SessionState } from './state';
-
 /**
  * Every word the component shows or announces to the shopper, in one table that React's
  * `<ServicePay>` and `window.Service` share. Merchants override any part of it (`messages`
@@ -88,42 +86,8 @@ export interface ShopperText {
   alert: string;
   /** The sentence for `role="status"` (loading, slow, opening, awaiting); '' when quiet. */
   status: string;
-  /** Why Pay is disabled, shown under it; '' when the shopper can pay. */
+  /** Why Pay is disabled, shown under it; '' when the shopper can press it. */
   payHint: string;
-}
-
-/** The shopper's words for a state (shared by `<ServicePay>`, `window.Service` and the hook). */
-export function shopperText(state: SessionState, messages: ServiceMessages): ShopperText {
-  const { problem, status, selectedInstitution: bank } = state;
-  return {
-    alert:
-      problem === 'pay-failed'
-        ? messages.payFailed(bank?.name ?? '')
-        : problem === 'load-failed'
-          ? messages.loadFailed
-          : '',
-    status:
-      status === 'loading'
-        ? state.slow
-          ? messages.slow
-          : messages.loading
-        : status === 'initiating'
-          ? messages.opening(bank?.name ?? '')
-          : status === 'awaiting-authorisation'
-            ? messages.awaiting
-            : '',
-    payHint:
-      // The shop's set-up stops payments: said once, under the disabled Pay button.
-      problem === 'unavailable'
-        ? messages.unavailable
-        : state.paymentInvalid
-          ? messages.paymentInvalid
-          : !state.prepared
-            ? messages.paymentNotReady
-            : state.payButtonEnabled
-              ? ''
-              : messages.payUnavailable,
-  };
 }
 
 /**

@@ -27,7 +27,9 @@ export const SLOW_LOAD_MS = 5000;
 
 // Development-only warnings sit in `try { if (process.env.NODE_ENV !== 'production' ...) }`:
 // bundlers replace the expression, so production builds drop the check and its message, and
-// without a bundler (no `process`) the ReferenceError is caught and nothing is warned.
+// without a bundler (no `process`) the ReferenceError is caught and nothing is warned. Written
+// at each spot on purpose, not behind a helper: a helper's call, with its message, would stay
+// in production bundles (bundlers do not inline it), about 150 bytes in every Pay button.
 
 export interface PaymentSession {
   /** The current state; a new object after every change (for useSyncExternalStore). */
@@ -87,9 +89,19 @@ export function createPaymentSession(
 ): PaymentSession {
   const optionsIssue = validateOptions(initialOptions);
   // Invalid options are reported (through their errorConsumer when they have one) and never
-  // used: no fetch, no payment (checked again on pay). Not an object at all: nothing to read.
+  // used: no fetch, no payment. Not an object at all: nothing to read.
   let options = (optionsIssue?.field === 'options' ? {} : initialOptions) as SessionOptions;
-  const optionsError = optionsIssue && formatValidationIssue(optionsIssue);
+  const optionsError = optionsIssue ? formatValidationIssue(optionsIssue) : '';
+  /**
+   * Why the options in use cannot be used, '' when they can. Options are checked once, when
+   * they arrive (here and in setOptions, which keeps valid ones only), never again on use.
+   */
+  let invalid = optionsError;
+  // What the shopper sees is `state` (SessionState), and only it: every rendered fact lives
+  // there and changes through update(). The variables below are the session's bookkeeping,
+  // which no front door renders (changing them must not re-render through
+  // useSyncExternalStore): subscribers, in-flight requests, the mount count behind StrictMode's
+  // unmount-and-remount, which ids were used, and which option values were last applied.
   const listeners = new Set<() => void>();
   const usedIds = new Set<string>();
   let controller = new AbortController();
@@ -196,8 +208,7 @@ export function createPaymentSession(
   }
 
   async function fetchInstitutions(): Promise<void> {
-    const issue = validateOptions(options);
-    const t = issue ? formatValidationIssue(issue) : transport();
+    const t = invalid || transport();
     if (typeof t === 'string') {
       update({ institutionsState: 'failed' });
       return report('fetchInstitutions', t, 'unavailable');
@@ -365,9 +376,11 @@ export function createPaymentSession(
 
     setOptions(next) {
       const issue = validateOptions(next);
-      const message = issue && formatValidationIssue(issue);
-      if (!message) options = next;
-      else if (state.error?.error !== message) report('fetchInstitutions', message);
+      const message = issue ? formatValidationIssue(issue) : '';
+      if (!message) {
+        options = next;
+        invalid = '';
+      } else if (state.error?.error !== message) report('fetchInstitutions', message);
       if (!next || typeof next != 'object') return;
       // disablePayButton sets the initial state; a later change acts as toggleButton.
       const disabled = !!next.disablePayButton;
@@ -490,8 +503,7 @@ export function createPaymentSession(
       }
       // One payment in flight at a time: a double click or a repeated call sends nothing.
       if (state.paymentState === 'initiating' || notPrepared('payWithInstitution')) return;
-      const issue = validateOptions(options);
-      if (issue) return reportPay(formatValidationIssue(issue));
+      if (invalid) return reportPay(invalid);
       if (!mounts) {
         return reportPay(
           `${PREFIX} payWithInstitution needs the component in the page (rendered, or injectComponent called): its redirect would be lost`,

@@ -27,7 +27,7 @@ export interface InitiatedPayment {
 
 /**
  * How the component talks to the service's backend. `createHttpTransport` implements it
- * over the JSON contract documented in the README; tests and stories pass their own.
+ * over the JSON contract in docs/http-contract.md; tests and stories pass their own.
  * Reject with an Error whose message is what the shopper-facing error should say.
  */
 export interface ServiceTransport {

@@ -66,7 +66,7 @@ export interface SessionOptions {
   /** Backend calls go through this transport. Overrides `baseUrl`. */
   transport?: ServiceTransport;
   /**
-   * Address of a backend serving the ServicePay HTTP contract (see README).
+   * Address of a backend serving the ServicePay HTTP contract (docs/http-contract.md).
    * @default 'http://127.0.0.1:4010' for SANDBOX (the local sandbox); none for LIVE
    */
   baseUrl?: string;

@@ -1,7 +1,7 @@
 'use client';
 import { useEffect, useId, useImperativeHandle, useInsertionEffect, useRef } from 'react';
 import type { Ref } from 'react';
-import { resolveMessages, shopperText } from '../core/index';
+import { payStep, resolveMessages } from '../core/index';
 import { BankList } from './BankList';
 import { injectStylesheet } from './styles';
 import { pick, useSession } from './useServicePayment';
@@ -63,9 +63,10 @@ export function ServicePayView(props: ViewProps) {
   const [session, state] = useSession(props);
   const messages = resolveMessages(props.messages);
   if (typeof props.disabledReason == 'string') messages.payUnavailable = props.disabledReason;
-  const { title = messages.title, label = messages.label, payLabel = messages.payLabel } = props;
-  const { status, prepared, selectedInstitution: chosen, institutions } = state;
-  const text = shopperText(state, messages);
+  if (typeof props.payLabel == 'string') messages.payLabel = props.payLabel;
+  const { title = messages.title, label = messages.label } = props;
+  const { status, selectedInstitution: chosen, institutions } = state;
+  const pay = payStep(state, messages, session);
   const id = (props.idPrefix ?? '') + useId();
   const payButton = useRef<HTMLButtonElement>(null);
   const step = useRef<HTMLElement>(null);
@@ -97,13 +98,11 @@ export function ServicePayView(props: ViewProps) {
   const cx = (service: string, utility?: string) =>
     [plain ? '' : service, utility].filter(Boolean).join(' ') || undefined;
 
-  const open = state.listState !== 'closed';
+  const open = pay.expanded;
   const shown = open && status !== 'error';
   const loading = status === 'loading';
-  const initiating = status === 'initiating';
-  const failed = state.problem === 'load-failed';
-  // The banks failed to load: Pay becomes the retry, whatever else would disable it.
-  const hint = failed ? '' : text.payHint;
+  const initiating = pay.busy;
+  const hint = pay.hint;
   const listId = id + 'list';
   const hintId = id + 'hint';
   const headingId = id + 'step';
@@ -153,37 +152,15 @@ export function ServicePayView(props: ViewProps) {
         type="button"
         className={cx('service-pay', 'w-full')}
         // No dead button: without a payment it is disabled, and says why underneath.
-        disabled={!!hint}
+        disabled={pay.disabled}
         // While a bank's page is being opened it shows progress and does nothing.
         aria-disabled={initiating || undefined}
         aria-expanded={open}
         aria-controls={shown ? listId : undefined}
         aria-describedby={hint ? hintId : undefined}
-        onClick={
-          initiating
-            ? undefined
-            : failed
-              ? prepared
-                ? session.openInstitutionSelection
-                : session.retry
-              : open
-                ? session.closeInstitutionSelection
-                : session.openInstitutionSelection
-        }
+        onClick={pay.action}
       >
-        {initiating
-          ? text.status
-          : failed
-            ? // The banks failed to load: the primary action is to try again.
-              messages.retry
-            : prepared
-              ? payLabel +
-                prepared.amount.toLocaleString('en-GB', {
-                  minimumFractionDigits: 2,
-                  maximumFractionDigits: 2,
-                })
-              : // No amount yet: "Pay", not a dangling "Pay £".
-                payLabel.replace(/\s*£\s*$/, '')}
+        {pay.label}
       </button>
       {hint && (
         <p id={hintId} className={cx('service-hint')}>
@@ -191,10 +168,10 @@ export function ServicePayView(props: ViewProps) {
         </p>
       )}
       <p className={cx('service-status')} role="status">
-        {text.status}
+        {pay.status}
       </p>
       <p className={cx('service-error')} role="alert">
-        {text.alert}
+        {pay.error}
       </p>
       {shown && (
         // The bank step: a disclosure under the Pay button, not a modal.

@@ -43,6 +43,7 @@ export type {
   ServiceMessages,
   ServiceMessagesOption,
   ShopperText,
+  PayStep,
   PaymentIds,
   PaymentOutcome,
   PaymentResultMessages,

@@ -1,8 +1,9 @@
 'use client';
 import { useEffect, useLayoutEffect, useMemo, useState, useSyncExternalStore } from 'react';
-import { createPaymentSession, resolveMessages, shopperText } from '../core/index';
+import { createPaymentSession, payStep, resolveMessages, shopperText } from '../core/index';
 import type {
   PaymentArgs,
+  PayStep,
   PaymentSession,
   ServiceMessagesOption,
   SessionOptions,
@@ -36,6 +37,12 @@ export interface ServicePaymentApi extends SessionState, ServicePayHandle {
    * developer's text of `error`.
    */
   text: ShopperText;
+  /**
+   * The Pay step as `<ServicePay>` draws it: the button's label, whether it is disabled or
+   * busy, what a press does (`action`, its `onClick`), the hint under it, and the status and error sentences.
+   * Render these and your markup follows the component's rules (docs/react.md).
+   */
+  payStep: PayStep;
   closeInstitutionSelection(): void;
   /** Fetches the institutions again after a failed fetch. */
   retry(): void;
@@ -106,10 +113,12 @@ export function useSession(
 export function useServicePayment(options: UseServicePaymentOptions): ServicePaymentApi {
   const [session, state] = useSession(options);
   const { messages } = options;
-  return useMemo(
-    () => ({
+  return useMemo(() => {
+    const words = resolveMessages(messages);
+    return {
       ...state,
-      text: shopperText(state, resolveMessages(messages)),
+      text: shopperText(state, words),
+      payStep: payStep(state, words, session),
       ...pick(
         session,
         'createPayment',
@@ -119,7 +128,6 @@ export function useServicePayment(options: UseServicePaymentOptions): ServicePay
         'closeInstitutionSelection',
         'retry',
       ),
-    }),
-    [state, session, messages],
-  );
+    };
+  }, [state, session, messages]);
 }

@@ -1,13 +1,14 @@
 // The docs check (scripts/check-docs.mjs, `npm run check:docs` in `npm test`) fails when a
 // snippet stops compiling, naming the Markdown file and line, and passes when every snippet
-// compiles. Checked in-process on Markdown files written here (the command `npm run check:docs`
+// compiles; it also fails when a reference table lacks a member of its interface, or when a
+// `spec N.N` cited in src/ is not a section of docs/spec.md. Checked in-process on Markdown files written here (the command `npm run check:docs`
 // prints these same lines and exits 1 when there are any).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkDocs } from '../../scripts/check-docs.mjs';
+import { checkDocs, checkReferences } from '../../scripts/check-docs.mjs';
 
 const root = new URL('../..', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'sp-docs-check-'));
@@ -119,5 +120,94 @@ describe('check:docs', { timeout: 120_000 }, () => {
     const { errors } = checkDocs({ files: [failing] });
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatch(`${example}:1: error TS2322:`);
+  });
+});
+
+describe('check:docs on the reference pages', { timeout: 120_000 }, () => {
+  const page = (path: string) => readFile(join(root, path), 'utf8');
+
+  /** A copy of a repository page with `edit` applied, which must change it. */
+  async function edited(path: string, edit: (text: string) => string): Promise<string> {
+    const text = await page(path);
+    const changed = edit(text);
+    expect(changed).not.toBe(text);
+    return markdown(path.replace(/\W+/g, '-'), [changed.replace(/\n$/, '')]);
+  }
+
+  /** Drops the table row whose first cell is exactly this member. */
+  const withoutRow = (member: string) => (text: string) =>
+    text.replace(new RegExp(`^\\| \`${member}\` +\\|.*\\n`, 'm'), '');
+
+  it('passes on the repository pages', () => {
+    expect(checkReferences()).toEqual([]);
+  });
+
+  it('fails when a prop, a field of the hook or an option has no row, naming it and where', async () => {
+    const react = await edited('docs/react.md', (text) =>
+      withoutRow('text')(withoutRow('messages')(text)),
+    );
+    const scriptTag = await edited('docs/script-tag.md', withoutRow('onPaymentInitiated'));
+    const errors = checkReferences({
+      docs: { 'docs/react.md': react, 'docs/script-tag.md': scriptTag },
+    });
+    expect(errors).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^${react}:\\d+: error: the props table .* has no row for \`messages\`, a member of ServicePayProps \\(src/react/ServicePayView.tsx\\): add one`,
+        ),
+      ),
+      expect.stringMatching(
+        new RegExp(
+          `^${react}:\\d+: error: .*useServicePayment.* has no row for \`text\`, a member of ServicePaymentApi`,
+        ),
+      ),
+      expect.stringMatching(
+        new RegExp(
+          `^${scriptTag}:\\d+: error: .*window.Service.* has no row for \`onPaymentInitiated\`, a member of ServiceOptions`,
+        ),
+      ),
+    ]);
+  });
+
+  it('fails on a row for a member the interface does not have, and on a missing table', async () => {
+    const react = await edited('docs/react.md', (text) =>
+      text.replace('| `className`', '| `classNames`'),
+    );
+    const scriptTag = await edited('docs/script-tag.md', (text) =>
+      text.replace('<!-- reference: ServiceOptions -->', ''),
+    );
+    const errors = checkReferences({
+      docs: { 'docs/react.md': react, 'docs/script-tag.md': scriptTag },
+    });
+    expect(errors).toEqual([
+      expect.stringMatching(new RegExp(`^${react}:\\d+: error: .* no row for \`className\``)),
+      expect.stringMatching(
+        new RegExp(
+          `^${react}:\\d+: error: .* documents \`classNames\`, which ServicePayProps .* does not have`,
+        ),
+      ),
+      `${scriptTag}: error: the options table of \`window.Service\` is missing: put <!-- reference: ServiceOptions --> on the line before it, with a row per member of ServiceOptions (src/vanilla/service.ts)`,
+    ]);
+  });
+
+  it('fails when a section or rule cited as `spec N.N` in src/ is not in docs/spec.md', async () => {
+    const spec = await edited('docs/spec.md', (text) =>
+      text
+        .replace(/^### 4\.2 .*$/m, '### The public key')
+        .replace(/^3\. With `isWebView`/m, '- With `isWebView`'),
+    );
+    const errors = checkReferences({ docs: { 'docs/spec.md': spec } });
+    expect(errors).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^${spec}: error: spec 4\\.2 is cited by src/\\S+:\\d+.* has no section 4\\.2: add a heading \`### 4\\.2 …\``,
+        ),
+      ),
+      expect.stringMatching(
+        new RegExp(
+          `^${spec}: error: spec 4\\.4\\.3 is cited by src/\\S+:\\d+.* \\(or rule \`3\\.\` under the heading of 4\\.4\\)`,
+        ),
+      ),
+    ]);
   });
 });

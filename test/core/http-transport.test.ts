@@ -5,9 +5,9 @@ import { deferred } from '../helpers/deferred';
 import { DEFAULT_INSTITUTIONS, defaultInitiatedPayment } from '../helpers/fake-transport';
 import { startStallingBackend } from '../helpers/stalling-backend';
 import type { StallingBackend } from '../helpers/stalling-backend';
-import { APP_ID } from './support/harness';
+import { APP_ID, VALID_PAYMENT, mountReady, setup, until } from './support/harness';
 
-// createHttpTransport speaks the JSON contract documented in the README (the sandbox serves
+// createHttpTransport speaks the JSON contract of docs/http-contract.md (the sandbox serves
 // it). These tests give it a fake `fetch` and check exactly what goes over the wire.
 
 const BASE = 'https://pay.merchant.example';
@@ -137,12 +137,19 @@ describe('createHttpTransport: fetchInstitutions', () => {
     ]);
   });
 
-  it('rejects a 200 answer without an institutions array', async () => {
+  it('leaves a 200 answer without an institutions array to the session, which reports it', async () => {
     const { fetch } = fakeFetch(() => json({ banks: [] }));
-    const transport = createHttpTransport({ baseUrl: BASE, fetch });
-    await expect(
-      transport.fetchInstitutions({ environment: 'SANDBOX', applicationId: APP_ID }),
-    ).rejects.toThrow('The service sent an unreadable list of banks');
+    const { session, log } = setup({ transport: createHttpTransport({ baseUrl: BASE, fetch }) });
+    session.mount();
+    await until(session, (s) => s.institutionsState === 'failed');
+    // One check, at the session's boundary, whatever the transport (issue 21, item 1).
+    expect(log.errors()).toEqual([
+      {
+        location: 'fetchInstitutions',
+        error:
+          'servicepay: fetchInstitutions resolved with undefined, not an array of institutions { id, name, iconUrl? }',
+      },
+    ]);
   });
 });
 
@@ -178,12 +185,23 @@ describe('createHttpTransport: initiatePayment', () => {
     ]);
   });
 
-  it('rejects a 2xx answer without paymentId and authorisationUrl', async () => {
-    const { fetch } = fakeFetch(() => json({ paymentId: 'p-1' }, 201));
-    const transport = createHttpTransport({ baseUrl: BASE, fetch });
-    await expect(transport.initiatePayment(payment)).rejects.toThrow(
-      'The service sent an unreadable payment',
+  it('leaves a 2xx answer without an authorisationUrl to the session, which opens nothing', async () => {
+    const { fetch } = fakeFetch((req) =>
+      req.method === 'POST'
+        ? json({ paymentId: 'p-1' }, 201)
+        : json({ institutions: [{ id: 'ob-monzo', name: 'Monzo' }] }),
     );
+    const { session, log } = setup({ transport: createHttpTransport({ baseUrl: BASE, fetch }) });
+    await mountReady(session);
+    session.createPayment(VALID_PAYMENT);
+    await session.payWithInstitution('ob-monzo');
+    expect(log.openedUrls()).toEqual([]);
+    expect(log.errors()).toEqual([
+      {
+        location: 'payWithBankInstitution',
+        error: 'servicepay: refused to open a non-http(s) authorisation URL: undefined',
+      },
+    ]);
   });
 });
 

@@ -3,7 +3,8 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { useServicePayment } from '../../src/react/index';
 import type { UseServicePaymentOptions } from '../../src/react/index';
-import { APP_ID, makeLog, makeTransport } from './support';
+import { DEFAULT_MESSAGES } from '../../src/core/index';
+import { APP_ID, BANKS, makeLog, makeTransport } from './support';
 
 /** A merchant's own UI on the headless hook. */
 function CustomCheckout(options: UseServicePaymentOptions) {
@@ -91,5 +92,57 @@ describe('useServicePayment', () => {
       APP_ID,
       other,
     ]);
+  });
+
+  it('hands out the Pay step as data: a merchant button built on payStep follows the component', async () => {
+    const t = makeTransport();
+    t.transport.fetchInstitutions
+      .mockRejectedValueOnce(new Error('Service unavailable'))
+      .mockImplementation(async () => BANKS);
+    const user = userEvent.setup();
+    function OwnButton(options: UseServicePaymentOptions) {
+      const { payStep } = useServicePayment(options);
+      return (
+        <>
+          <button
+            type="button"
+            disabled={payStep.disabled}
+            aria-expanded={payStep.expanded}
+            aria-disabled={payStep.busy || undefined}
+            onClick={payStep.action}
+          >
+            {payStep.label}
+          </button>
+          {payStep.hint && <p>{payStep.hint}</p>}
+          <p role="alert">{payStep.error}</p>
+        </>
+      );
+    }
+    const view = render(
+      <OwnButton environment="SANDBOX" applicationId={APP_ID} transport={t.transport} />,
+    );
+    // The banks failed to load: the button is the retry, before any payment.
+    const button = await screen.findByRole('button', { name: DEFAULT_MESSAGES.retry });
+    expect(screen.getByRole('alert')).toHaveTextContent(DEFAULT_MESSAGES.loadFailed);
+    await user.click(button);
+    await waitFor(() => expect(t.transport.fetchInstitutions).toHaveBeenCalledTimes(2));
+    // Loaded, no payment yet: "Pay", disabled, saying why.
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Pay' })).toBeDisabled());
+    expect(screen.getByText(DEFAULT_MESSAGES.paymentNotReady)).toBeInTheDocument();
+    view.rerender(
+      <OwnButton
+        environment="SANDBOX"
+        applicationId={APP_ID}
+        transport={t.transport}
+        payment={{ amount: 7.5, paymentReference: 'OWN-1' }}
+      />,
+    );
+    const pay = await screen.findByRole('button', { name: 'Pay £7.50' });
+    expect(pay).toBeEnabled();
+    expect(pay).toHaveAttribute('aria-expanded', 'false');
+    await user.click(pay);
+    expect(pay).toHaveAttribute('aria-expanded', 'true');
+    await user.click(pay);
+    expect(pay).toHaveAttribute('aria-expanded', 'false');
   });
 });
