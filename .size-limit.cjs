@@ -19,7 +19,11 @@ const production = (config) => ({
 //   window.Service); measured 6.17 KB; +133 B for finding 8 (the hint, the report): 6.31 KB.
 //   Issue 20 adds the result page's engine (result.ts, its words, reading the saved ids:
 //   +1.47 KB), which this whole entry carries and `import { ServicePay }` does not (tree-shaken;
-//   only the session's guarded sessionStorage save is there, +42 B): 7.78 KB.
+//   only the session's guarded sessionStorage save is there, +42 B): 7.78 KB. Issue 21 adds
+//   payStep (the Pay step's rules, now in the core rather than the view) and shopperText
+//   derived from it: 7.96 KB.
+// - root entry, issue 21: payStep moved out of the view and the transport's second check of the
+//   answers removed, with small trims to stay under the ceiling: 9.60 KB (9598 B).
 // - standalone script: issue 12's 16 KB is met, 15.57 KB, since the Preact builds use Preact's
 //   core and hooks instead of preact/compat (2 KB of import-time code). +153 B for finding 8
 //   (as the root entry): 15.72 KB.
@@ -41,7 +45,7 @@ module.exports = [
     name: 'servicepay/core (whole entry)',
     path: 'dist/core.mjs',
     gzip: true,
-    limit: '7.8 KB',
+    limit: '8 KB',
     modifyEsbuildConfig: production,
   },
   // The file a plain page loads with <script src> (spec 4.3), measured as served: rollup has

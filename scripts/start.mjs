@@ -57,7 +57,8 @@ if (oldestOutput() > inputs) {
   step(`Built in ${((Date.now() - started) / 1000).toFixed(0)} s.`);
 }
 
-const { startSandbox, SANDBOX_APPLICATION_ID } = await import('../dist/sandbox.mjs');
+const { startSandbox, SANDBOX_APPLICATION_ID, DEFAULT_INSTITUTIONS } =
+  await import('../dist/sandbox.mjs');
 const { startCheckout } = await import('../examples/checkout/server.mjs');
 
 /**
@@ -83,6 +84,10 @@ async function listen(what, variable, port, start) {
 }
 
 const host = process.env.HOST ?? '127.0.0.1';
+// One bank listed as unavailable, so the checkout shows how the component presents a bank it
+// cannot pay (and the sandbox refuses a payment there). Not one of the first two in the list,
+// so the first banks a shopper sees stay payable.
+const unavailableBank = DEFAULT_INSTITUTIONS.find((institution) => institution.id === 'santander');
 const checkoutPort = Number(process.env.PORT ?? 4000);
 const sandboxPort = Number(process.env.SANDBOX_PORT ?? 4010);
 const running = [];
@@ -105,6 +110,7 @@ const sandbox = await listen('the sandbox', 'SANDBOX_PORT', sandboxPort, () =>
     mobileCallbackUrl: `${checkout.returnUrl}?app=mobile`,
     // The bank page names the shop the shopper is paying, as a real bank's would.
     applications: { [SANDBOX_APPLICATION_ID]: { merchantName: checkout.merchantName } },
+    unavailableInstitutions: [unavailableBank.id],
   }),
 );
 running.push(sandbox);
@@ -116,6 +122,7 @@ console.log(`
   Example checkout:  ${checkout.url}   <- open this
   On a plain page:   ${checkout.scriptTagUrl}   (the <script> tag, window.Service)
   Sandbox:           ${sandbox.url}  (webhook deliveries: ${sandbox.url.replace(/\/$/, '')}/deliveries)
+  Unavailable bank:  ${unavailableBank.name}, listed but not payable (how the component shows it)
 
   Press Ctrl-C to stop.
 `);

@@ -39,9 +39,7 @@ export function createHttpTransport(options: HttpTransportOptions): ServiceTrans
   const base = options.baseUrl.replace(/\/+$/, '');
   const timeoutMs = options.timeoutMs ?? 30_000;
   // A list of a few hundred banks with inline logos fits many times over.
-  const maxBytes = options.maxResponseBytes ?? 4 * 1024 * 1024;
-  const unreadable = (what: string, status?: number) =>
-    new ServiceTransportError(`The service sent an unreadable ${what}`, status);
+  const maxBytes = options.maxResponseBytes ?? 4_194_304; // 4 MiB
 
   async function call(
     path: string,
@@ -98,7 +96,7 @@ export function createHttpTransport(options: HttpTransportOptions): ServiceTrans
     const { ok, status, statusText } = response!;
     if (!ok || !isPlainObject(body)) {
       throw ok
-        ? unreadable('answer', status)
+        ? new ServiceTransportError('The service sent an unreadable answer', status)
         : new ServiceTransportError(
             isPlainObject(body) && typeof body.error === 'string'
               ? body.error

@@ -45,24 +45,21 @@ export function payStep(
   messages: ServiceMessages,
   actions: PayStepActions,
 ): PayStep {
-  const { prepared, status, problem, selectedInstitution: bank } = state;
+  const { prepared, status, problem } = state;
+  const bank = state.selectedInstitution?.name ?? '';
   const busy = status === 'initiating';
   const expanded = state.listState !== 'closed';
   // The banks failed to load: Pay becomes the retry, whatever else would disable it.
   const failed = problem === 'load-failed';
   const error =
-    problem === 'pay-failed'
-      ? messages.payFailed(bank?.name ?? '')
-      : failed
-        ? messages.loadFailed
-        : '';
+    problem === 'pay-failed' ? messages.payFailed(bank) : failed ? messages.loadFailed : '';
   const said =
     status === 'loading'
       ? state.slow
         ? messages.slow
         : messages.loading
       : busy
-        ? messages.opening(bank?.name ?? '')
+        ? messages.opening(bank)
         : status === 'awaiting-authorisation'
           ? messages.awaiting
           : '';
@@ -96,10 +93,8 @@ export function payStep(
         ? messages.retry
         : prepared
           ? messages.payLabel +
-            prepared.amount.toLocaleString('en-GB', {
-              minimumFractionDigits: 2,
-              maximumFractionDigits: 2,
-            })
+            // No maximum needed: a prepared amount has at most two decimals (validation.ts).
+            prepared.amount.toLocaleString('en-GB', { minimumFractionDigits: 2 })
           : // No amount yet: "Pay", not a dangling "Pay £".
             messages.payLabel.replace(/\s*£\s*$/, ''),
     disabled: !!hint,

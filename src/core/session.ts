@@ -66,6 +66,12 @@ export interface PaymentSession {
   retry(): void;
 }
 
+/** What is wrong with options, in the spec's format; '' when nothing is. */
+function problemWith(options: unknown): string {
+  const issue = validateOptions(options);
+  return issue ? formatValidationIssue(issue) : '';
+}
+
 /** How a front door creates its session. */
 export interface SessionInit {
   /**
@@ -87,9 +93,9 @@ export function createPaymentSession(
   initialOptions: SessionOptions,
   init: SessionInit = {},
 ): PaymentSession {
-  const optionsIssue = validateOptions(initialOptions);
   // Invalid options are reported (through their errorConsumer when they have one) and never
   // used: no fetch, no payment. Not an object at all: nothing to read.
+  const optionsIssue = validateOptions(initialOptions);
   let options = (optionsIssue?.field === 'options' ? {} : initialOptions) as SessionOptions;
   const optionsError = optionsIssue ? formatValidationIssue(optionsIssue) : '';
   /**
@@ -375,8 +381,7 @@ export function createPaymentSession(
     },
 
     setOptions(next) {
-      const issue = validateOptions(next);
-      const message = issue ? formatValidationIssue(issue) : '';
+      const message = problemWith(next);
       if (!message) {
         options = next;
         invalid = '';

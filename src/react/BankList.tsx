@@ -7,17 +7,14 @@ import type { Institution, ServiceMessages } from '../core/index';
 /** Above this many banks a search field is shown (docs/design.md). */
 export const SEARCH_THRESHOLD = 8;
 
-const fold = (text: string) =>
-  text
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase();
+/** Accents and case folded away (every combining mark, not only Latin ones): "Société" finds "societe". */
+const fold = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 
 const initials = (name: string) =>
   name
     .split(/\s+/)
     .slice(0, 2)
-    .map((word) => word.charAt(0))
+    .map((word) => word.slice(0, 1))
     .join('')
     .toUpperCase();
 

@@ -2,10 +2,23 @@
  * "The bank's environment in the browser" (spec 1): where the shopper approves or rejects a
  * sandbox payment. Plain HTML forms, no script, so it works under the strictest CSP and with
  * any assistive technology; the decision is a POST, then a 303 (post/redirect/get), so a reload
- * never decides twice.
+ * never decides twice. A decision is accepted only from the page's own form (http.ts, the
+ * locked doors).
  */
-import { escapeHtml, formatAmount, htmlDocument } from './html';
-import type { SandboxInstitution, SandboxPayment } from './types';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { MAX_FORM_BYTES, formFields, readBody, send } from './http';
+import { BANK_ERROR_DESCRIPTION, REJECTED_DESCRIPTION } from './notification';
+import {
+  bankPath,
+  escapeHtml,
+  formatAmount,
+  htmlDocument,
+  messagePage,
+  pageCsp,
+  sendPage,
+} from './pages';
+import type { SandboxContext } from './service';
+import type { FinalPaymentStatus, SandboxInstitution, SandboxPayment } from './types';
 
 export interface BankPageContext {
   payment: SandboxPayment;
@@ -24,10 +37,6 @@ export type Decision = (typeof DECISIONS)[number];
 
 export function isDecision(value: unknown): value is Decision {
   return typeof value === 'string' && (DECISIONS as readonly string[]).includes(value);
-}
-
-export function bankPath(paymentId: string): string {
-  return `/bank/${encodeURIComponent(paymentId)}`;
 }
 
 function bankBar(institution: Required<SandboxInstitution>): string {
@@ -99,4 +108,106 @@ ${back}
 </div>
 </main>`;
   return htmlDocument({ title: `${heading} – ${institution.name} (sandbox)`, body });
+}
+
+const OUTCOMES: Record<Decision, { status: FinalPaymentStatus; errorDescription: string | null }> =
+  {
+    approve: { status: 'COMPLETED', errorDescription: null },
+    reject: { status: 'FAILED', errorDescription: REJECTED_DESCRIPTION },
+    error: { status: 'FAILED', errorDescription: BANK_ERROR_DESCRIPTION },
+  };
+
+/** The merchant callback for a payment's agentType, with the ids appended; undefined if none. */
+export function callbackFor(payment: SandboxPayment, ctx: SandboxContext): string | undefined {
+  const base =
+    payment.agentType === 'MOBILE_APPLICATION'
+      ? ctx.options.mobileCallbackUrl
+      : ctx.options.webCallbackUrl;
+  if (base === undefined) return undefined;
+  const url = new URL(base.href);
+  url.searchParams.set('paymentId', payment.paymentId);
+  if (payment.merchantPaymentId !== null)
+    url.searchParams.set('merchantPaymentId', payment.merchantPaymentId);
+  return url.href;
+}
+
+function notFoundPayment(res: ServerResponse, paymentId: string, ctx: SandboxContext): void {
+  sendPage(
+    res,
+    404,
+    messagePage('Payment not found', `No sandbox payment has the id ${paymentId}.`),
+    ctx,
+  );
+}
+
+export function showBankPage(
+  req: IncomingMessage,
+  res: ServerResponse,
+  paymentId: string,
+  ctx: SandboxContext,
+): void {
+  const payment = ctx.payments.get(paymentId);
+  if (payment === undefined) return notFoundPayment(res, paymentId, ctx);
+  const institution = ctx.options.institutions.get(payment.institutionId)!;
+  sendPage(
+    res,
+    200,
+    bankPage({
+      payment,
+      institution,
+      merchantName: ctx.options.merchantNameFor(payment.applicationId),
+      token: ctx.doors.token(payment.paymentId),
+      returnUrl: callbackFor(payment, ctx),
+    }),
+    ctx,
+    // Under no-referrer a browser sends `Origin: null` with the form's POST, which the decision
+    // refuses; same-origin sends the real origin there and still nothing to other sites.
+    { 'Referrer-Policy': 'same-origin' },
+  );
+}
+
+/**
+ * Applies the shopper's decision, then sends them back to the merchant (303), or to the bank
+ * page's result view when no callback is configured. A payment already final keeps its status
+ * (the first decision stands) and the answer is the same as for the first decision, so a
+ * double-clicked button still lands the shopper at the merchant.
+ */
+export async function decide(
+  req: IncomingMessage,
+  res: ServerResponse,
+  paymentId: string,
+  ctx: SandboxContext,
+): Promise<void> {
+  const fields = formFields(await readBody(req, MAX_FORM_BYTES));
+  const decision = fields.get('decision');
+  if (ctx.payments.get(paymentId) === undefined) return notFoundPayment(res, paymentId, ctx);
+  // A form on another site can post here too: only the bank page's own form decides.
+  if (!ctx.doors.fromOwnPage(req, paymentId, fields.get('token'))) {
+    ctx.options.log(`decision for payment ${paymentId} refused: not from its bank page`);
+    return sendPage(
+      res,
+      403,
+      messagePage(
+        'Decision refused',
+        'The sandbox accepts a decision only from the payment’s own bank page. Open the bank page again and choose there.',
+      ),
+      ctx,
+    );
+  }
+  if (!isDecision(decision)) {
+    return sendPage(
+      res,
+      400,
+      messagePage('Unknown decision', 'Choose Approve, Reject or Bank error on the bank page.'),
+      ctx,
+    );
+  }
+  const { status, errorDescription } = OUTCOMES[decision];
+  const payment = ctx.settle(paymentId, status, errorDescription)!;
+  const location = callbackFor(payment, ctx) ?? bankPath(payment.paymentId);
+  send(res, 303, messagePage('Redirecting', `Continue to ${location}`), {
+    'Content-Type': 'text/html; charset=utf-8',
+    'Content-Security-Policy': pageCsp([]),
+    Location: location,
+  });
 }

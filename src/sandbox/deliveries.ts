@@ -1,5 +1,5 @@
 /**
- * Webhook delivery (spec 4.1 rules 1-2, 6.1) and signing: each notification is PUT until the
+ * Webhook delivery (spec 4.1 rules 1-2, 6.1): each notification is PUT until the
  * receiver answers 200, with exponential backoff, at most maxAttempts times. Every attempt sends
  * the same bytes with the same signature, as the service resends one notification rather than
  * making a new one. No jitter: the sandbox serves one merchant, and predictable waits are
@@ -11,12 +11,11 @@
  * a delay). Each attempt is kept in full (the request, the answer, how long it took, a hint
  * at the cause of a failure), the oldest dropped beyond `deliveryHistory`.
  */
-import type { KeyObject } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { signWebhookPayload } from '../webhook/index';
-import { SandboxError } from './errors';
 import { diagnose, hintLine } from './diagnosis';
-import { describeFailure, putBytes } from './put';
+import type { SendCheck } from './diagnosis';
+import { SandboxError } from './errors';
+import { describeFailure, putBytes } from './notification';
 import type {
   ArmedFaults,
   DeliveryFaults,
@@ -28,25 +27,6 @@ import type {
   WebhookDeliveryAttempt,
   WebhookRequestRecord,
 } from './types';
-
-export const SANDBOX_USER_AGENT = 'servicepay-sandbox';
-
-/**
- * The headers of a webhook request, as the service sends them (spec 4.1, 5.3): JSON, any
- * answer type, and the SHA256withRSA signature of exactly these body bytes. Signing is the
- * webhook module's (the same code merchants use in their tests), not a second implementation.
- */
-export function webhookRequestHeaders(
-  body: Buffer,
-  privateKey: KeyObject | string,
-): Record<string, string> {
-  return {
-    'Content-Type': 'application/json',
-    Accept: '*/*',
-    Authorization: signWebhookPayload(body, privateKey),
-    'User-Agent': SANDBOX_USER_AGENT,
-  };
-}
 
 /** The error of an attempt the sandbox failed on purpose (networkFailures). */
 export const SIMULATED_FAILURE =
@@ -77,16 +57,6 @@ export interface NotificationView {
   attempts: WebhookDeliveryAttempt[];
 }
 
-/** What the receiver check needs to send one case's notification its own way. */
-export interface CheckNotification {
-  paymentId: string;
-  status: FinalPaymentStatus;
-  body: string;
-  label: string;
-  /** Signs other bytes than those sent: a receiver that verifies must answer 401. */
-  forged?: boolean;
-}
-
 export interface Deliverer {
   /** Starts delivering a payment's notification (the JSON body, serialised once). */
   deliver(paymentId: string, status: FinalPaymentStatus, body: string): void;
@@ -99,14 +69,7 @@ export interface Deliverer {
    * Sends a receiver check's notification: one copy (two with twiceAtOnce, both awaited), with
    * the check's own retry policy. Resolves with each copy's attempts once each has ended.
    */
-  sendCheck(
-    notification: CheckNotification,
-    options: {
-      reason: DeliveryReason;
-      faults?: DeliveryFaults;
-      retry: Required<SandboxRetryOptions>;
-    },
-  ): Promise<WebhookDeliveryAttempt[][]>;
+  sendCheck: SendCheck;
   /** Every attempt kept, oldest first (copies). */
   attempts(): WebhookDeliveryAttempt[];
   /** The id of the latest attempt (0 before the first). */

@@ -9,12 +9,12 @@
  * once" may still have done the work twice: that is in the merchant's database, which the
  * report says in so many words (RECEIVER_CHECK_NOTE).
  */
-import type { CheckNotification, Deliverer } from './deliveries';
 import { SandboxError } from './errors';
-import { buildTestWebhookPayload } from './payload';
-import { AnswerTimeoutError } from './put';
+import { AnswerTimeoutError, buildTestWebhookPayload } from './notification';
 import type {
   DeliveryFaults,
+  DeliveryReason,
+  FinalPaymentStatus,
   DeliveryHint,
   ReceiverCheckCase,
   ReceiverCheckCaseName,
@@ -265,6 +265,31 @@ const CASES: readonly CaseSpec[] = [
   },
 ];
 
+/** What the receiver check needs to send one case's notification its own way. */
+export interface CheckNotification {
+  paymentId: string;
+  status: FinalPaymentStatus;
+  body: string;
+  label: string;
+  /** Signs other bytes than those sent: a receiver that verifies must answer 401. */
+  forged?: boolean;
+}
+
+/**
+ * Sends a receiver check's notification: one copy (two with twiceAtOnce, both awaited), with
+ * the check's own retry policy. Resolves with each copy's attempts once each has ended. It is
+ * the deliverer's sendCheck, passed in: the deliverer imports this file's hints, so this file
+ * does not import the deliverer.
+ */
+export type SendCheck = (
+  notification: CheckNotification,
+  options: {
+    reason: DeliveryReason;
+    faults?: DeliveryFaults;
+    retry: Required<SandboxRetryOptions>;
+  },
+) => Promise<WebhookDeliveryAttempt[][]>;
+
 export interface ReceiverCheck {
   /** Runs the check, or joins the one running. */
   run(): Promise<ReceiverCheckReport>;
@@ -276,12 +301,12 @@ export interface ReceiverCheck {
 
 export function createReceiverCheck(options: {
   url: URL | undefined;
-  deliverer: Deliverer;
+  send: SendCheck;
   retry: Required<SandboxRetryOptions>;
   log: (line: string) => void;
   now?: () => Date;
 }): ReceiverCheck {
-  const { deliverer, log } = options;
+  const { send, log } = options;
   const now = options.now ?? (() => new Date());
   let running: Promise<ReceiverCheckReport> | undefined;
   let report: ReceiverCheckReport | null = null;
@@ -317,13 +342,13 @@ export function createReceiverCheck(options: {
       forged: spec.forged,
     };
     const retry = spec.forged ? { ...policy, maxAttempts: 1 } : policy;
-    const copies = await deliverer.sendCheck(notification, {
+    const copies = await send(notification, {
       reason: 'receiver-check',
       faults: spec.faults,
       retry,
     });
     if (spec.again && delivered(copies[0])) {
-      copies.push(...(await deliverer.sendCheck(notification, { reason: 'late-resend', retry })));
+      copies.push(...(await send(notification, { reason: 'late-resend', retry })));
     }
     const { passed, verdict } = spec.judge(copies);
     log(

@@ -2,20 +2,29 @@
  * `servicepay/sandbox`: a local simulator of the ServicePay service, for development, demos
  * and end-to-end tests. Node only. Nothing else in the library imports it.
  */
-export { startSandbox, SANDBOX_APPLICATION_ID } from './server';
+export { startSandbox } from './server';
+export { SANDBOX_APPLICATION_ID } from './service';
 export {
   SANDBOX_DEFAULT_PORT,
   DEFAULT_RETRY,
   DEFAULT_MERCHANT_NAME,
   DEFAULT_DELIVERY_HISTORY,
+  DEFAULT_INSTITUTIONS,
 } from './options';
-export { DEFAULT_INSTITUTIONS } from './institutions';
 export { PUBLIC_KEY_PATH, SANDBOX_BASE_URL } from '../core/index';
-export { SCRIPT_HOST_PATH } from './script-host';
-export { buildTestWebhookPayload, BANK_ERROR_DESCRIPTION, REJECTED_DESCRIPTION } from './payload';
-export type { SandboxWebhookPayload, TestWebhookPayloadOverrides } from './payload';
-export { sendTestWebhook } from './send-webhook';
-export type { SendTestWebhookOptions, SendTestWebhookResult } from './send-webhook';
+export { SCRIPT_HOST_PATH } from './api';
+export {
+  buildTestWebhookPayload,
+  BANK_ERROR_DESCRIPTION,
+  REJECTED_DESCRIPTION,
+  sendTestWebhook,
+} from './notification';
+export type {
+  SandboxWebhookPayload,
+  TestWebhookPayloadOverrides,
+  SendTestWebhookOptions,
+  SendTestWebhookResult,
+} from './notification';
 export { runCli } from './run-cli';
 export type { CliIo } from './run-cli';
 export { SandboxError, SandboxConfigError } from './errors';

@@ -1,14 +1,14 @@
 /**
- * startSandbox's options, checked and completed with defaults. A mistake here fails the start
+ * startSandbox's options, checked and completed with defaults, and the defaults themselves (the
+ * banks, the retry policy, where the script host's files are). A mistake here fails the start
  * with a message naming the option, rather than surfacing later as a confusing page or a
- * webhook that never arrives.
+ * webhook that never arrives. Nothing here imports the routes: they read what this resolves.
  */
-import { SANDBOX_PORT } from '../core/index';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { SANDBOX_PORT, isUuid } from '../core/index';
 import { SandboxConfigError } from './errors';
-import { isHexColour } from './icons';
-import { isUuid } from './initiation';
-import { DEFAULT_INSTITUTIONS } from './institutions';
-import { defaultScriptDir } from './script-host';
 import type {
   SandboxApplication,
   SandboxInstitution,
@@ -61,6 +61,36 @@ const MAX_DELIVERY_HISTORY = 100_000;
  * contradicted).
  */
 export const DEFAULT_MERCHANT_NAME = 'Sandbox merchant';
+
+/**
+ * The banks the sandbox offers by default: the UK's large retail banks and the app banks
+ * shoppers most often pick, so a checkout looks and searches as it will in production.
+ * Colours approximate each brand; icons are generated locally (no external URLs).
+ */
+export const DEFAULT_INSTITUTIONS: readonly SandboxInstitution[] = Object.freeze(
+  [
+    { id: 'barclays', name: 'Barclays', colour: '#00395d' },
+    { id: 'hsbc', name: 'HSBC UK', colour: '#db0011' },
+    { id: 'lloyds', name: 'Lloyds Bank', colour: '#006a4d' },
+    { id: 'natwest', name: 'NatWest', colour: '#5a287d' },
+    { id: 'santander', name: 'Santander UK', colour: '#ec0000' },
+    { id: 'nationwide', name: 'Nationwide', colour: '#002f6c' },
+    { id: 'monzo', name: 'Monzo', colour: '#ff4f40' },
+    { id: 'starling', name: 'Starling Bank', colour: '#6935d3' },
+    { id: 'revolut', name: 'Revolut', colour: '#191c1f' },
+    { id: 'halifax', name: 'Halifax', colour: '#005eb8' },
+    { id: 'tsb', name: 'TSB', colour: '#0055a4' },
+    { id: 'co-operative-bank', name: 'Co-operative Bank', colour: '#00b1e7' },
+    { id: 'metro-bank', name: 'Metro Bank', colour: '#c8102e' },
+    { id: 'first-direct', name: 'first direct', colour: '#000000' },
+    { id: 'bank-of-scotland', name: 'Bank of Scotland', colour: '#0a3d7e' },
+    { id: 'rbs', name: 'Royal Bank of Scotland', colour: '#0a2f64' },
+    { id: 'virgin-money', name: 'Virgin Money', colour: '#c4003d' },
+    { id: 'chase', name: 'Chase UK', colour: '#117aca' },
+    { id: 'danske', name: 'Danske Bank', colour: '#003755' },
+    { id: 'ulster-bank', name: 'Ulster Bank', colour: '#00305e' },
+  ].map((institution) => Object.freeze(institution)),
+);
 
 /** Long enough for any trading name, short enough for the bank page's heading. */
 const MAX_MERCHANT_NAME = 100;
@@ -134,7 +164,10 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     webhookUrl: httpUrl(options.webhookUrl, 'webhookUrl'),
     webCallbackUrl: callbackUrl(options.webCallbackUrl, 'webCallbackUrl'),
     mobileCallbackUrl: callbackUrl(options.mobileCallbackUrl, 'mobileCallbackUrl'),
-    institutions: institutionMap(options.institutions ?? DEFAULT_INSTITUTIONS),
+    institutions: institutionMap(
+      options.institutions ?? DEFAULT_INSTITUTIONS,
+      options.unavailableInstitutions,
+    ),
     retry: retryPolicy(options.retry),
     keyFile: options.keyFile,
     scriptDir: options.scriptDir ?? defaultScriptDir(),
@@ -238,18 +271,29 @@ function callbackUrl(value: unknown, option: string): URL | undefined {
   return url;
 }
 
+/** The neutral background of a generated icon when an institution gives no colour. */
+export const DEFAULT_INSTITUTION_COLOUR = '#475569';
+const HEX_COLOUR = /^#[0-9a-f]{6}$/i;
+
+export function isHexColour(value: unknown): value is string {
+  return typeof value === 'string' && HEX_COLOUR.test(value);
+}
+
 function institutionMap(
   list: readonly SandboxInstitution[],
+  unavailable: readonly string[] | undefined,
 ): ReadonlyMap<string, Required<SandboxInstitution>> {
   if (!Array.isArray(list) || list.length === 0) {
     throw new SandboxConfigError(
-      'servicepay: sandbox option institutions must be a non-empty array of { id, name, colour? }.',
+      'servicepay: sandbox option institutions must be a non-empty array of { id, name, colour?, available? }.',
       'institutions',
     );
   }
   const map = new Map<string, Required<SandboxInstitution>>();
   for (const item of list as unknown[]) {
-    const { id, name, colour } = (item ?? {}) as Partial<Record<keyof SandboxInstitution, unknown>>;
+    const { id, name, colour, available } = (item ?? {}) as Partial<
+      Record<keyof SandboxInstitution, unknown>
+    >;
     if (typeof id !== 'string' || !INSTITUTION_ID.test(id)) {
       throw new SandboxConfigError(
         `servicepay: sandbox institution id ${JSON.stringify(id)} must be lower-case letters, digits and inner dashes (it names the icon file).`,
@@ -274,9 +318,41 @@ function institutionMap(
         'institutions',
       );
     }
-    map.set(id, { id, name, colour: colour ?? '#475569' });
+    if (available !== undefined && typeof available !== 'boolean') {
+      throw new SandboxConfigError(
+        `servicepay: sandbox institution "${id}" available must be true or false, got ${JSON.stringify(available)}.`,
+        'institutions',
+      );
+    }
+    map.set(id, {
+      id,
+      name,
+      colour: colour ?? DEFAULT_INSTITUTION_COLOUR,
+      available: available ?? true,
+    });
+  }
+  for (const id of unavailableIds(unavailable)) {
+    const institution = map.get(id);
+    if (institution === undefined) {
+      throw new SandboxConfigError(
+        `servicepay: sandbox option unavailableInstitutions names ${JSON.stringify(id)}, which is not a listed institution; the ids are ${[...map.keys()].join(', ')}.`,
+        'unavailableInstitutions',
+      );
+    }
+    map.set(id, { ...institution, available: false });
   }
   return map;
+}
+
+function unavailableIds(value: unknown): readonly string[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value) || value.some((id) => typeof id !== 'string')) {
+    throw new SandboxConfigError(
+      `servicepay: sandbox option unavailableInstitutions must be an array of institution ids such as ["santander"], got ${JSON.stringify(value)}.`,
+      'unavailableInstitutions',
+    );
+  }
+  return value as string[];
 }
 
 function retryPolicy(retry: SandboxRetryOptions | undefined): Required<SandboxRetryOptions> {
@@ -314,4 +390,29 @@ function retryPolicy(retry: SandboxRetryOptions | undefined): Required<SandboxRe
 
 function stripUndefined<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/**
+ * The dist/standalone directory of the servicepay package this module belongs to, found by
+ * walking up to its package.json: the same answer from src/sandbox (tests), dist/ or
+ * dist/chunks/ (built, ESM or CJS), and node_modules/servicepay. Undefined if there is none.
+ */
+export function defaultScriptDir(from: string = import.meta.url): string | undefined {
+  let dir = dirname(fileURLToPath(from));
+  for (;;) {
+    const manifest = join(dir, 'package.json');
+    if (existsSync(manifest)) {
+      try {
+        if (
+          (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name === 'servicepay'
+        )
+          return join(dir, 'dist', 'standalone');
+      } catch {
+        // Not a package manifest we can read: keep looking above.
+      }
+    }
+    const parent = dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
 }

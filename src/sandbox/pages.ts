@@ -1,21 +1,160 @@
 /**
- * The sandbox's own pages: the index (what it is, where things are) and the deliveries
- * workbench (every attempt in full, hints, Resend, break it on purpose, the receiver check).
- * Plain HTML forms that work without script; the deliveries page's one script
- * (DELIVERIES_SCRIPT, served as a file) only keeps it up to date while it is open.
+ * The sandbox's own pages and what they share: the HTML building blocks, the pages' CSP, the
+ * index page (what the sandbox is, its configuration, the latest payments), the message page,
+ * and the files the pages load (the stylesheet, the deliveries page's script). The bank page
+ * (bank-page.ts) and the deliveries page (deliveries-page.ts) are built from these.
+ *
+ * Everything that is not a literal of these files goes through escapeHtml: references,
+ * metadata and merchant ids are shopper- or merchant-supplied and end up in pages a browser
+ * renders.
  */
-import { bankPath } from './bank-page';
-import type { NotificationView } from './deliveries';
-import { describeFaults } from './deliveries';
-import { escapeHtml, formatAmount, htmlDocument, timeElement } from './html';
-import { caseTitle, RECEIVER_CHECK_NOTE } from './diagnosis';
-import type {
-  ArmedFaults,
-  DeliveryReason,
-  ReceiverCheckReport,
-  SandboxPayment,
-  WebhookDeliveryAttempt,
-} from './types';
+import type { ServerResponse } from 'node:http';
+import { send } from './http';
+import type { SandboxContext } from './service';
+import type { SandboxPayment } from './types';
+
+/** Path of the stylesheet every page links (a file, so the CSP needs no inline style). */
+export const STYLESHEET_PATH = '/assets/sandbox.css';
+/** Where the deliveries page's script is served (a file: the page's CSP allows 'self' only). */
+export const DELIVERIES_SCRIPT_PATH = '/assets/deliveries.js';
+
+/** A payment's bank page (bank-page.ts), linked from the index and handed out by the API. */
+export function bankPath(paymentId: string): string {
+  return `/bank/${encodeURIComponent(paymentId)}`;
+}
+
+const ENTITIES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+
+/** Escapes text for HTML element content and quoted attribute values. */
+export function escapeHtml(value: unknown): string {
+  return String(value).replace(/[&<>"']/g, (char) => ENTITIES[char] ?? char);
+}
+
+/** The same five characters are the ones that matter in XML (the SVG icons). */
+export const escapeXml = escapeHtml;
+
+const POUNDS = new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'GBP' });
+
+/** 12.5 → "£12.50". */
+export function formatAmount(amount: number): string {
+  return POUNDS.format(amount);
+}
+
+export interface PageParts {
+  /** The document title (plain text). */
+  title: string;
+  /** The body's inner HTML, already escaped where needed. */
+  body: string;
+  /** Same-origin scripts to load (deferred); most pages have none. */
+  scripts?: readonly string[];
+}
+
+/** A complete document: language, viewport, title, the stylesheet. */
+export function htmlDocument({ title, body, scripts = [] }: PageParts): string {
+  const scriptTags = scripts
+    .map((src) => `\n<script src="${escapeHtml(src)}" defer></script>`)
+    .join('');
+  return `<!doctype html>
+<html lang="en-GB">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<link rel="stylesheet" href="${STYLESHEET_PATH}">${scriptTags}
+</head>
+<body>
+${body}
+</body>
+</html>
+`;
+}
+
+/** An ISO time shown as "2025-01-31 14:03:07.123" (UTC: the same on every machine and in logs). */
+export function timeElement(iso: string): string {
+  const date = new Date(iso);
+  const text = Number.isNaN(date.getTime())
+    ? iso
+    : date.toISOString().replace('T', ' ').slice(0, 23);
+  return `<time datetime="${escapeHtml(iso)}">${escapeHtml(text)} UTC</time>`;
+}
+
+/**
+ * The Content-Security-Policy of the sandbox's pages: nothing inline, nothing from elsewhere,
+ * and no script except on the page that asks for its own (the deliveries page).
+ * form-action also lists the callbacks, because browsers apply it to the redirect that follows
+ * the bank page's form (Chrome blocks the 303 to the merchant otherwise).
+ */
+export function pageCsp(
+  callbacks: readonly (URL | undefined)[],
+  { script = false }: { script?: boolean } = {},
+): string {
+  const targets = new Set<string>(["'self'"]);
+  for (const url of callbacks) {
+    if (url === undefined) continue;
+    // An app scheme (myapp://paid) has no origin; a scheme source allows it.
+    targets.add(url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : url.protocol);
+  }
+  return [
+    "default-src 'none'",
+    "style-src 'self'",
+    "img-src 'self'",
+    // The deliveries page's script and its event stream: this origin's files, nothing inline.
+    ...(script ? ["script-src 'self'", "connect-src 'self'"] : []),
+    `form-action ${[...targets].join(' ')}`,
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+/** Answers a page under the pages' CSP, whose form-action allows the configured callbacks. */
+export function sendPage(
+  res: ServerResponse,
+  status: number,
+  html: string,
+  ctx: SandboxContext,
+  headers: Record<string, string> = {},
+): void {
+  send(res, status, html, {
+    'Content-Type': 'text/html; charset=utf-8',
+    'Content-Security-Policy': pageCsp([ctx.options.webCallbackUrl, ctx.options.mobileCallbackUrl]),
+    ...headers,
+  });
+}
+
+export function messagePage(title: string, message: string): string {
+  return htmlDocument({
+    title: `${title} – ServicePay sandbox`,
+    body: `<main>
+<div class="card">
+<h1>${escapeHtml(title)}</h1>
+<p>${escapeHtml(message)}</p>
+<p><a href="/">Sandbox home</a></p>
+</div>
+</main>`,
+  });
+}
+
+/**
+ * A table in a container that scrolls sideways on a narrow screen. The container is a named
+ * region that takes focus, so a keyboard user can scroll it too (axe:
+ * scrollable-region-focusable).
+ */
+export function scrollTable(id: string, caption: string, headers: string, rows: string): string {
+  return `<div class="table-scroll" role="region" tabindex="0" aria-labelledby="${escapeHtml(id)}-caption" data-part="${escapeHtml(id)}">
+<table>
+<caption id="${escapeHtml(id)}-caption">${caption}</caption>
+<thead><tr>${headers}</tr></thead>
+<tbody>
+${rows}
+</tbody>
+</table></div>`;
+}
 
 export interface IndexPageContext {
   url: string;
@@ -27,10 +166,12 @@ export interface IndexPageContext {
   merchantName: string;
   publicUrl: string | undefined;
   institutionCount: number;
+  /** The names of the banks listed as unavailable (shown, not payable). */
+  unavailableInstitutions: readonly string[];
   payments: readonly SandboxPayment[];
 }
 
-const orNone = (value: string | undefined): string =>
+export const orNone = (value: string | undefined): string =>
   value === undefined ? '<em>not configured</em>' : `<code>${escapeHtml(value)}</code>`;
 
 export function indexPage(context: IndexPageContext): string {
@@ -48,6 +189,10 @@ export function indexPage(context: IndexPageContext): string {
 </tr>`,
     )
     .join('\n');
+  const unavailable =
+    context.unavailableInstitutions.length === 0
+      ? ''
+      : `; unavailable, shown but not payable: ${escapeHtml(context.unavailableInstitutions.join(', '))}`;
   const payments = rows
     ? scrollTable(
         'payments',
@@ -74,7 +219,7 @@ export function indexPage(context: IndexPageContext): string {
 <li><a href="/deliveries">Webhook deliveries</a>: every attempt in full, Resend, break it on purpose, the receiver check (also as <a href="/deliveries.json">JSON</a>)</li>
 <li><a href="/.well-known/signature/pem">Public key</a> that verifies the webhook signatures</li>
 <li><a href="/js">Component script</a> for plain pages, newest version (the script host: <code>/js/Service-&lt;version&gt;.min.js</code>, <code>/js/Service-0.4.css</code>, <code>/js/Service-tailwind-0.1.css</code>)</li>
-<li><a href="${escapeHtml(institutionsHref)}">Institutions</a> (${context.institutionCount} banks)</li>
+<li><a href="${escapeHtml(institutionsHref)}">Institutions</a> (${context.institutionCount} banks${unavailable})</li>
 </ul>
 <h2>Payments</h2>
 ${payments}
@@ -82,321 +227,238 @@ ${payments}
   return htmlDocument({ title: 'ServicePay sandbox', body });
 }
 
-/**
- * A table in a container that scrolls sideways on a narrow screen. The container is a named
- * region that takes focus, so a keyboard user can scroll it too (axe:
- * scrollable-region-focusable).
- */
-function scrollTable(id: string, caption: string, headers: string, rows: string): string {
-  return `<div class="table-scroll" role="region" tabindex="0" aria-labelledby="${escapeHtml(id)}-caption" data-part="${escapeHtml(id)}">
-<table>
-<caption id="${escapeHtml(id)}-caption">${caption}</caption>
-<thead><tr>${headers}</tr></thead>
-<tbody>
-${rows}
-</tbody>
-</table></div>`;
-}
-
-/** Notifications per page of /deliveries: enough to scan, few enough to render at once. */
-export const NOTIFICATIONS_PER_PAGE = 20;
-
-export interface DeliveriesPageContext {
-  webhookUrl: string | undefined;
-  /** The deliveries forms' token. */
-  token: string;
-  /** This page's notifications, the latest activity first. */
-  notifications: readonly NotificationView[];
-  /** 1-based page number, and how many there are. */
-  page: number;
-  pages: number;
-  /** Attempts kept at most (deliveryHistory). */
-  history: number;
-  armed: ArmedFaults;
-  check: CheckState;
-  /** The latest attempt's id when the page was made: its event stream starts after it. */
-  lastAttemptId: number;
-}
-
-export interface CheckState {
-  running: boolean;
-  report: ReceiverCheckReport | null;
-  /** Whether there is a webhook URL to check. */
-  available: boolean;
-}
-
-const REASONS: Record<DeliveryReason, string> = {
-  settled: 'first',
-  resend: 'resend',
-  'twice-at-once': 'twice at once',
-  'late-resend': 'late resend',
-  'receiver-check': 'receiver check',
-};
-
-const OUTCOMES: Record<WebhookDeliveryAttempt['outcome'], string> = {
-  delivered: 'Delivered',
-  retrying: 'Retrying',
-  'gave-up': 'Gave up',
-  cancelled: 'Cancelled',
-};
-
-const hidden = (name: string, value: string) =>
-  `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`;
-
-/** The fault fields of a form; `prefix` keeps their ids unique on the page. */
-function faultFields(prefix: string): string {
-  const id = (name: string) => escapeHtml(`${prefix}-${name}`);
-  return `<div class="field check"><input type="checkbox" name="twiceAtOnce" id="${id('twice')}"><label for="${id('twice')}">Twice at once: two copies at the same moment</label></div>
-<div class="field check"><input type="checkbox" name="lateResend" id="${id('late')}"><label for="${id('late')}">Again after a 200 (a late resend)</label></div>
-<div class="field"><label for="${id('late-ms')}">Late resend after (ms)</label><input type="number" inputmode="numeric" name="lateResendMs" id="${id('late-ms')}" min="0" step="1" value="1000"></div>
-<div class="field"><label for="${id('failures')}">Network failures before it reaches the receiver</label><input type="number" inputmode="numeric" name="networkFailures" id="${id('failures')}" min="0" max="1000" step="1" value="0"></div>
-<div class="field"><label for="${id('delay')}">Delay before the first attempt (ms)</label><input type="number" inputmode="numeric" name="delayMs" id="${id('delay')}" min="0" step="1" value="0"></div>`;
-}
-
-/** "HTTP 401", "Connection refused…", "network failure (on purpose)". */
-function answerCell(attempt: WebhookDeliveryAttempt, sameCauseAsAbove: boolean): string {
-  const answer = attempt.simulated
-    ? 'Network failure (on purpose)'
-    : attempt.status !== null
-      ? `HTTP ${attempt.status}`
-      : (attempt.error ?? '');
-  const { hint } = attempt;
-  let hintHtml = '';
-  if (hint !== null) {
-    hintHtml = sameCauseAsAbove
-      ? '<p class="hint">Same likely cause as the attempt above.</p>'
-      : `<p class="hint"><strong>Likely cause:</strong> ${escapeHtml(hint.text)}${
-          hint.docs
-            ? ` <a href="${escapeHtml(hint.docs)}">Troubleshooting: genuine deliveries get 401</a>`
-            : ''
-        }</p>`;
-  }
-  let body = '';
-  if (attempt.responseText) {
-    const text = `<pre class="raw">${escapeHtml(attempt.responseText)}</pre>`;
-    // A receiver that failed says why in its answer: shown at once, not folded away.
-    body =
-      hint?.cause === 'handler-failed'
-        ? `<p class="label">The receiver answered:</p>${text}`
-        : `<details data-key="answer-${attempt.id}"><summary>Answer body</summary>${text}</details>`;
-  }
-  return `<strong>${escapeHtml(answer)}</strong>${hintHtml}${body}`;
+export function showIndex(res: ServerResponse, ctx: SandboxContext): void {
+  const { options } = ctx;
+  sendPage(
+    res,
+    200,
+    indexPage({
+      url: ctx.baseUrl(),
+      applicationId: ctx.applicationId,
+      webhookUrl: options.webhookUrl?.href,
+      webCallbackUrl: options.webCallbackUrl?.href,
+      mobileCallbackUrl: options.mobileCallbackUrl?.href,
+      merchantName: options.merchantNameFor(ctx.applicationId),
+      publicUrl: options.publicUrl?.origin,
+      institutionCount: options.institutions.size,
+      unavailableInstitutions: [...options.institutions.values()]
+        .filter((institution) => !institution.available)
+        .map((institution) => institution.name),
+      payments: ctx.payments.list(),
+    }),
+    ctx,
+  );
 }
 
 /**
- * The attempts' rows, the answer first: on a phone it is what shows before the table scrolls
- * sideways.
+ * The files the sandbox's pages load: the one stylesheet, and the deliveries page's script.
+ * Served as files so the pages' CSP can forbid inline styles and scripts altogether. Colours
+ * meet WCAG AA (text ≥ 4.5:1) in light and dark.
  */
-function attemptRows(attempts: readonly WebhookDeliveryAttempt[]): string {
-  return attempts
-    .map((a, i) => {
-      const above = attempts[i - 1];
-      const same = above?.hint != null && a.hint != null && above.hint.cause === a.hint.cause;
-      return `<tr class="outcome-${escapeHtml(a.outcome)}">
-<td class="answer">${answerCell(a, same)}</td>
-<td>${escapeHtml(a.outcome)}</td>
-<td>${a.copy} · ${escapeHtml(REASONS[a.reason])}</td>
-<td>${a.attempt}</td>
-<td>${a.simulated ? '—' : `${a.durationMs} ms`}</td>
-<td>${timeElement(a.at)}</td>
-<td>${a.nextAttemptAt ? timeElement(a.nextAttemptAt) : '—'}</td>
-</tr>`;
-    })
-    .join('\n');
+export const SANDBOX_CSS = `
+:root {
+  color-scheme: light dark;
+  --bg: #f4f5f7;
+  --surface: #ffffff;
+  --text: #1b1f24;
+  --muted: #4a5260;
+  --border: #c4c9d1;
+  --primary: #0b5d2a;
+  --primary-text: #ffffff;
+  --danger: #a4161a;
+  --focus: #1d4ed8;
+  --badge-bg: #fff3bf;
+  --badge-text: #5c3c00;
+  --warning: #7a4a00;
+  --failed-bg: #fdecec;
+  font-family: system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif;
+  line-height: 1.5;
 }
-
-/** The request as sent, as a reader would write it: request line, headers, blank line, body. */
-function rawRequest(view: NotificationView): string {
-  const { request } = view;
-  const url = new URL(request.url);
-  const headers = Object.entries({ Host: url.host, ...request.headers })
-    .map(([name, value]) => `${name}: ${value}`)
-    .join('\n');
-  return `${request.method} ${url.pathname}${url.search} HTTP/1.1\n${headers}\n\n${request.body}`;
+@media (prefers-color-scheme: dark) {
+  :root {
+    --bg: #111418;
+    --surface: #1b2027;
+    --text: #eef1f5;
+    --muted: #b4bcc8;
+    --border: #4a5361;
+    --primary: #3ddc84;
+    --primary-text: #04210f;
+    --danger: #ff8a8a;
+    --focus: #8ab4ff;
+    --badge-bg: #4a3b00;
+    --badge-text: #ffe58a;
+    --warning: #ffd27a;
+    --failed-bg: #3a1c1f;
+  }
 }
-
-/** The id of a notification's section (also its address: /deliveries#n-<paymentId>). */
-export const notificationAnchor = (paymentId: string) => `n-${paymentId}`;
+* { box-sizing: border-box; }
+body { margin: 0; background: var(--bg); color: var(--text); }
+a { color: var(--focus); }
+.bank-bar {
+  display: flex; align-items: center; gap: 0.75rem;
+  padding: 0.75rem 1rem; background: var(--surface); border-bottom: 1px solid var(--border);
+}
+.bank-bar img { border-radius: 8px; }
+.bank-name { font-weight: 700; font-size: 1.125rem; }
+.badge {
+  margin-left: auto; padding: 0.125rem 0.5rem; border-radius: 999px;
+  background: var(--badge-bg); color: var(--badge-text); font-size: 0.875rem; font-weight: 600;
+}
+main { max-width: 36rem; margin: 1.5rem auto; padding: 0 1rem; }
+main.wide { max-width: 72rem; }
+.card {
+  background: var(--surface); border: 1px solid var(--border); border-radius: 12px;
+  padding: 1.25rem 1.5rem;
+}
+h1 { font-size: 1.5rem; margin: 0 0 0.75rem; }
+h2 { font-size: 1.125rem; margin: 1.5rem 0 0.5rem; }
+.lead { font-size: 1.125rem; margin: 0 0 0.5rem; overflow-wrap: anywhere; }
+.summary { margin: 1rem 0; display: grid; gap: 0.5rem; }
+.summary div { display: flex; justify-content: space-between; gap: 1rem; border-bottom: 1px solid var(--border); padding-bottom: 0.5rem; }
+.summary dt { color: var(--muted); }
+.summary dd { margin: 0; font-weight: 600; text-align: right; overflow-wrap: anywhere; }
+.amount { font-size: 1.25rem; }
+fieldset { border: 0; padding: 0; margin: 1.25rem 0 0; }
+legend { font-weight: 600; margin-bottom: 0.5rem; }
+.actions { display: flex; flex-wrap: wrap; gap: 0.75rem; }
+button, .button {
+  font: inherit; font-weight: 600; min-height: 44px; padding: 0.5rem 1.25rem;
+  border-radius: 8px; border: 2px solid var(--border); background: var(--surface); color: var(--text);
+  cursor: pointer; text-decoration: none; display: inline-flex; align-items: center;
+}
+button.primary, .button.primary { background: var(--primary); border-color: var(--primary); color: var(--primary-text); }
+button.danger { color: var(--danger); border-color: var(--danger); }
+button:focus-visible, a:focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
+.note { color: var(--muted); font-size: 0.9375rem; }
+.status-COMPLETED { color: var(--primary); }
+.status-FAILED { color: var(--danger); }
+table { border-collapse: collapse; width: 100%; font-size: 0.9375rem; }
+caption { text-align: left; font-weight: 600; padding-bottom: 0.5rem; }
+th, td { text-align: left; padding: 0.375rem 0.5rem; border-bottom: 1px solid var(--border); vertical-align: top; }
+td code, dd code { overflow-wrap: anywhere; }
+.table-scroll { overflow-x: auto; }
+.table-scroll:focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
+.notification { border-top: 2px solid var(--border); margin-top: 1.5rem; padding-top: 0.5rem; }
+h3 { font-size: 1rem; margin: 0.5rem 0; overflow-wrap: anywhere; }
+.state { margin: 0.25rem 0 0.75rem; overflow-wrap: anywhere; }
+.verdict { font-weight: 700; }
+.verdict-delivered { color: var(--primary); }
+.verdict-gave-up, .verdict-cancelled { color: var(--danger); }
+.verdict-retrying { color: var(--warning); }
+.hint { margin: 0.25rem 0; min-width: 16rem; max-width: 40rem; }
+.label { margin: 0.25rem 0 0; }
+pre.raw {
+  white-space: pre-wrap; overflow-wrap: anywhere; margin: 0.25rem 0; padding: 0.5rem;
+  background: var(--bg); border: 1px solid var(--border); border-radius: 6px;
+  font-size: 0.8125rem; max-width: 60rem;
+}
+td.answer { min-width: 12rem; }
+details { margin: 0.5rem 0; }
+summary { cursor: pointer; min-height: 24px; }
+summary:focus-visible, input:focus-visible, .table-scroll:focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
+form .field { display: flex; flex-wrap: wrap; align-items: center; gap: 0.5rem; margin: 0.5rem 0; }
+form .field.check { flex-wrap: nowrap; }
+input[type='number'], input[type='text'] {
+  font: inherit; min-height: 44px; padding: 0.25rem 0.5rem; border-radius: 6px;
+  border: 2px solid var(--border); background: var(--surface); color: var(--text);
+}
+input[type='number'] { width: 8rem; }
+input[type='text'] { width: min(24rem, 100%); }
+input[type='checkbox'], input[type='radio'] { width: 24px; height: 24px; flex: none; margin: 0; accent-color: var(--focus); }
+fieldset + fieldset { margin-top: 0.75rem; }
+.live { font-weight: 600; }
+tr.failed th, tr.failed td { background: var(--failed-bg); }
+@media (prefers-reduced-motion: reduce) { * { transition: none !important; animation: none !important; } }
+`;
 
 /**
- * One notification: where it stands, Resend, the request once, every attempt newest first.
- * Where it stands is its latest attempt's outcome: a resend answered 200 turns it green even
- * while an older copy still waits for its retry, since that is the news a reader is after.
+ * The deliveries page's script: keeps the page up to date while it is open, from the
+ * sandbox's event stream (/deliveries/events). A notification already on the page is updated
+ * in place (its state line and its attempts), so nothing moves under a reader's eyes or focus,
+ * and its forms keep what was typed; a new one is added at the top. The live region says how
+ * many attempts came in, at most every two seconds, rather than one announcement per attempt.
+ * Without script the page still works: it is only not live.
  */
-export function notificationSection(view: NotificationView, token: string): string {
-  const id = notificationAnchor(view.paymentId);
-  const latest = view.attempts[0]!;
-  const copies = new Set(view.attempts.map((a) => a.copy)).size;
-  const title = view.label ?? 'Payment';
-  const resendForm = (
-    inner: string,
-    button: string,
-  ) => `<form method="post" action="/deliveries/resend">
-${hidden('token', token)}${hidden('paymentId', view.paymentId)}
-${inner}<button type="submit">${button}</button>
-</form>`;
-  return `<section class="notification" id="${escapeHtml(id)}" aria-labelledby="${escapeHtml(id)}-heading">
-<h3 id="${escapeHtml(id)}-heading">${escapeHtml(title)} <code>${escapeHtml(view.paymentId)}</code> <span class="status-${escapeHtml(view.paymentStatus)}">${escapeHtml(view.paymentStatus)}</span></h3>
-<p class="state" data-part="${escapeHtml(id)}-state">Latest: <span class="verdict verdict-${escapeHtml(latest.outcome)}">${OUTCOMES[latest.outcome]}</span> · ${view.attempts.length} attempt${view.attempts.length === 1 ? '' : 's'} in ${copies} cop${copies === 1 ? 'y' : 'ies'} · to <code>${escapeHtml(latest.url)}</code></p>
-<div class="actions">
-${resendForm('', 'Resend')}
-</div>
-<details class="break" data-key="${escapeHtml(id)}-break"><summary>Resend it broken on purpose</summary>
-${resendForm(`<fieldset><legend>Faults for this resend</legend>\n${faultFields(`${id}-faults`)}\n</fieldset>\n`, 'Resend with these faults')}
-</details>
-<details data-key="${escapeHtml(id)}-request"><summary>Request as sent (the same bytes and signature on every attempt)</summary>
-<pre class="raw">${escapeHtml(rawRequest(view))}</pre>
-</details>
-${scrollTable(
-  `${id}-attempts`,
-  `Attempts for ${escapeHtml(view.paymentId)}, newest first`,
-  '<th scope="col">Answer</th><th scope="col">Outcome</th><th scope="col">Copy</th><th scope="col">Attempt</th><th scope="col">Took</th><th scope="col">Time</th><th scope="col">Next attempt</th>',
-  attemptRows(view.attempts),
-)}
-</section>`;
-}
-
-/** The words the live region says of an attempt: short, one line. */
-export function attemptSummary(attempt: WebhookDeliveryAttempt): string {
-  return `payment ${attempt.paymentId.slice(0, 8)}…, ${attempt.simulated ? 'network failure on purpose' : attempt.status !== null ? `HTTP ${attempt.status}` : 'no answer'}, ${OUTCOMES[attempt.outcome].toLowerCase()}`;
-}
-
-/** The faults armed and not yet used: replaced as a whole while the page is open. */
-export function armedList(armed: ArmedFaults): string {
-  const items = [
-    ...(armed.next
-      ? [
-          `<li>The next ${armed.next.remaining} notification${armed.next.remaining === 1 ? '' : 's'}: ${escapeHtml(describeFaults(armed.next.faults))}</li>`,
-        ]
-      : []),
-    ...armed.payments.map(
-      (p) =>
-        `<li>Payment <code>${escapeHtml(p.paymentId)}</code>, its next delivery: ${escapeHtml(describeFaults(p.faults))}</li>`,
-    ),
-  ];
-  const list =
-    items.length > 0
-      ? `<p>Armed, not used yet:</p><ul>${items.join('\n')}</ul>`
-      : '<p>Nothing armed: notifications are sent plainly.</p>';
-  return `<div id="armed-faults">${list}</div>`;
-}
-
-function breakSection(context: DeliveriesPageContext): string {
-  return `<section id="break" aria-labelledby="break-heading">
-<h2 id="break-heading">Break it on purpose</h2>
-<p>What the real service may do to a notification, done on purpose so you can see your receiver do its work once: send it twice at the same moment, send it again after your 200, lose it on the network before it reaches you (then retry), or hold it back. Arm faults for the next notifications as payments settle, or for one payment by its id; to break one already sent, use “Resend it broken on purpose” below it.</p>
-${armedList(context.armed)}
-<details data-key="break-form"><summary>Arm faults</summary>
-<form method="post" action="/deliveries/break">
-${hidden('token', context.token)}
-<fieldset><legend>Which notifications</legend>
-<div class="field check"><input type="radio" name="target" value="next" id="break-target-next" checked><label for="break-target-next">The next notifications</label></div>
-<div class="field"><label for="break-count">How many</label><input type="number" inputmode="numeric" name="count" id="break-count" min="0" max="1000" step="1" value="1"></div>
-<div class="field check"><input type="radio" name="target" value="payment" id="break-target-payment"><label for="break-target-payment">One payment</label></div>
-<div class="field"><label for="break-payment-id">Its payment id</label><input type="text" name="paymentId" id="break-payment-id" autocomplete="off" spellcheck="false"></div>
-</fieldset>
-<fieldset><legend>Faults</legend>
-${faultFields('break')}
-</fieldset>
-<div class="actions"><button type="submit">Arm these faults</button></div>
-</form>
-</details>
-</section>`;
-}
-
-/** The receiver check's form and last report: replaced as a whole while the page is open. */
-export function checkPart(state: CheckState, token: string): string {
-  const button = !state.available
-    ? '<p>The receiver check needs a webhook URL: start the sandbox with <code>--webhook-url</code>.</p>'
-    : state.running
-      ? '<p><strong>The receiver check is running…</strong> Its report appears here when it ends.</p>'
-      : `<form method="post" action="/deliveries/check">${hidden('token', token)}<button type="submit" class="primary" id="run-receiver-check">Run the receiver check</button></form>`;
-  const { report } = state;
-  let result = '';
-  if (report !== null) {
-    const failed = report.cases.filter((c) => !c.passed).length;
-    const rows = report.cases
-      .map(
-        (c) => `<tr class="${c.passed ? 'passed' : 'failed'}">
-<th scope="row">${escapeHtml(caseTitle(c.name))}<br><code>${escapeHtml(c.paymentId)}</code></th>
-<td>${escapeHtml(c.description)}</td>
-<td>${escapeHtml(c.expected)}</td>
-<td>${c.copies.map((copy) => `copy ${copy.copy}: ${escapeHtml(copy.answers.join(' → '))}`).join('<br>')}</td>
-<td><strong class="verdict verdict-${c.passed ? 'delivered' : 'gave-up'}">${c.passed ? 'As expected' : 'Not as expected'}</strong> ${escapeHtml(c.verdict)}</td>
-</tr>`,
-      )
-      .join('\n');
-    result = `${scrollTable(
-      'receiver-check-report',
-      `Receiver check of ${escapeHtml(report.url)}, ${timeElement(report.startedAt)}: ${failed === 0 ? 'every case as expected' : `${failed} of ${report.cases.length} cases not as expected`}`,
-      '<th scope="col">Case</th><th scope="col">What the sandbox did</th><th scope="col">Expected</th><th scope="col">Answers</th><th scope="col">Result</th>',
-      rows,
-    )}
-<p class="note">${escapeHtml(report.note)}</p>`;
+export const DELIVERIES_SCRIPT = `'use strict';
+(function () {
+  var main = document.querySelector('main[data-events]');
+  if (!main || typeof EventSource !== 'function') return;
+  var live = document.getElementById('deliveries-live');
+  var list = document.getElementById('notifications');
+  var fresh = 0;
+  var latest = '';
+  var timer = 0;
+  function say() {
+    if (timer) return;
+    timer = setTimeout(function () {
+      timer = 0;
+      live.textContent = fresh + (fresh === 1 ? ' new attempt' : ' new attempts') +
+        ' since this page opened. Latest: ' + latest + '.';
+    }, 2000);
   }
-  return `<div id="receiver-check-result" data-part="receiver-check-result">
-${button}
-${result}
-</div>`;
-}
-
-function checkSection(context: DeliveriesPageContext): string {
-  return `<section id="receiver-check" aria-labelledby="receiver-check-heading">
-<h2 id="receiver-check-heading">Receiver check</h2>
-<p>Sends one signed notification per case to the webhook URL, one case after another: delivered once; twice at once; again after a 200; two network failures first; delayed a second; a forged signature. Then shows what your receiver answered to each. ${escapeHtml(RECEIVER_CHECK_NOTE)}</p>
-${checkPart(context.check, context.token)}
-</section>`;
-}
-
-function pageLinks(context: DeliveriesPageContext): string {
-  if (context.pages <= 1) return '';
-  const links = [
-    context.page > 1
-      ? `<a href="/deliveries${context.page === 2 ? '' : `?page=${context.page - 1}`}">Newer notifications</a>`
-      : '',
-    context.page < context.pages
-      ? `<a href="/deliveries?page=${context.page + 1}">Older notifications</a>`
-      : '',
-  ].filter(Boolean);
-  return `<nav aria-label="Pages of notifications"><p>Page ${context.page} of ${context.pages}: ${links.join(' · ')}</p></nav>`;
-}
-
-export function deliveriesPage(context: DeliveriesPageContext): string {
-  const live = context.page === 1;
-  const groups = context.notifications.map((view) => notificationSection(view, context.token));
-  const list =
-    groups.length > 0 ? groups.join('\n') : '<p id="no-deliveries">No delivery attempts yet.</p>';
-  const body = `<main class="wide"${live ? ` data-events="/deliveries/events?after=${context.lastAttemptId}"` : ''}>
-<h1>Webhook deliveries</h1>
-<p>Each notification is PUT to ${orNone(context.webhookUrl)} until the receiver answers HTTP 200, waiting longer after each failure, with the same bytes and signature every time. Every attempt is listed with the request as sent, the answer, how long it took and, for a failure, its likely cause. The latest ${context.history} attempts are kept. <a href="/deliveries.json">JSON</a> · <a href="/">Sandbox home</a></p>
-${live ? '<p class="note">This page updates by itself while it is open: new attempts appear without reloading.</p>' : ''}
-<p id="deliveries-live" class="live" role="status" aria-live="polite"></p>
-${breakSection(context)}
-${checkSection(context)}
-<h2 id="notifications-heading">Notifications, latest activity first</h2>
-<div id="notifications">
-${list}
-</div>
-${pageLinks(context)}
-</main>`;
-  return htmlDocument({
-    title: 'Webhook deliveries – ServicePay sandbox',
-    body,
-    scripts: live ? [DELIVERIES_SCRIPT_PATH] : [],
+  function parse(html) {
+    var template = document.createElement('template');
+    template.innerHTML = html;
+    return template.content.firstElementChild;
+  }
+  function focusable(element) {
+    return element.matches('[tabindex], a, button, input, summary') ? element
+      : element.querySelector('[tabindex], a, button, input, summary');
+  }
+  // Replaces an element by its new version, keeping open answers open and focus inside.
+  function swap(old, next) {
+    var active = document.activeElement;
+    var hadFocus = old.contains(active);
+    old.querySelectorAll('details[open][data-key]').forEach(function (details) {
+      var twin = next.querySelector('details[data-key="' + details.getAttribute('data-key') + '"]');
+      if (twin) twin.open = true;
+    });
+    old.replaceWith(next);
+    if (hadFocus) {
+      var same = active.id ? document.getElementById(active.id) : null;
+      var target = same || focusable(next);
+      if (target) target.focus();
+    }
+  }
+  var source = new EventSource(main.getAttribute('data-events'));
+  source.addEventListener('attempt', function (event) {
+    var data = JSON.parse(event.data);
+    var incoming = parse(data.html);
+    var current = document.getElementById(incoming.id);
+    if (current) {
+      incoming.querySelectorAll('[data-part]').forEach(function (part) {
+        var name = part.getAttribute('data-part');
+        var old = current.querySelector('[data-part="' + name + '"]');
+        if (old) swap(old, part);
+      });
+    } else {
+      var empty = document.getElementById('no-deliveries');
+      if (empty) empty.remove();
+      list.prepend(incoming);
+    }
+    fresh += 1;
+    latest = data.summary;
+    say();
   });
+  // A part replaced as a whole, by its id (the armed faults).
+  source.addEventListener('section', function (event) {
+    var incoming = parse(JSON.parse(event.data).html);
+    var old = document.getElementById(incoming.id);
+    if (old) swap(old, incoming);
+  });
+  source.addEventListener('check', function (event) {
+    var data = JSON.parse(event.data);
+    var old = document.getElementById('receiver-check-result');
+    if (old) swap(old, parse(data.html));
+    if (data.summary) live.textContent = data.summary;
+  });
+})();
+`;
+
+export function sendStylesheet(res: ServerResponse): void {
+  send(res, 200, SANDBOX_CSS, { 'Content-Type': 'text/css; charset=utf-8' });
 }
 
-/** Where the deliveries page's script is served (a file: the page's CSP allows 'self' only). */
-export const DELIVERIES_SCRIPT_PATH = '/assets/deliveries.js';
-export function messagePage(title: string, message: string): string {
-  return htmlDocument({
-    title: `${title} – ServicePay sandbox`,
-    body: `<main>
-<div class="card">
-<h1>${escapeHtml(title)}</h1>
-<p>${escapeHtml(message)}</p>
-<p><a href="/">Sandbox home</a></p>
-</div>
-</main>`,
-  });
+export function sendDeliveriesScript(res: ServerResponse): void {
+  send(res, 200, DELIVERIES_SCRIPT, { 'Content-Type': 'text/javascript; charset=utf-8' });
 }

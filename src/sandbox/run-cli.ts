@@ -4,18 +4,14 @@
  */
 import { parseArgs } from 'node:util';
 import type { ParseArgsConfig } from 'node:util';
-import { SandboxConfigError } from './errors';
-import { isUuid } from './initiation';
-import { SANDBOX_BASE_URL } from '../core/index';
-import { DEFAULT_DELIVERY_HISTORY, DEFAULT_MERCHANT_NAME, SANDBOX_DEFAULT_PORT } from './options';
-import { BANK_ERROR_DESCRIPTION } from './payload';
-import type { TestWebhookPayloadOverrides } from './payload';
-import { caseTitle } from './diagnosis';
-import { PUBLIC_KEY_PATH } from './router';
-import { SCRIPT_HOST_PATH } from './script-host';
+import { PUBLIC_KEY_PATH, SANDBOX_BASE_URL, isUuid } from '../core/index';
+import { SCRIPT_HOST_PATH } from './api';
 import { describeFaults } from './deliveries';
-import { describeFailure } from './put';
-import { sendTestWebhook } from './send-webhook';
+import { caseTitle } from './diagnosis';
+import { SandboxConfigError } from './errors';
+import { BANK_ERROR_DESCRIPTION, describeFailure, sendTestWebhook } from './notification';
+import type { TestWebhookPayloadOverrides } from './notification';
+import { DEFAULT_DELIVERY_HISTORY, DEFAULT_MERCHANT_NAME, SANDBOX_DEFAULT_PORT } from './options';
 import { startSandbox } from './server';
 import type {
   ArmedFaults,
@@ -73,6 +69,8 @@ Sandbox options:
                                address (a tunnel, a network name); other host names are refused
   --delivery-history <n>       Delivery attempts kept for the deliveries page (default
                                ${DEFAULT_DELIVERY_HISTORY}); the oldest are dropped
+  --unavailable <id>[,<id>...] Banks listed as unavailable: shown, but a payment there is
+                               refused (repeat the flag or separate ids with commas)
   -h, --help                   Show this help
 
 send-webhook options:
@@ -116,6 +114,7 @@ export const SERVER_OPTIONS = {
   'merchant-name': { type: 'string', multiple: true },
   'public-url': { type: 'string' },
   'delivery-history': { type: 'string' },
+  unavailable: { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsConfig['options'];
 
@@ -206,6 +205,7 @@ async function serveCommand(argv: readonly string[], io: CliIo): Promise<number>
   if (history !== undefined && !/^\d{1,6}$/.test(history)) {
     throw new UsageError(`--delivery-history must be a number, got "${history}"`);
   }
+  const unavailable = unavailableFlags(values.unavailable);
   const sandbox = await startSandbox({
     port,
     host: values.host,
@@ -216,6 +216,7 @@ async function serveCommand(argv: readonly string[], io: CliIo): Promise<number>
     ...merchantNames(values['merchant-name'] ?? []),
     publicUrl: values['public-url'],
     deliveryHistory: history === undefined ? undefined : Number(history),
+    unavailableInstitutions: unavailable,
     log: (line) => io.out(`[sandbox] ${line}`),
   });
   io.out(`ServicePay sandbox running at ${sandbox.url}`);
@@ -226,12 +227,27 @@ async function serveCommand(argv: readonly string[], io: CliIo): Promise<number>
     `  deliveries      ${sandbox.url}/deliveries (every attempt, Resend, break it on purpose)`,
   );
   io.out(`  script host     ${sandbox.url}${SCRIPT_HOST_PATH} (the component for plain pages)`);
+  if (unavailable !== undefined) {
+    io.out(`  unavailable     ${unavailable.join(', ')} (listed, but payments there are refused)`);
+  }
   io.out('Press Ctrl-C to stop.');
   io.onStarted?.(sandbox);
   await io.untilStopRequested();
   io.out('Stopping the sandbox…');
   await sandbox.stop();
   return EXIT_OK;
+}
+
+/** --unavailable values as ids: the flag may be repeated, and each may list ids with commas. */
+function unavailableFlags(values: readonly string[] | undefined): string[] | undefined {
+  if (values === undefined) return undefined;
+  const ids = values.flatMap((value) => value.split(',')).map((id) => id.trim());
+  if (ids.some((id) => id === '')) {
+    throw new UsageError(
+      `--unavailable takes institution ids separated by commas, such as --unavailable santander,tsb; got "${values.join(',')}"`,
+    );
+  }
+  return ids;
 }
 
 /**

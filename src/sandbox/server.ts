@@ -1,32 +1,46 @@
-/** startSandbox: the local simulator of the service, on node:http. */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
-import type { SandboxContext } from './context';
-import { createDeliverer, webhookRequestHeaders } from './deliveries';
-import { createDoors } from './doors';
-import { SandboxError } from './errors';
-import { loadKeys } from './keys';
-import { resolveOptions } from './options';
-import { BANK_ERROR_DESCRIPTION, webhookPayload } from './payload';
-import { createPaymentStore } from './payments';
-import { PUBLIC_KEY_PATH, createRequestHandler } from './router';
-import type {
-  DeliveryFaults,
-  DeliveryFaultTarget,
-  FinalPaymentStatus,
-  Sandbox,
-  SandboxOptions,
-  SandboxPayment,
-  SettleOutcome,
-} from './types';
-import { createReceiverCheck } from './diagnosis';
-
 /**
- * The application id the sandbox suggests. Fixed, so an example page can be configured once;
- * any other UUID is accepted just the same.
+ * startSandbox: the local simulator of the service on node:http, and its routes. A request
+ * passes the Host check, then goes to its route; unknown paths get 404 JSON, wrong methods
+ * 405. What the routes do is in api.ts (what the component calls), bank-page.ts, pages.ts and
+ * deliveries-page.ts; what they act on is in service.ts.
  */
-export const SANDBOX_APPLICATION_ID = '5e4d8a52-7c1b-4f0e-9a3d-2b6c1e8f4a90';
+import { createServer } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { PUBLIC_KEY_PATH } from '../core/index';
+import {
+  SCRIPT_HOST_PATH,
+  createPayment,
+  listInstitutions,
+  sendIcon,
+  serveScriptHost,
+  showPayment,
+} from './api';
+import { decide, showBankPage } from './bank-page';
+import { deliveriesAction, deliveryEvents, showDeliveries } from './deliveries-page';
+import { SandboxError } from './errors';
+import {
+  BodyTooLargeError,
+  corsHeaders,
+  foreignHostMessage,
+  preflightHeaders,
+  send,
+  sendError,
+  sendJson,
+} from './http';
+import { loadKeys } from './keys';
+import { describeFailure } from './notification';
+import { resolveOptions } from './options';
+import {
+  DELIVERIES_SCRIPT_PATH,
+  STYLESHEET_PATH,
+  sendDeliveriesScript,
+  sendStylesheet,
+  showIndex,
+} from './pages';
+import { SANDBOX_APPLICATION_ID, checkOutcome, createSandboxContext } from './service';
+import type { SandboxContext } from './service';
+import type { Sandbox, SandboxOptions, SandboxPayment, SettleOutcome } from './types';
 
 /**
  * Starts the sandbox: the service's HTTP contract, a bank page per payment, signed webhooks
@@ -38,90 +52,9 @@ export const SANDBOX_APPLICATION_ID = '5e4d8a52-7c1b-4f0e-9a3d-2b6c1e8f4a90';
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const config = resolveOptions(options);
   const keys = await loadKeys(config.keyFile);
-  const payments = createPaymentStore();
   let baseUrl = '';
-  const deliverer = createDeliverer({
-    url: config.webhookUrl,
-    retry: config.retry,
-    history: config.deliveryHistory,
-    headers: (body) => webhookRequestHeaders(body, keys.privateKey),
-    publicKeyUrl: () => `${baseUrl}${PUBLIC_KEY_PATH}`,
-    log: config.log,
-    onAttempt: config.onDelivery,
-  });
-  const checker = createReceiverCheck({
-    url: config.webhookUrl,
-    deliverer,
-    retry: config.retry,
-    log: config.log,
-  });
-
-  function settle(
-    paymentId: string,
-    status: FinalPaymentStatus,
-    errorDescription: string | null,
-  ): SandboxPayment | undefined {
-    const result = payments.settle(paymentId, status, errorDescription);
-    if (result === undefined) return undefined;
-    const { payment, changed } = result;
-    if (changed) {
-      config.log(
-        `payment ${paymentId} ${payment.status}${payment.errorDescription ? `: ${payment.errorDescription}` : ''}`,
-      );
-      // Serialised once here: every attempt sends, and signs, these same bytes.
-      const body = JSON.stringify(webhookPayload({ ...payment, status }));
-      deliverer.deliver(paymentId, status, body);
-    }
-    return payment;
-  }
-
-  /** The one way to resend, for the API, the page and the CLI: the errors name the cause. */
-  function resend(paymentId: string, faults?: DeliveryFaults): number {
-    const payment = payments.get(paymentId);
-    if (payment?.status === 'PENDING') {
-      throw new SandboxError(
-        `servicepay: the payment ${paymentId} is still PENDING, so it has no notification yet; approve or reject it first.`,
-      );
-    }
-    if (config.webhookUrl === undefined) {
-      throw new SandboxError(
-        'servicepay: nothing to resend: no webhookUrl is configured, so the sandbox sends no notification (--webhook-url).',
-      );
-    }
-    return deliverer.resend(paymentId, faults);
-  }
-
-  function breakDeliveries(faults: DeliveryFaults, target: DeliveryFaultTarget = { count: 1 }) {
-    if (typeof target !== 'object' || target === null) {
-      throw new SandboxError(
-        'servicepay: breakDeliveries target must be { paymentId } or { count }.',
-      );
-    }
-    if ('paymentId' in target && payments.get(target.paymentId) === undefined) {
-      throw new SandboxError(
-        `servicepay: no sandbox payment has the id ${JSON.stringify(target.paymentId)}.`,
-      );
-    }
-    const armed = deliverer.arm(faults, target);
-    config.log(
-      `deliveries armed: ${'paymentId' in target ? `payment ${target.paymentId}` : `the next ${target.count} notification(s)`}`,
-    );
-    return armed;
-  }
-
-  const ctx: SandboxContext = {
-    options: config,
-    keys,
-    applicationId: SANDBOX_APPLICATION_ID,
-    baseUrl: () => baseUrl,
-    doors: createDoors({ host: config.host, publicUrl: config.publicUrl }),
-    payments,
-    deliverer,
-    checker,
-    settle,
-    resend: (paymentId, faults) => resend(paymentId, faults),
-    breakDeliveries: (faults, target) => breakDeliveries(faults, target),
-  };
+  const ctx = createSandboxContext(config, keys, () => baseUrl);
+  const { payments, deliverer, checker } = ctx;
   const server = createServer(createRequestHandler(ctx));
   try {
     await listen(server, config.port, config.host);
@@ -149,7 +82,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     applicationId: SANDBOX_APPLICATION_ID,
     settlePayment(paymentId: string, outcome: SettleOutcome): SandboxPayment {
       const { status, errorDescription } = checkOutcome(outcome);
-      const payment = settle(paymentId, status, errorDescription);
+      const payment = ctx.settle(paymentId, status, errorDescription);
       if (payment === undefined) {
         throw new SandboxError(
           `servicepay: no sandbox payment has the id ${JSON.stringify(paymentId)}.`,
@@ -160,8 +93,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     get deliveries() {
       return deliverer.attempts();
     },
-    resendNotification: resend,
-    breakDeliveries,
+    resendNotification: ctx.resend,
+    breakDeliveries: ctx.breakDeliveries,
     get armedFaults() {
       return deliverer.armed();
     },
@@ -178,32 +111,174 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   };
 }
 
-function checkOutcome(outcome: SettleOutcome): {
-  status: FinalPaymentStatus;
-  errorDescription: string | null;
-} {
-  const { status, errorDescription } = (outcome ?? {}) as Partial<SettleOutcome>;
-  if (status !== 'COMPLETED' && status !== 'FAILED') {
-    throw new SandboxError(
-      `servicepay: settlePayment needs status "COMPLETED" or "FAILED", got ${JSON.stringify(status)}.`,
-    );
+type Handler = () => void | Promise<void>;
+
+interface Route {
+  /** Handlers by method; HEAD is served by GET (node drops the body). */
+  methods: Partial<Record<'GET' | 'POST', Handler>>;
+  /**
+   * Whether other origins may read it: what the component calls from the merchant's page (the
+   * institutions, the payment request, the icons, the script host) and the public key.
+   */
+  cors: boolean;
+}
+
+function decodeSegment(segment: string | undefined): string | undefined {
+  if (segment === undefined) return undefined;
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
   }
-  if (
-    errorDescription !== undefined &&
-    (typeof errorDescription !== 'string' || errorDescription === '')
-  ) {
-    throw new SandboxError(
-      'servicepay: settlePayment errorDescription must be a non-empty string.',
-    );
+}
+
+function match(
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  ctx: SandboxContext,
+): Route | undefined {
+  const path = url.pathname;
+  switch (path) {
+    case '/':
+      return { cors: false, methods: { GET: () => showIndex(res, ctx) } };
+    case STYLESHEET_PATH:
+      return { cors: false, methods: { GET: () => sendStylesheet(res) } };
+    case '/favicon.ico':
+      // Browsers ask for it on every page; an empty answer keeps their consoles free of 404s.
+      return { cors: false, methods: { GET: () => send(res, 204, '', {}) } };
+    case '/v1/institutions':
+      return {
+        cors: true,
+        methods: { GET: () => listInstitutions(req, res, url.searchParams, ctx) },
+      };
+    case '/v1/payments':
+      return { cors: true, methods: { POST: () => createPayment(req, res, ctx) } };
+    case PUBLIC_KEY_PATH:
+      return {
+        cors: true,
+        methods: {
+          GET: () =>
+            send(res, 200, ctx.keys.publicKeyText, {
+              'Content-Type': 'text/plain; charset=utf-8',
+            }),
+        },
+      };
+    case DELIVERIES_SCRIPT_PATH:
+      return { cors: false, methods: { GET: () => sendDeliveriesScript(res) } };
+    case '/deliveries':
+      return { cors: false, methods: { GET: () => showDeliveries(res, url.searchParams, ctx) } };
+    case '/deliveries/events':
+      return {
+        cors: false,
+        methods: { GET: () => deliveryEvents(req, res, url.searchParams, ctx) },
+      };
+    case '/deliveries/resend':
+    case '/deliveries/break':
+    case '/deliveries/check': {
+      const action = path.slice('/deliveries/'.length) as 'resend' | 'break' | 'check';
+      return { cors: false, methods: { POST: () => deliveriesAction(req, res, action, ctx) } };
+    }
+    case '/deliveries.json':
+      // Every payment id, request and answer, and the receiver's address: for this machine's
+      // tools, not for other origins (no CORS).
+      return {
+        cors: false,
+        methods: {
+          GET: () =>
+            sendJson(res, 200, {
+              webhookUrl: ctx.options.webhookUrl?.href ?? null,
+              deliveries: ctx.deliverer.attempts(),
+              armedFaults: ctx.deliverer.armed(),
+              receiverCheck: ctx.checker.state(),
+            }),
+        },
+      };
   }
-  if (status === 'COMPLETED' && errorDescription !== undefined) {
-    throw new SandboxError(
-      'servicepay: settlePayment errorDescription is only for FAILED; a COMPLETED webhook carries errorDescription null.',
-    );
+  if (path === SCRIPT_HOST_PATH || path.startsWith(`${SCRIPT_HOST_PATH}/`)) {
+    // `/js` and `/js/` are the bare script-host address (the newest script).
+    const name = decodeSegment(path.slice(SCRIPT_HOST_PATH.length + 1));
+    if (name === undefined) return undefined;
+    return {
+      cors: true,
+      methods: { GET: () => serveScriptHost(req, res, name, ctx.options.scriptDir) },
+    };
   }
-  return {
-    status,
-    errorDescription: status === 'FAILED' ? (errorDescription ?? BANK_ERROR_DESCRIPTION) : null,
+  let m: RegExpExecArray | null;
+  if ((m = /^\/icons\/([^/]+)\.svg$/.exec(path))) {
+    const id = decodeSegment(m[1]) ?? '';
+    return {
+      cors: true,
+      methods: {
+        GET: () => {
+          if (!sendIcon(res, id, ctx)) sendError(res, 404, `No institution has the id ${id}`);
+        },
+      },
+    };
+  }
+  if ((m = /^\/v1\/payments\/([^/]+)$/.exec(path))) {
+    const id = decodeSegment(m[1]);
+    if (id === undefined) return undefined;
+    return { cors: false, methods: { GET: () => showPayment(req, res, id, ctx) } };
+  }
+  if ((m = /^\/bank\/([^/]+)(\/decision)?$/.exec(path))) {
+    const id = decodeSegment(m[1]);
+    if (id === undefined) return undefined;
+    return m[2]
+      ? { cors: false, methods: { POST: () => decide(req, res, id, ctx) } }
+      : { cors: false, methods: { GET: () => showBankPage(req, res, id, ctx) } };
+  }
+  return undefined;
+}
+
+export function createRequestHandler(ctx: SandboxContext) {
+  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    try {
+      // Before anything else: a foreign Host is a page elsewhere reaching in (DNS rebinding).
+      const host = ctx.doors.checkHost(req);
+      if (!host.ok) {
+        return send(res, 421, foreignHostMessage(host.name), {
+          'Content-Type': 'text/plain; charset=utf-8',
+        });
+      }
+      let url: URL;
+      try {
+        url = new URL(req.url ?? '/', 'http://sandbox.invalid');
+      } catch {
+        return sendError(res, 400, 'The request target is not a valid path');
+      }
+      const route = match(req, res, url, ctx);
+      const method = req.method === 'HEAD' ? 'GET' : req.method;
+      if (route === undefined) {
+        return sendError(res, 404, `Not found: ${req.method} ${url.pathname}`, corsHeaders(req));
+      }
+      if (route.cors) {
+        // Every answer of a route other origins may read carries the CORS headers, its errors
+        // included: set here once, and writeHead adds each handler's own headers to them.
+        for (const [name, value] of Object.entries(corsHeaders(req))) res.setHeader(name, value);
+        if (req.method === 'OPTIONS') return send(res, 204, '', preflightHeaders(req));
+      }
+      const handler = route.methods[method as 'GET' | 'POST'];
+      if (handler === undefined) {
+        const allow = [
+          ...Object.keys(route.methods),
+          ...(route.methods.GET ? ['HEAD'] : []),
+          ...(route.cors ? ['OPTIONS'] : []),
+        ];
+        return sendError(res, 405, `Method ${req.method} is not allowed on ${url.pathname}`, {
+          Allow: allow.join(', '),
+        });
+      }
+      await handler();
+    } catch (error) {
+      if (error instanceof BodyTooLargeError && !res.headersSent) {
+        // Closing tells the client to stop sending the rest of a body that will not be read.
+        return sendError(res, 413, error.message, { ...corsHeaders(req), Connection: 'close' });
+      }
+      ctx.options.log(`error answering ${req.method} ${req.url}: ${describeFailure(error)}`);
+      if (!res.headersSent) sendError(res, 500, 'Internal sandbox error', corsHeaders(req));
+      else res.destroy();
+    }
   };
 }
 

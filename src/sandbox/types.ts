@@ -18,6 +18,12 @@ export interface SandboxInstitution {
    * @default '#475569'
    */
   colour?: string;
+  /**
+   * False lists the bank with `"available": false`: the component shows it but it cannot be
+   * paid, and `POST /v1/payments` at it is refused (422).
+   * @default true
+   */
+  available?: boolean;
 }
 
 /** How failed webhook deliveries are retried. The wait before attempt n+1 is
@@ -89,6 +95,12 @@ export interface SandboxOptions {
    * @default DEFAULT_INSTITUTIONS (about twenty UK banks)
    */
   institutions?: readonly SandboxInstitution[];
+  /**
+   * Ids of listed banks to mark unavailable (shown, not payable), without restating the list:
+   * `['santander']` on the default banks. An id not in the list is a SandboxConfigError.
+   * @default none
+   */
+  unavailableInstitutions?: readonly string[];
   /** Retry policy of webhook deliveries. */
   retry?: SandboxRetryOptions;
   /**

@@ -328,6 +328,84 @@ describe('POST /v1/payments', () => {
   });
 });
 
+describe('unavailable banks', () => {
+  const listed = async (sandbox: { url: string; applicationId: string }) => {
+    const response = await fetch(
+      `${sandbox.url}/v1/institutions?environment=SANDBOX&applicationId=${sandbox.applicationId}`,
+    );
+    return ((await response.json()) as { institutions: Record<string, unknown>[] }).institutions;
+  };
+
+  it('lists a default bank named in unavailableInstitutions with "available": false, the others as before', async () => {
+    const sandbox = await testSandbox({ unavailableInstitutions: ['santander'] });
+    const institutions = await listed(sandbox);
+    expect(institutions).toHaveLength(DEFAULT_INSTITUTIONS.length);
+    expect(institutions.find((i) => i.id === 'santander')).toEqual({
+      id: 'santander',
+      name: 'Santander UK',
+      iconUrl: `${sandbox.url}/icons/santander.svg`,
+      available: false,
+    });
+    // Nothing extra for an available bank: an absent field means available.
+    const others = institutions.filter((i) => i.id !== 'santander');
+    expect(others.every((i) => !('available' in i))).toBe(true);
+  });
+
+  it('lists a configured institution with available: false as unavailable', async () => {
+    const sandbox = await testSandbox({
+      institutions: [
+        { id: 'open-bank', name: 'Open Bank' },
+        { id: 'closed-bank', name: 'Closed Bank', available: false },
+        { id: 'said-open', name: 'Said Open', available: true },
+      ],
+    });
+    expect(await listed(sandbox)).toEqual([
+      { id: 'open-bank', name: 'Open Bank', iconUrl: `${sandbox.url}/icons/open-bank.svg` },
+      {
+        id: 'closed-bank',
+        name: 'Closed Bank',
+        iconUrl: `${sandbox.url}/icons/closed-bank.svg`,
+        available: false,
+      },
+      { id: 'said-open', name: 'Said Open', iconUrl: `${sandbox.url}/icons/said-open.svg` },
+    ]);
+  });
+
+  it('refuses a payment there with 422 and the contract error, and keeps the key unused', async () => {
+    const sandbox = await testSandbox({ unavailableInstitutions: ['santander'] });
+    const headers = { 'Idempotency-Key': 'k-unavailable' };
+    const refused = await postPayment(
+      sandbox,
+      paymentBody(sandbox, { institutionId: 'santander' }),
+      headers,
+    );
+    expect(refused.status).toBe(422);
+    expect(refused.json).toEqual({
+      error: 'Santander UK (santander) is unavailable at the moment: choose another bank',
+    });
+    expect(sandbox.payments.size).toBe(0);
+    // The shopper picks another bank: the same key starts that payment.
+    const accepted = await postPayment(sandbox, paymentBody(sandbox), headers);
+    expect(accepted.status).toBe(201);
+    expect(sandbox.payments.size).toBe(1);
+  });
+
+  it('reports the refusal through the component transport', async () => {
+    const sandbox = await testSandbox({ unavailableInstitutions: ['tsb'] });
+    const transport = createHttpTransport({ baseUrl: sandbox.url });
+    await expect(
+      transport.initiatePayment({
+        environment: 'SANDBOX',
+        applicationId: sandbox.applicationId,
+        institutionId: 'tsb',
+        paymentRequest: { amount: 12.5, currency: 'GBP', reference: 'ORDER-1042' },
+        merchantPaymentId: 'order-1042-attempt-1',
+        agentType: 'WEB_BROWSER',
+      }),
+    ).rejects.toThrow('TSB (tsb) is unavailable at the moment: choose another bank');
+  });
+});
+
 describe('CORS', () => {
   it('answers the preflight of the component’s POST from another origin', async () => {
     const sandbox = await testSandbox();

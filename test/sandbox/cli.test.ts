@@ -109,6 +109,11 @@ describe('servicepay-sandbox', () => {
     [['check-receiver', 'now'], "Unexpected argument 'now'"],
     [['--port', 'abc'], '--port must be a number, got "abc"'],
     [
+      ['--port', '0', '--unavailable', 'santander,nope'],
+      'servicepay: sandbox option unavailableInstitutions names "nope"',
+    ],
+    [['--port', '0', '--unavailable', 'santander,'], '--unavailable takes institution ids'],
+    [
       ['--port', '0', '--merchant-name', 'A', '--merchant-name', 'B'],
       '--merchant-name without an application id can be given once',
     ],
@@ -164,6 +169,36 @@ describe('servicepay-sandbox', () => {
     expect(await lead(app)).toBe('Pay £12.50 to Example Coffee Co. from your Monzo account.');
     expect(await lead(running.applicationId)).toBe(
       'Pay £12.50 to Tea Rooms from your Monzo account.',
+    );
+    requestStop();
+    expect(await exit).toBe(0);
+  });
+
+  it('--unavailable lists banks as unavailable and says which', async () => {
+    const { io, out, requestStop, sandbox } = testIo();
+    const exit = runCli(
+      [
+        ...['--port', '0', '--key-file', keyFile],
+        ...['--unavailable', 'santander,tsb', '--unavailable', 'metro-bank'],
+      ],
+      io,
+    );
+    const running = await sandbox;
+    expect(out).toContain(
+      '  unavailable     santander, tsb, metro-bank (listed, but payments there are refused)',
+    );
+    const { institutions } = (await (
+      await fetch(
+        `${running.url}/v1/institutions?environment=SANDBOX&applicationId=${running.applicationId}`,
+      )
+    ).json()) as { institutions: { id: string; available?: boolean }[] };
+    expect(institutions.filter((i) => i.available === false).map((i) => i.id)).toEqual([
+      'santander',
+      'tsb',
+      'metro-bank',
+    ]);
+    await expect(createPayment(running, { institutionId: 'tsb' })).rejects.toThrow(
+      'payment not created: 422',
     );
     requestStop();
     expect(await exit).toBe(0);

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { SandboxConfigError, SCRIPT_HOST_PATH, startSandbox } from '../../src/sandbox/index';
-import { defaultScriptDir, newestScript } from '../../src/sandbox/script-host';
+import { newestScript } from '../../src/sandbox/api';
+import { defaultScriptDir } from '../../src/sandbox/options';
 import { testSandbox } from './support/sandbox';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));

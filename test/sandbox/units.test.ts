@@ -9,8 +9,8 @@ import {
 } from '../../src/sandbox/index';
 import type { SandboxOptions } from '../../src/sandbox/index';
 import { createDeliverer, retryDelay } from '../../src/sandbox/deliveries';
-import { escapeHtml } from '../../src/sandbox/html';
-import { initials, institutionIconSvg, textColourFor } from '../../src/sandbox/icons';
+import { escapeHtml } from '../../src/sandbox/pages';
+import { initials, institutionIconSvg, textColourFor } from '../../src/sandbox/api';
 import { trimPemArmour } from '../../src/sandbox/keys';
 import { startReceiver } from './support/receiver';
 
@@ -167,6 +167,25 @@ describe('startSandbox options', () => {
       'institutions',
     ],
     ['institutions', { institutions: [{ id: 'a', name: 'A', colour: 'red' }] }, 'institutions'],
+    [
+      'institutions',
+      { institutions: [{ id: 'a', name: 'A', available: 'no' as never }] },
+      'institutions',
+    ],
+    ['unavailableInstitutions', { unavailableInstitutions: ['nope'] }, 'unavailableInstitutions'],
+    [
+      'unavailableInstitutions',
+      { unavailableInstitutions: 'santander' as never },
+      'unavailableInstitutions',
+    ],
+    [
+      'unavailableInstitutions',
+      {
+        institutions: [{ id: 'a', name: 'A' }],
+        unavailableInstitutions: ['santander'],
+      },
+      'unavailableInstitutions',
+    ],
     ['retry', { retry: { factor: 0.5 } }, 'retry.factor'],
     ['retry', { retry: { maxAttempts: 0 } }, 'retry.maxAttempts'],
     ['retry', { retry: { timeoutMs: 0 } }, 'retry.timeoutMs'],
@@ -185,6 +204,13 @@ describe('startSandbox options', () => {
     const start = startSandbox({ port: 0, ...options });
     await expect(start).rejects.toBeInstanceOf(SandboxConfigError);
     await expect(start).rejects.toMatchObject({ option });
+  });
+
+  it('names the option and the ids it may hold when unavailableInstitutions has an unknown id', async () => {
+    const start = startSandbox({ port: 0, unavailableInstitutions: ['santander', 'nope'] });
+    await expect(start).rejects.toThrow(
+      'servicepay: sandbox option unavailableInstitutions names "nope", which is not a listed institution; the ids are barclays, hsbc,',
+    );
   });
 
   it('accepts an app scheme as mobile callback', async () => {

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { WebhookDeliveryAttempt } from '../../src/sandbox/index';
 import { SIGNATURE_DOCS } from '../../src/sandbox/diagnosis';
-import { escapeHtml } from '../../src/sandbox/html';
+import { escapeHtml } from '../../src/sandbox/pages';
 import {
   MemoryIdempotencyStore,
   createWebhookHandler,

@@ -1,0 +1,301 @@
+/**
+ * The simulated service behind the routes: its payments and their one transition (PENDING →
+ * COMPLETED | FAILED), the notification a final payment sends, resends and faults on purpose,
+ * and the receiver check, gathered as the context every route receives. Callers get copies
+ * of payments, so nothing outside can change a payment (or the webhook built from it).
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import { PUBLIC_KEY_PATH } from '../core/index';
+import type { AgentType, Environment } from '../core/index';
+import { createDeliverer } from './deliveries';
+import type { Deliverer } from './deliveries';
+import { createReceiverCheck } from './diagnosis';
+import type { ReceiverCheck } from './diagnosis';
+import { SandboxError } from './errors';
+import { createDoors } from './http';
+import type { Doors } from './http';
+import type { SandboxKeys } from './keys';
+import { BANK_ERROR_DESCRIPTION, webhookPayload, webhookRequestHeaders } from './notification';
+import type { ResolvedOptions } from './options';
+import type {
+  ArmedFaults,
+  DeliveryFaults,
+  DeliveryFaultTarget,
+  FinalPaymentStatus,
+  SandboxPayment,
+  SettleOutcome,
+} from './types';
+
+/**
+ * The application id the sandbox suggests. Fixed, so an example page can be configured once;
+ * any other UUID is accepted just the same.
+ */
+export const SANDBOX_APPLICATION_ID = '5e4d8a52-7c1b-4f0e-9a3d-2b6c1e8f4a90';
+
+/** A payment request that passed validation (api.ts): what a new payment is made of. */
+export interface ValidInitiation {
+  environment: Environment;
+  applicationId: string;
+  institutionId: string;
+  amount: number;
+  reference: string;
+  merchantPaymentId: string | null;
+  metadata: Record<string, unknown> | null;
+  agentType: AgentType;
+}
+
+/** What the routes of a running sandbox share. */
+export interface SandboxContext {
+  options: ResolvedOptions;
+  keys: SandboxKeys;
+  /** The ready-made application id. */
+  applicationId: string;
+  /** The sandbox's base URL, known once it listens. */
+  baseUrl(): string;
+  /** The Host check, the origin a client used, the decision form's token. */
+  doors: Doors;
+  payments: PaymentStore;
+  deliverer: Deliverer;
+  checker: ReceiverCheck;
+  /** Settles a payment and, when it changed, sends its webhook. Undefined for an unknown id. */
+  settle(
+    paymentId: string,
+    status: FinalPaymentStatus,
+    errorDescription: string | null,
+  ): SandboxPayment | undefined;
+  /** Sandbox.resendNotification: the checks, then the deliverer's resend. */
+  resend(paymentId: string, faults?: DeliveryFaults): number;
+  /** Sandbox.breakDeliveries. */
+  breakDeliveries(faults: DeliveryFaults, target?: DeliveryFaultTarget): ArmedFaults;
+}
+
+/** What a repeated Idempotency-Key means for a request. */
+export type IdempotencyMatch =
+  { kind: 'new' } | { kind: 'replay'; payment: SandboxPayment } | { kind: 'conflict' };
+
+export interface PaymentStore {
+  /** The answer an Idempotency-Key already seen dictates, given the new request's fingerprint. */
+  matchIdempotencyKey(key: string, fingerprint: string): IdempotencyMatch;
+  /** Records a new PENDING payment (and its Idempotency-Key, when there is one). */
+  create(
+    request: ValidInitiation,
+    idempotency?: { key: string; fingerprint: string },
+  ): SandboxPayment;
+  get(paymentId: string): SandboxPayment | undefined;
+  list(): SandboxPayment[];
+  /**
+   * Settles a PENDING payment; a final one is left as it is (`changed: false`).
+   * Undefined for an unknown id.
+   */
+  settle(
+    paymentId: string,
+    status: FinalPaymentStatus,
+    errorDescription: string | null,
+  ): { payment: SandboxPayment; changed: boolean } | undefined;
+}
+
+export function createPaymentStore(now: () => Date = () => new Date()): PaymentStore {
+  const payments = new Map<string, SandboxPayment>();
+  const keys = new Map<string, { fingerprint: string; paymentId: string }>();
+  const copy = (payment: SandboxPayment): SandboxPayment => structuredClone(payment);
+
+  return {
+    matchIdempotencyKey(key, fingerprint) {
+      const seen = keys.get(key);
+      if (seen === undefined) return { kind: 'new' };
+      if (seen.fingerprint !== fingerprint) return { kind: 'conflict' };
+      return { kind: 'replay', payment: copy(payments.get(seen.paymentId)!) };
+    },
+    create(request, idempotency) {
+      const payment: SandboxPayment = {
+        paymentId: randomUUID(),
+        merchantPaymentId: request.merchantPaymentId,
+        applicationId: request.applicationId,
+        environment: request.environment,
+        institutionId: request.institutionId,
+        amount: request.amount,
+        currency: 'GBP',
+        reference: request.reference,
+        metadata: request.metadata === null ? null : structuredClone(request.metadata),
+        agentType: request.agentType,
+        status: 'PENDING',
+        errorDescription: null,
+        createdAt: now().toISOString(),
+        settledAt: null,
+      };
+      payments.set(payment.paymentId, payment);
+      if (idempotency) {
+        keys.set(idempotency.key, {
+          fingerprint: idempotency.fingerprint,
+          paymentId: payment.paymentId,
+        });
+      }
+      return copy(payment);
+    },
+    get(paymentId) {
+      const payment = payments.get(paymentId);
+      return payment && copy(payment);
+    },
+    list() {
+      return Array.from(payments.values(), copy);
+    },
+    settle(paymentId, status, errorDescription) {
+      const payment = payments.get(paymentId);
+      if (payment === undefined) return undefined;
+      if (payment.status !== 'PENDING') return { payment: copy(payment), changed: false };
+      payment.status = status;
+      payment.errorDescription = status === 'FAILED' ? errorDescription : null;
+      payment.settledAt = now().toISOString();
+      return { payment: copy(payment), changed: true };
+    },
+  };
+}
+
+/**
+ * Identifies a request body for Idempotency-Key comparison: the same JSON value gives the same
+ * fingerprint whatever its key order or whitespace, so a client that re-serialises its retry
+ * is not refused.
+ */
+export function requestFingerprint(value: unknown): string {
+  return createHash('sha256').update(canonicalJson(value)).digest('hex');
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const entries = Object.keys(value)
+      .sort()
+      .map(
+        (key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`,
+      );
+    return `{${entries.join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/**
+ * The parts of a running sandbox and the actions that span them. `baseUrl` is known once the
+ * server listens; the 401 hint names the public key's address with it.
+ */
+export function createSandboxContext(
+  config: ResolvedOptions,
+  keys: SandboxKeys,
+  baseUrl: () => string,
+): SandboxContext {
+  const payments = createPaymentStore();
+  const deliverer = createDeliverer({
+    url: config.webhookUrl,
+    retry: config.retry,
+    history: config.deliveryHistory,
+    headers: (body) => webhookRequestHeaders(body, keys.privateKey),
+    publicKeyUrl: () => `${baseUrl()}${PUBLIC_KEY_PATH}`,
+    log: config.log,
+    onAttempt: config.onDelivery,
+  });
+  const checker = createReceiverCheck({
+    url: config.webhookUrl,
+    send: (notification, options) => deliverer.sendCheck(notification, options),
+    retry: config.retry,
+    log: config.log,
+  });
+
+  function settle(
+    paymentId: string,
+    status: FinalPaymentStatus,
+    errorDescription: string | null,
+  ): SandboxPayment | undefined {
+    const result = payments.settle(paymentId, status, errorDescription);
+    if (result === undefined) return undefined;
+    const { payment, changed } = result;
+    if (changed) {
+      config.log(
+        `payment ${paymentId} ${payment.status}${payment.errorDescription ? `: ${payment.errorDescription}` : ''}`,
+      );
+      // Serialised once here: every attempt sends, and signs, these same bytes.
+      const body = JSON.stringify(webhookPayload({ ...payment, status }));
+      deliverer.deliver(paymentId, status, body);
+    }
+    return payment;
+  }
+
+  /** The one way to resend, for the API, the page and the CLI: the errors name the cause. */
+  function resend(paymentId: string, faults?: DeliveryFaults): number {
+    const payment = payments.get(paymentId);
+    if (payment?.status === 'PENDING') {
+      throw new SandboxError(
+        `servicepay: the payment ${paymentId} is still PENDING, so it has no notification yet; approve or reject it first.`,
+      );
+    }
+    if (config.webhookUrl === undefined) {
+      throw new SandboxError(
+        'servicepay: nothing to resend: no webhookUrl is configured, so the sandbox sends no notification (--webhook-url).',
+      );
+    }
+    return deliverer.resend(paymentId, faults);
+  }
+
+  function breakDeliveries(
+    faults: DeliveryFaults,
+    target: DeliveryFaultTarget = { count: 1 },
+  ): ArmedFaults {
+    if (typeof target !== 'object' || target === null) {
+      throw new SandboxError(
+        'servicepay: breakDeliveries target must be { paymentId } or { count }.',
+      );
+    }
+    if ('paymentId' in target && payments.get(target.paymentId) === undefined) {
+      throw new SandboxError(
+        `servicepay: no sandbox payment has the id ${JSON.stringify(target.paymentId)}.`,
+      );
+    }
+    const armed = deliverer.arm(faults, target);
+    config.log(
+      `deliveries armed: ${'paymentId' in target ? `payment ${target.paymentId}` : `the next ${target.count} notification(s)`}`,
+    );
+    return armed;
+  }
+
+  return {
+    options: config,
+    keys,
+    applicationId: SANDBOX_APPLICATION_ID,
+    baseUrl,
+    doors: createDoors({ host: config.host, publicUrl: config.publicUrl }),
+    payments,
+    deliverer,
+    checker,
+    settle,
+    resend,
+    breakDeliveries,
+  };
+}
+
+/** Sandbox.settlePayment's outcome, checked: the status and the description it carries. */
+export function checkOutcome(outcome: SettleOutcome): {
+  status: FinalPaymentStatus;
+  errorDescription: string | null;
+} {
+  const { status, errorDescription } = (outcome ?? {}) as Partial<SettleOutcome>;
+  if (status !== 'COMPLETED' && status !== 'FAILED') {
+    throw new SandboxError(
+      `servicepay: settlePayment needs status "COMPLETED" or "FAILED", got ${JSON.stringify(status)}.`,
+    );
+  }
+  if (
+    errorDescription !== undefined &&
+    (typeof errorDescription !== 'string' || errorDescription === '')
+  ) {
+    throw new SandboxError(
+      'servicepay: settlePayment errorDescription must be a non-empty string.',
+    );
+  }
+  if (status === 'COMPLETED' && errorDescription !== undefined) {
+    throw new SandboxError(
+      'servicepay: settlePayment errorDescription is only for FAILED; a COMPLETED webhook carries errorDescription null.',
+    );
+  }
+  return {
+    status,
+    errorDescription: status === 'FAILED' ? (errorDescription ?? BANK_ERROR_DESCRIPTION) : null,
+  };
+}
