@@ -27,27 +27,5 @@ export {
   NOT_HEARD_AFTER_MS,
   SAVED_PAYMENT_KEY,
 } from '../core/index';
-export type {
-  ServiceEventName,
-  ErrorLocationName,
-  ServiceError,
-  Environment,
-  AgentType,
-  PaymentArgs,
-  PaymentInitiatedDetails,
-  ServiceTransport,
-  Institution,
-  PaymentInitiation,
-  InitiatedPayment,
-  SessionStatus,
-  ServiceMessages,
-  ServiceMessagesOption,
-  ShopperText,
-  PayStep,
-  PaymentIds,
-  PaymentOutcome,
-  PaymentResultMessages,
-  PaymentResultOptions,
-  PaymentResultState,
-  PaymentStatus,
-} from '../core/index';
+// The types every entry shares, listed once (core/public-types.ts).
+export type * from '../core/public-types';

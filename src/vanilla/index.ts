@@ -15,22 +15,4 @@ export {
   DEFAULT_RESULT_MESSAGES,
   SAVED_PAYMENT_KEY,
 } from '../core/index';
-export type {
-  ServiceEventName,
-  ErrorLocationName,
-  ServiceError,
-  Environment,
-  AgentType,
-  PaymentArgs,
-  PaymentInitiatedDetails,
-  ServiceTransport,
-  Institution,
-  PaymentInitiation,
-  InitiatedPayment,
-  ServiceMessages,
-  ServiceMessagesOption,
-  PaymentIds,
-  PaymentOutcome,
-  PaymentResultMessages,
-  PaymentResultState,
-} from '../core/index';
+export type * from '../core/public-types';

@@ -1,12 +1,12 @@
 // Preact-only code: the class renders with Preact's own `render`, not react-dom's API.
-import { createElement, render } from 'preact';
+import { createElement } from 'preact';
 import type { ComponentType } from 'preact';
 import { createPaymentResult } from '../core/index';
 import type { PaymentIds, PaymentResultState } from '../core/index';
 import { PaymentResult } from '../react/PaymentResult';
 import type { PaymentResultViewOptions } from '../react/PaymentResult';
 import type { ResultControllerProp } from '../react/usePaymentResult';
-import { ServiceInjectionError } from './errors';
+import { copyOptions, createHost } from './host';
 
 /**
  * Options of `new ServiceResult(options)`: those of `<PaymentResult>` (`statusUrl`,
@@ -25,12 +25,6 @@ const View = PaymentResult as unknown as ComponentType<ServiceResultOptions & Re
 
 /** Numbers the instances, whose element ids must differ (Preact's useId restarts per root). */
 let instances = 0;
-
-/** Set by the result's standalone script: the nonce its own `<script>` element carried. */
-let scriptNonce: string | undefined;
-export function setResultScriptNonce(nonce: string | undefined): void {
-  scriptNonce = nonce || undefined;
-}
 
 /**
  * The result page for plain pages: `new ServiceResult({ statusUrl })`, then
@@ -55,16 +49,11 @@ export class ServiceResult {
 
   /** @throws TypeError when `statusUrl` is missing or malformed. */
   constructor(options: ServiceResultOptions) {
-    let props = {} as ServiceResultOptions;
-    try {
-      if (options && typeof options == 'object') props = { ...options };
-    } catch {
-      // Refused below as a missing statusUrl.
-    }
-    props.nonce ??= scriptNonce;
+    // Not an object (or one whose getters throw): refused below as a missing statusUrl.
+    const props = copyOptions<ServiceResultOptions>(options);
     const controller = createPaymentResult(props);
     const idPrefix = `spr${++instances}-`;
-    let host: Element | undefined;
+    const host = createHost();
 
     this.checkAgain = controller.checkAgain;
     Object.defineProperties(this, {
@@ -73,24 +62,9 @@ export class ServiceResult {
     });
 
     this.injectComponent = (elementId) => {
-      const element =
-        typeof elementId == 'string' && elementId ? document.getElementById(elementId) : null;
-      if (!element) {
-        throw new ServiceInjectionError(
-          `servicepay: injectComponent found no element with id ${JSON.stringify(elementId)}: ` +
-            'give the id of an element that is in the page (call it after the element is parsed, e.g. on DOMContentLoaded)',
-          elementId,
-        );
-      }
-      if (host) render(null, host);
-      host = element;
-      element.textContent = '';
-      render(createElement(View, { ...props, controller, idPrefix }), element);
+      host.inject(elementId, createElement(View, { ...props, controller, idPrefix }));
     };
 
-    this.destroy = () => {
-      if (host) render(null, host);
-      host = undefined;
-    };
+    this.destroy = host.remove;
   }
 }

@@ -1,10 +1,10 @@
 // Preact-only code: the class renders with Preact's own `render`, not react-dom's API.
-import { createElement, render } from 'preact';
+import { createElement } from 'preact';
 import { createPaymentSession } from '../core/index';
 import type { PaymentArgs } from '../core/index';
 import { ServicePayView } from '../react/ServicePayView';
 import type { ServicePayProps } from '../react/ServicePayView';
-import { ServiceInjectionError } from './errors';
+import { copyOptions, createHost } from './host';
 
 /**
  * Options of `new Service(options)`: those of spec 2.2 (`environment`, `applicationId`,
@@ -23,12 +23,6 @@ export interface ServiceOptions extends Omit<ServicePayProps, 'payment' | 'nonce
 
 /** Numbers the instances, whose element ids must differ (see SessionProp.idPrefix). */
 let instances = 0;
-
-/** Set by the standalone script: the nonce its own `<script>` element carried. */
-let scriptNonce: string | undefined;
-export function setScriptNonce(nonce: string | undefined): void {
-  scriptNonce = nonce || undefined;
-}
 
 /**
  * The component for plain pages (spec 4.4): `new Service(options)`, then `createPayment`,
@@ -72,21 +66,14 @@ export class Service {
   constructor(options: ServiceOptions) {
     // Copied once. Not an object (or one whose getters throw): validated as an empty one, so
     // the error names the first missing option.
-    let props = {} as ServiceOptions;
-    try {
-      if (options && typeof options == 'object') props = { ...options };
-    } catch {
-      // Reported by the session as a missing environment.
-    }
-    props.nonce ??= scriptNonce;
+    const props = copyOptions<ServiceOptions>(options);
     // The session validates the options and reports a problem to errorConsumer once
     // injected, as <ServicePay> does at mount; the constructor never throws. Created by page
     // script, not while rendering, so `generateMerchantPaymentId` runs now: `merchantPaymentId`
     // is the one the first payment will use even before injectComponent.
     const session = createPaymentSession(props, { generateFirstIdNow: true });
     const idPrefix = `sp${++instances}-`;
-    /** The element the component is rendered in, if any. */
-    let host: Element | undefined;
+    const host = createHost();
     let unmount: (() => void) | undefined;
 
     // The methods are the session's own (they need no `this`): `button.onclick =
@@ -103,22 +90,10 @@ export class Service {
     this.payWithInstitution = session.payWithInstitution;
 
     this.injectComponent = (elementId) => {
-      const element =
-        typeof elementId == 'string' && elementId ? document.getElementById(elementId) : null;
-      if (!element) {
-        throw new ServiceInjectionError(
-          `servicepay: injectComponent found no element with id ${JSON.stringify(elementId)}: ` +
-            'give the id of an element that is in the page (call it after the element is parsed, e.g. on DOMContentLoaded)',
-          elementId,
-        );
-      }
-      const first = !host;
-      if (host) render(null, host);
-      host = element;
-      // The element's content is replaced, as React's createRoot does (Preact would otherwise
-      // diff against it and could adopt the page's placeholder markup as its own).
-      element.textContent = '';
-      render(createElement(ServicePayView, { ...props, session, idPrefix }), element);
+      const first = host.inject(
+        elementId,
+        createElement(ServicePayView, { ...props, session, idPrefix }),
+      );
       // Mounted here, synchronously and for the life of the page, rather than in the
       // component's effect (which runs after paint): `mounted` follows the markup into the
       // page, and a payWithInstitution right after injectComponent already works. A second
@@ -127,8 +102,7 @@ export class Service {
     };
 
     this.destroy = () => {
-      if (host) render(null, host);
-      host = undefined;
+      host.remove();
       unmount?.();
       unmount = undefined;
     };

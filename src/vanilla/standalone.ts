@@ -3,7 +3,8 @@
  * `window.ServiceEvent` for a plain `<script src>` tag, with everything bundled.
  */
 import { ServiceEvent } from '../core/index';
-import { Service, setScriptNonce } from './service';
+import { setScriptNonce } from './host';
+import { Service } from './service';
 
 // Read while this script runs (currentScript is null afterwards): a page under a strict CSP
 // that gave this script a nonce gets the component's styles through with the same nonce.

@@ -1,0 +1,26 @@
+// The engine's types that every entry (the root `servicepay` and `servicepay/vanilla`)
+// re-exports, listed once: `export type * from '../core/public-types'`.
+export type {
+  ServiceEventName,
+  ErrorLocationName,
+  ServiceError,
+  Environment,
+  AgentType,
+  PaymentArgs,
+  PaymentInitiatedDetails,
+  ServiceTransport,
+  Institution,
+  PaymentInitiation,
+  InitiatedPayment,
+  SessionStatus,
+  ServiceMessages,
+  ServiceMessagesOption,
+  ShopperText,
+  PayStep,
+  PaymentIds,
+  PaymentOutcome,
+  PaymentResultMessages,
+  PaymentResultOptions,
+  PaymentResultState,
+  PaymentStatus,
+} from './index';

@@ -1,0 +1,73 @@
+// Preact-only code: what both page classes (Service, ServiceResult) do around their view.
+import { render } from 'preact';
+import type { VNode } from 'preact';
+import { ServiceInjectionError } from './errors';
+
+/** Set by a standalone script: the nonce its own `<script>` element carried. */
+let scriptNonce: string | undefined;
+
+/**
+ * Called by each standalone script while it runs (`document.currentScript` is null
+ * afterwards): a page under a strict CSP that gave the script a nonce gets the styles through
+ * with the same nonce.
+ */
+export function setScriptNonce(nonce: string | undefined): void {
+  scriptNonce = nonce || undefined;
+}
+
+/**
+ * A class's options, copied once, with the script's nonce unless one was given. Not an object
+ * (or one whose getters throw): an empty one, which the engine then reports as missing its
+ * first required option. Never throws.
+ */
+export function copyOptions<T extends { nonce?: string }>(options: unknown): T {
+  let props = {} as T;
+  try {
+    if (options && typeof options == 'object') props = { ...(options as T) };
+  } catch {
+    // Reported by the engine as missing options.
+  }
+  props.nonce ??= scriptNonce;
+  return props;
+}
+
+/** Where a class's view is rendered: one page element at a time. */
+export interface Host {
+  /**
+   * Renders `view` into the element with this id, replacing its content (as React's
+   * createRoot does: Preact would otherwise diff against it and could adopt the page's
+   * placeholder markup); called again, it moves there. Returns whether it is the first time.
+   * @throws ServiceInjectionError when no element has this id.
+   */
+  inject(elementId: unknown, view: VNode<any>): boolean; // eslint-disable-line @typescript-eslint/no-explicit-any -- any view
+  /** Takes the view out of the page. */
+  remove(): void;
+}
+
+export function createHost(): Host {
+  let host: Element | undefined;
+  const remove = () => {
+    if (host) render(null, host);
+    host = undefined;
+  };
+  return {
+    inject(elementId, view) {
+      const element =
+        typeof elementId == 'string' && elementId ? document.getElementById(elementId) : null;
+      if (!element) {
+        throw new ServiceInjectionError(
+          `servicepay: injectComponent found no element with id ${JSON.stringify(elementId)}: ` +
+            'give the id of an element that is in the page (call it after the element is parsed, e.g. on DOMContentLoaded)',
+          elementId,
+        );
+      }
+      const first = !host;
+      remove();
+      host = element;
+      element.textContent = '';
+      render(view, element);
+      return first;
+    },
+    remove,
+  };
+}
