@@ -150,8 +150,10 @@ export const DrivenFromOutside: Story = {
       await expect(await component.findByRole('list', { name: 'Banks' })).toBeVisible();
       await press('Pay with Monzo');
       await waitFor(() => expect(args.openUrl).toHaveBeenCalledTimes(1), BACKEND_WAIT);
-      await expect(backend.payments.map((payment) => payment.institutionId)).toEqual(['ob-monzo']);
-      await expect(backend.payments[0]?.paymentRequest.amount).toBe(24.99);
+      await expect(
+        backend.transport.paymentRequests.map((payment) => payment.institutionId),
+      ).toEqual(['ob-monzo']);
+      await expect(backend.transport.paymentRequests[0]?.paymentRequest.amount).toBe(24.99);
     });
 
     await expect(eventsOf(args)).toEqual([

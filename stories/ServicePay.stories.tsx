@@ -103,8 +103,8 @@ export const PickABank: Story = {
     await step('The events arrived in order, and the backend got the payment', async () => {
       await expect(eventsOf(args)).toEqual(WHOLE_PAYMENT);
       await expect(args.errorConsumer).not.toHaveBeenCalled();
-      await expect(backend.payments).toHaveLength(1);
-      await expect(backend.payments[0]).toMatchObject({
+      await expect(backend.transport.paymentRequests).toHaveLength(1);
+      await expect(backend.transport.paymentRequests[0]).toMatchObject({
         environment: 'SANDBOX',
         applicationId: APP_ID,
         institutionId: 'ob-monzo',
@@ -113,7 +113,7 @@ export const PickABank: Story = {
         agentType: 'WEB_BROWSER',
       });
       await expect(args.onPaymentInitiated).toHaveBeenCalledWith({
-        merchantPaymentId: backend.payments[0]!.merchantPaymentId,
+        merchantPaymentId: backend.transport.paymentRequests[0]!.merchantPaymentId,
         institutionId: 'ob-monzo',
       });
       await expect(canvas.getByRole('status')).toHaveTextContent(DEFAULT_MESSAGES.awaiting);
@@ -323,7 +323,7 @@ export const MobileApplicationAgent: Story = {
     await userEvent.click(pay());
     await userEvent.click(await tile('HSBC UK'));
     await waitFor(() => expect(args.openUrl).toHaveBeenCalledTimes(1), BACKEND_WAIT);
-    await expect(backend.payments.map((payment) => payment.agentType)).toEqual([
+    await expect(backend.transport.paymentRequests.map((payment) => payment.agentType)).toEqual([
       'MOBILE_APPLICATION',
     ]);
   },

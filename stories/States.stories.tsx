@@ -77,10 +77,7 @@ export const FetchFailed: Story = {
     await expect(errorsOf(args)).toEqual([{ location: 'fetchInstitutions', error: FETCH_FAILURE }]);
     await userEvent.click(retry);
     await waitFor(() => expect(args.errorConsumer).toHaveBeenCalledTimes(2), BACKEND_WAIT);
-    await expect(backend.requests.map((request) => request.method)).toEqual([
-      'fetchInstitutions',
-      'fetchInstitutions',
-    ]);
+    await expect(backend.transport.methods).toEqual(['fetchInstitutions', 'fetchInstitutions']);
     await expect(await canvas.findByRole('button', { name: 'Try again' })).toBeVisible();
   },
 };
@@ -138,7 +135,7 @@ export const ValidationError: Story = {
     await expect(canvas.getByText(DEFAULT_MESSAGES.paymentInvalid)).toBeVisible();
     await expect(developerTextIn(canvasElement)).toBeUndefined();
     await banksArrived(args);
-    await expect(backend.payments).toEqual([]);
+    await expect(backend.transport.paymentRequests).toEqual([]);
   },
 };
 
@@ -169,7 +166,7 @@ export const Initiating: Story = {
     await expect(await tile('Barclays')).toHaveAttribute('aria-disabled', 'true');
     // A second click sends nothing more: one payment in flight at a time.
     await userEvent.click(hsbc);
-    await expect(backend.payments).toHaveLength(1);
+    await expect(backend.transport.paymentRequests).toHaveLength(1);
     await expect(eventsOf(args).slice(-2)).toEqual(['payment_initiated', 'institution_selected']);
     await expect(args.openUrl).not.toHaveBeenCalled();
   },

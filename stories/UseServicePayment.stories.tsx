@@ -178,7 +178,7 @@ export const CustomUi: Story = {
       'awaiting_authorisation',
     ]);
     await expect(errorsOf(args)).toEqual([]);
-    await expect(backend.payments[0]).toMatchObject({
+    await expect(backend.transport.paymentRequests[0]).toMatchObject({
       institutionId: 'ob-monzo',
       paymentRequest: { amount: 42, currency: 'GBP', reference: 'BASKET-88' },
     });

@@ -1,17 +1,14 @@
 import { action } from 'storybook/actions';
-import type {
-  InitiatedPayment,
-  Institution,
-  PaymentInitiation,
-  ServiceTransport,
-} from 'servicepay';
+import type { Institution } from 'servicepay';
+import { createFakeTransport, reply } from '../../test/helpers/fake-transport';
+import type { FakeReply, FakeTransport } from '../../test/helpers/fake-transport';
 import { BANKS, MANY_BANKS } from './banks';
 
 /**
- * An in-browser stand-in for the service's backend: a `ServiceTransport` that answers after a
- * realistic delay, fails when told to, honours the AbortSignal as fetch does, and never
- * touches the network. Every request shows in the actions panel and is kept for play
- * functions to assert on.
+ * The stories' backend: the tests' fake transport (test/helpers/fake-transport.ts) answering
+ * as the story's controls say, after a realistic delay, never touching the network. It
+ * honours the AbortSignal as fetch does, every request shows in the actions panel, and play
+ * functions read what was sent from `transport` (`paymentRequests`, `methods`).
  */
 
 /** How the bank-list request is answered. */
@@ -40,16 +37,8 @@ export const DEFAULT_BACKEND: FakeBackendSettings = {
 export const FETCH_FAILURE = 'HTTP 503 Service Unavailable';
 export const PAYMENT_FAILURE = 'The bank is not accepting payments right now. Choose another bank.';
 
-export type FakeRequest =
-  | { method: 'fetchInstitutions'; request: { environment: string; applicationId: string } }
-  | { method: 'initiatePayment'; request: PaymentInitiation };
-
 export interface FakeBackend {
-  readonly transport: ServiceTransport;
-  /** Every request received, in order. */
-  readonly requests: readonly FakeRequest[];
-  /** The payment requests received, in order. */
-  readonly payments: readonly PaymentInitiation[];
+  readonly transport: FakeTransport;
   /** Changes how later requests are answered. */
   configure(settings: Partial<FakeBackendSettings>): void;
 }
@@ -62,66 +51,41 @@ const LISTS: Record<BankList, readonly Institution[]> = {
   'broken-logos': BANKS.map((bank) => ({ ...bank, iconUrl: 'data:image/png;base64,broken' })),
 };
 
-/** Resolves after `ms` (never, for Infinity); rejects with an AbortError when `signal` aborts. */
-function wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const abort = () => {
-      clearTimeout(timer);
-      reject(new DOMException('The operation was aborted.', 'AbortError'));
-    };
-    if (signal?.aborted) return abort();
-    signal?.addEventListener('abort', abort, { once: true });
-    if (ms !== Infinity) {
-      timer = setTimeout(() => {
-        signal?.removeEventListener('abort', abort);
-        resolve();
-      }, ms);
-    }
-  });
-}
-
 export function createFakeBackend(initial: Partial<FakeBackendSettings> = {}): FakeBackend {
   let settings: FakeBackendSettings = { ...DEFAULT_BACKEND, ...initial };
-  const requests: FakeRequest[] = [];
-  const payments: PaymentInitiation[] = [];
-  let fetches = 0;
   const logFetch = action('backend: fetchInstitutions');
   const logPayment = action('backend: initiatePayment');
-
-  const transport: ServiceTransport = {
-    async fetchInstitutions(request, signal) {
-      requests.push({ method: 'fetchInstitutions', request });
-      logFetch(request);
-      const reply = settings.institutions;
-      const first = fetches++ === 0;
-      await wait(reply === 'never-answers' ? Infinity : settings.latencyMs, signal);
-      if (reply === 'fail' || (reply === 'fail-once' && first)) throw new Error(FETCH_FAILURE);
-      return LISTS[settings.banks].map((bank) => ({ ...bank }));
-    },
-
-    async initiatePayment(request, signal): Promise<InitiatedPayment> {
-      requests.push({ method: 'initiatePayment', request });
-      payments.push(request);
-      logPayment(request);
-      const reply = settings.payment;
-      await wait(reply === 'never-answers' ? Infinity : settings.latencyMs, signal);
-      if (reply === 'fail') throw new Error(PAYMENT_FAILURE);
-      const paymentId = `pay_${String(payments.length).padStart(6, '0')}`;
-      return {
+  const transport = createFakeTransport({
+    onCall: (call) => (call.method === 'fetchInstitutions' ? logFetch : logPayment)(call.request),
+  });
+  // Read when each request arrives: a control changed meanwhile applies to the next one.
+  const later = <T>(answer: FakeReply<T>) => reply.after(settings.latencyMs, answer);
+  transport.replyTo('fetchInstitutions', (_request, n) => {
+    const { institutions, banks } = settings;
+    if (institutions === 'never-answers') return reply.hang();
+    if (institutions === 'fail' || (institutions === 'fail-once' && n === 1)) {
+      return later(reply.fail(FETCH_FAILURE));
+    }
+    return later(reply.resolve(LISTS[banks].map((bank) => ({ ...bank }))));
+  });
+  transport.replyTo('initiatePayment', (request, n) => {
+    const { payment } = settings;
+    if (payment === 'never-answers') return reply.hang();
+    if (payment === 'fail') return later(reply.fail(PAYMENT_FAILURE));
+    const paymentId = `pay_${String(n).padStart(6, '0')}`;
+    return later(
+      reply.resolve({
         paymentId,
         authorisationUrl:
-          reply === 'unsafe-url'
+          payment === 'unsafe-url'
             ? 'javascript:alert(document.domain)'
             : `https://bank.example/${request.institutionId}/authorise?payment_id=${paymentId}`,
-      };
-    },
-  };
+      }),
+    );
+  });
 
   return {
     transport,
-    requests,
-    payments,
     configure(next) {
       settings = { ...settings, ...next };
     },

@@ -1,8 +1,8 @@
 import { expect, mocked, waitFor, within } from 'storybook/test';
 import type { PaymentArgs, ServiceError, ServiceEventName } from 'servicepay';
 
-/** What every story's merchant passes: a sandbox application and a prepared order. */
-export const APP_ID = '3f2a1d4e-5b6c-4d7e-8f90-a1b2c3d4e5f6';
+/** What every story's merchant passes: the tests' sandbox application and a prepared order. */
+export { APP_ID } from '../../test/helpers/merchant';
 export const ORDER: PaymentArgs = {
   amount: 12.5,
   paymentReference: 'ORDER-1042',

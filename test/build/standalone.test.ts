@@ -5,6 +5,7 @@ import { readFile, readdir } from 'node:fs/promises';
 import { JSDOM } from 'jsdom';
 import { describe, expect, it } from 'vitest';
 import { ServiceEvent } from '../../src/core/index';
+import { APP_ID } from '../helpers/merchant';
 
 const dist = new URL('../../dist/', import.meta.url);
 const read = (file: string) => readFile(new URL(file, dist), 'utf8');
@@ -57,7 +58,7 @@ describe('the standalone script (spec 4.3)', () => {
       const events = [];
       const service = new window.Service({
         environment: 'SANDBOX',
-        applicationId: '3f2a1d4e-5b6c-4d7e-8f90-a1b2c3d4e5f6',
+        applicationId: ${JSON.stringify(APP_ID)},
         transport: {
           fetchInstitutions: async () => [{ id: 'monzo', name: 'Monzo' }],
           initiatePayment: async () => ({ paymentId: 'p', authorisationUrl: 'https://bank.test/a' }),
@@ -80,7 +81,7 @@ describe('the standalone script (spec 4.3)', () => {
     const { window } = await pageWithScript('r4nd0m');
     new window.Service({
       environment: 'SANDBOX',
-      applicationId: '3f2a1d4e-5b6c-4d7e-8f90-a1b2c3d4e5f6',
+      applicationId: APP_ID,
     }).injectComponent('service-component');
     const styles = [...window.document.querySelectorAll('style[data-servicepay]')];
     expect(styles.map((style) => style.getAttribute('nonce'))).toEqual(['r4nd0m', 'r4nd0m']);

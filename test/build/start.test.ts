@@ -3,19 +3,18 @@
 // that picks another, not a stack trace. (`npm test` builds first, so no rebuild happens here.)
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { listenOnFreePort } from '../helpers/free-port';
 
 const START = fileURLToPath(new URL('../../scripts/start.mjs', import.meta.url));
 const servers: ReturnType<typeof createServer>[] = [];
 afterEach(() => servers.splice(0).forEach((server) => server.close()));
 
 async function busyPort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
+  const server = createServer();
   servers.push(server);
-  await new Promise((resolve) => server.once('listening', resolve));
-  return (server.address() as AddressInfo).port;
+  return listenOnFreePort(server);
 }
 
 function start(env: Record<string, string>) {

@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { SANDBOX_BASE_URL } from '../../src/core';
 import { createFakeTransport } from '../helpers/fake-transport';
 import { APP_ID, BANK, VALID_PAYMENT, setup, until } from './support/harness';
 
@@ -94,7 +93,6 @@ describe('backend address', () => {
 
   it('SANDBOX without baseUrl talks to the local sandbox', async () => {
     const { requests } = stubNetwork();
-    expect(SANDBOX_BASE_URL).toBe('http://127.0.0.1:4010');
     const { session } = setup({ transport: undefined });
     session.mount();
     await until(session, (s) => s.institutionsState === 'ready');

@@ -167,11 +167,11 @@ const metadataCases: [string, () => unknown, Expect][] = [
   ],
   ['a transparent Proxy', () => new Proxy({ orderId: 1042 }, {}), { sent: { orderId: 1042 } }],
   // Bug: after refusing it as not serialisable, errors.ts describeValue falls back to
-  // Object.prototype.toString.call(value) (line 16), outside its try: that reads
+  // Object.prototype.toString.call(value), outside its try: that reads
   // Symbol.toStringTag through the get trap, which throws out of createPayment.
   ['a Proxy whose get trap throws', () => throwing('get'), 'either'],
   ['a Proxy whose ownKeys trap throws', () => throwing('ownKeys'), 'either'],
-  // Bug: validation.ts isPlainObject calls Object.getPrototypeOf (line 41) unguarded; a trap
+  // Bug: validation.ts isPlainObject calls Object.getPrototypeOf unguarded; a trap
   // that throws, or a revoked Proxy, throws out of createPayment.
   ['a Proxy whose getPrototypeOf trap throws', () => throwing('getPrototypeOf'), 'either'],
   [
@@ -347,9 +347,8 @@ describe('malicious metadata', () => {
 
 // --- the argument itself ------------------------------------------------------------------------
 
-// Bug: validation.ts validatePaymentArgs reads the argument unguarded: isPlainObject(args)
-// (line 41), the destructuring of its fields (line 107), args.metadata (line 114) and
-// `'currency' in args` (line 121). A getter or a Proxy trap that throws escapes createPayment,
+// Bug: validation.ts validatePaymentArgs reads the argument unguarded: isPlainObject(args),
+// the destructuring of its fields, args.metadata and `'currency' in args`. A getter or a Proxy trap that throws escapes createPayment,
 // where the README promises that nothing is ever thrown into the page.
 const argumentCases: [string, () => unknown][] = [
   [
@@ -542,7 +541,7 @@ describe('authorisation URLs', () => {
     ['an array holding a URL', ['https://bank.test/a']],
     ['a URL object', new URL('https://bank.test/a')],
     ['an object converting to a URL', { toString: () => 'https://bank.test/a' }],
-    // Bug: session.ts builds the refusal with String(url) (line 207), which throws for an object
+    // Bug: session.ts builds the refusal with String(url), which throws for an object
     // without a prototype: payWithInstitution rejects instead of reporting.
     ['an object without a prototype', Object.create(null)],
   ])(
@@ -632,47 +631,9 @@ async function institutionsFrom(body: string) {
   return institutions;
 }
 
+// The icon rule itself (which schemes, which data URLs) is pinned in transport-answers.test.ts;
+// here, what the HTTP transport's resolution and a hostile JSON body add to it.
 describe('institution icons from the HTTP transport, as the session shows them', () => {
-  it.each([
-    'javascript:alert(1)',
-    'JAVASCRIPT:alert(1)',
-    ' javascript:alert(1)',
-    'java\tscript:alert(1)',
-    'data:image/svg+xml,<svg onload=alert(1)>',
-    'data:image/svg+xml;base64,PHN2ZyBvbmxvYWQ9YWxlcnQoMSk+',
-    'data:image/png,iVBORw0KGgo=',
-    'data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==',
-    'vbscript:msgbox(1)',
-    'blob:https://cdn.test/0b7f',
-    'file:///etc/passwd',
-    'ftp://cdn.test/icon.png',
-  ])('drops %j', async (iconUrl) => {
-    expect(
-      await institutionsFrom(JSON.stringify({ institutions: [{ id: 'a', name: 'A', iconUrl }] })),
-    ).toEqual([{ id: 'a', name: 'A' }]);
-  });
-
-  it.each([42, {}, null, ['https://cdn.test/a.svg'], true])(
-    'drops a non-string icon %j',
-    async (iconUrl) => {
-      expect(
-        await institutionsFrom(JSON.stringify({ institutions: [{ id: 'a', name: 'A', iconUrl }] })),
-      ).toEqual([{ id: 'a', name: 'A' }]);
-    },
-    30_000,
-  );
-
-  it('keeps base64 PNG, JPEG, GIF and WebP data URLs', async () => {
-    const icons = ['png', 'jpeg', 'gif', 'webp'].map((type) => `data:image/${type};base64,AAAA`);
-    expect(
-      await institutionsFrom(
-        JSON.stringify({
-          institutions: icons.map((iconUrl, i) => ({ id: `${i}`, name: 'A', iconUrl })),
-        }),
-      ),
-    ).toEqual(icons.map((iconUrl, i) => ({ id: `${i}`, name: 'A', iconUrl })));
-  });
-
   it('keeps http(s) icons as absolute URLs, and names with markup as plain strings', async () => {
     const name = '<img src=x onerror=alert(1)>';
     expect(
@@ -700,41 +661,4 @@ describe('institution icons from the HTTP transport, as the session shows them',
     expect(Object.getPrototypeOf(list[0])).toBe(Object.prototype);
     expectNoPollution();
   });
-
-  test.prop(
-    [
-      fc.array(
-        fc.record({
-          id: fc.oneof(fc.string(), fc.anything()),
-          name: fc.oneof(fc.string(), fc.anything()),
-          iconUrl: fc.oneof(
-            fc.webUrl(),
-            fc.string(),
-            fc
-              .constantFrom('javascript:', 'data:', 'vbscript:', 'blob:', 'file:')
-              .chain((scheme) => fc.string().map((rest) => scheme + rest)),
-            fc.anything(),
-          ),
-        }),
-        { maxLength: 8 },
-      ),
-    ],
-    { numRuns: 200 },
-  )(
-    'every icon kept is an absolute http(s) URL; every bank kept has a string id and name',
-    async (items) => {
-      const list = await institutionsFrom(JSON.stringify({ institutions: items }));
-      for (const bank of list) {
-        expect(typeof bank.id).toBe('string');
-        expect(typeof bank.name).toBe('string');
-        if (bank.iconUrl !== undefined && !bank.iconUrl.startsWith('data:image/')) {
-          expect(new URL(bank.iconUrl).protocol).toMatch(/^https?:$/);
-        }
-        if (bank.iconUrl?.startsWith('data:')) {
-          expect(bank.iconUrl).toMatch(/^data:image\/(png|jpeg|gif|webp);base64,[\w+/]+=*$/);
-        }
-      }
-    },
-    30_000,
-  );
 });

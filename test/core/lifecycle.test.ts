@@ -103,8 +103,8 @@ describe('unmount', () => {
     expect(log.events()).toEqual(['mounted', 'institutions_fetched']);
   });
 
-  // Regression (fixed): session.ts startPayment() runs while no UI is mounted (it only checks `mounts === 0`
-  // after the backend answered, line 212) and then returns without leaving 'initiating'.
+  // Regression (fixed): session.ts startPayment() runs while no UI is mounted (it only checked
+  // `mounts === 0` after the backend answered) and then returned without leaving 'initiating'.
   // The payment is created at the backend, never opened, and the session stays 'initiating'
   // for good: after a remount every payWithInstitution is silently dropped.
   it('a payment started while unmounted does not lock the session', async () => {

@@ -781,7 +781,7 @@ describe('sequences of calls', () => {
 // --- the counterexamples the properties found, kept as fixed cases ------------------------------
 
 describe('regressions found by the properties', () => {
-  // Bug: session.ts createPaymentSession reads `options.disablePayButton` (line 68) before
+  // Bug: session.ts createPaymentSession reads `options.disablePayButton` before
   // looking at the result of validateOptions, so `null` (or undefined) options throw a
   // TypeError instead of being reported as `field=[options] … error=[must be an object]`.
   test.each([null, undefined])(
@@ -830,7 +830,7 @@ describe('regressions found by the properties', () => {
     expect(parseSpecError(log.errors()[0]?.error ?? '')).toBeDefined();
   });
 
-  // Bug: session.ts toggleButton builds its message with `String(enabled)` (line 327), which
+  // Bug: session.ts toggleButton builds its message with `String(enabled)`, which
   // throws a TypeError for an object without a prototype (or an array holding one).
   test.each([
     ['an object without a prototype', Object.create(null)],
@@ -841,8 +841,8 @@ describe('regressions found by the properties', () => {
     expect(log.errors()[0]?.error).toMatch(/^servicepay: toggleButton expects true or false, got /);
   });
 
-  // Bug: session.ts payWithInstitution builds its message with `String(institutionId)`
-  // (line 348): for an object without a prototype the promise rejects with a TypeError, where
+  // Bug: session.ts payWithInstitution builds its message with `String(institutionId)`:
+  // for an object without a prototype the promise rejects with a TypeError, where
   // the README promises it never rejects (and <ServicePay>'s tiles call it with `void`).
   test('payWithInstitution({__proto__:null}) (the counterexample) resolves and reports', async () => {
     const { session, transport, log } = setup();

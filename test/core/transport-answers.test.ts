@@ -1,6 +1,7 @@
 // Untrusted transport answers (issue 14, finding 5): a custom transport or a backend answering
 // bad shapes. The session keeps what is usable, drops or repairs the rest, tells the merchant
 // once through errorConsumer, and never throws or stores a value the page could trip on.
+import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_INSTITUTIONS, defaultInitiatedPayment, reply } from '../helpers/fake-transport';
 import { BANK, VALID_PAYMENT, mountReady, setup, until } from './support/harness';
@@ -82,31 +83,92 @@ describe('the bank list from the transport', () => {
 
   it.each([
     'javascript:alert(1)',
+    'JAVASCRIPT:alert(1)',
+    ' javascript:alert(1)',
+    'java\tscript:alert(1)',
+    'data:image/svg+xml,<svg onload=alert(1)>',
     'data:image/svg+xml;base64,PHN2ZyBvbmxvYWQ9YWxlcnQoMSk+',
+    'data:image/png,iVBORw0KGgo=',
+    'data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==',
+    'vbscript:msgbox(1)',
+    'blob:https://cdn.test/0b7f',
+    'file:///etc/passwd',
+    'ftp://cdn.test/icon.png',
     '/icons/relative.svg',
     42,
+    true,
+    {},
+    ['https://cdn.test/a.svg'],
   ])('an icon %j is removed (the bank shows its initials) and reported', async (iconUrl) => {
     const { state, log } = await listFrom([{ id: 'ob-x', name: 'X Bank', iconUrl }]);
     expect(state.institutions).toEqual([{ id: 'ob-x', name: 'X Bank' }]);
+    const shown = typeof iconUrl == 'object' ? JSON.stringify(iconUrl) : String(iconUrl);
     expect(log.errors()).toEqual([
       {
         location: 'fetchInstitutions',
-        error: `${FIXED}[0] bad iconUrl removed: ${iconUrl}`,
+        error: `${FIXED}[0] bad iconUrl removed: ${shown}`,
       },
     ]);
   });
 
   it('keeps http(s) and base64 raster icons; no icon (null or absent) is not a problem', async () => {
+    const rasters = ['png', 'jpeg', 'gif', 'webp'].map((type) => ({
+      id: type,
+      name: type.toUpperCase(),
+      iconUrl: `data:image/${type};base64,UklGRg==`,
+    }));
     const list = [
       { id: 'a', name: 'A', iconUrl: 'https://cdn.test/a.svg' },
-      { id: 'b', name: 'B', iconUrl: 'data:image/webp;base64,UklGRg==' },
+      ...rasters,
       { id: 'c', name: 'C', iconUrl: null },
       { id: 'd', name: 'D' },
     ];
     const { state, log } = await listFrom(list);
-    expect(state.institutions).toEqual([list[0], list[1], { id: 'c', name: 'C' }, list[3]]);
+    expect(state.institutions).toEqual([
+      list[0],
+      ...rasters,
+      { id: 'c', name: 'C' },
+      { id: 'd', name: 'D' },
+    ]);
     expect(log.errors()).toEqual([]);
   });
+
+  test.prop(
+    [
+      fc.array(
+        fc.record({
+          id: fc.oneof(fc.string(), fc.anything()),
+          name: fc.oneof(fc.string(), fc.anything()),
+          iconUrl: fc.oneof(
+            fc.webUrl(),
+            fc.string(),
+            fc
+              .constantFrom('javascript:', 'data:', 'vbscript:', 'blob:', 'file:')
+              .chain((scheme) => fc.string().map((rest) => scheme + rest)),
+            fc.anything(),
+          ),
+        }),
+        { maxLength: 8 },
+      ),
+    ],
+    { numRuns: 200 },
+  )(
+    'every icon kept is an absolute http(s) URL; every bank kept has a string id and name',
+    async (items) => {
+      const { state } = await listFrom(items);
+      for (const bank of state.institutions) {
+        expect(typeof bank.id).toBe('string');
+        expect(typeof bank.name).toBe('string');
+        if (bank.iconUrl !== undefined && !bank.iconUrl.startsWith('data:image/')) {
+          expect(new URL(bank.iconUrl).protocol).toMatch(/^https?:$/);
+        }
+        if (bank.iconUrl?.startsWith('data:')) {
+          expect(bank.iconUrl).toMatch(/^data:image\/(png|jpeg|gif|webp);base64,[\w+/]+=*$/);
+        }
+      }
+    },
+    30_000,
+  );
 
   it('keeps only id, name and iconUrl: nothing else the transport sent reaches the state', async () => {
     const { state } = await listFrom([{ ...BARCLAYS, onClick: 'alert(1)', __html: '<b>x</b>' }]);

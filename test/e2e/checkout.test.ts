@@ -3,7 +3,6 @@
 // service, and the example's webhook receiver and payment status endpoint, all on 127.0.0.1.
 // The result page is the library's <PaymentResult>, listening to the status endpoint.
 import { createServer, request } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { Browser, Page, Request } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -24,7 +23,7 @@ import {
   startCheckoutWithSandbox,
 } from './support';
 import type { Checkout, Sandbox } from './support';
-import { freePort } from '../helpers/free-port';
+import { freePort, listenOnFreePort } from '../helpers/free-port';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -324,11 +323,11 @@ describe('the example checkout against the sandbox', () => {
       res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
       res.end(`<!doctype html><form method="post" enctype="text/plain" action="${action}">
 <input name="decision" value="approve&amp;x="></form><script>document.forms[0].submit()</script>`);
-    }).listen(0, '127.0.0.1');
-    await new Promise((resolve) => attacker.once('listening', resolve));
+    });
+    const port = await listenOnFreePort(attacker);
     try {
       const answer = page.waitForResponse((r) => r.url() === action);
-      await page.goto(`http://127.0.0.1:${(attacker.address() as AddressInfo).port}/`);
+      await page.goto(`http://127.0.0.1:${port}/`);
       expect((await answer).status()).toBe(403);
       expect(sandbox.payments.get(paymentId)!.status).toBe('PENDING');
       expect(checkout.payments.size).toBe(0);

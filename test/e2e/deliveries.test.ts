@@ -8,7 +8,6 @@
 // artifacts/screenshots/deliveries-*.png.
 import { createServer } from 'node:http';
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index';
@@ -19,6 +18,7 @@ import {
   verifyWebhookSignature,
 } from '../../src/webhook/index';
 import { launchChromium } from '../helpers/browser';
+import { listenOnFreePort } from '../helpers/free-port';
 import { axeViolations, prepareScreenshots, shot } from './support';
 import type { Sandbox } from './support';
 
@@ -38,12 +38,11 @@ afterEach(async () => {
 async function merchantServer(first: RequestListener) {
   let current = first;
   const server: Server = createServer((req, res) => current(req, res));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = await listenOnFreePort(server);
   cleanups.push(() => {
     server.closeAllConnections();
     return new Promise((resolve) => server.close(resolve));
   });
-  const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/webhooks/servicepay`,
     swap(next: RequestListener) {
@@ -268,7 +267,7 @@ window.results = Promise.all([
 ]);
 </script>`);
     });
-    await new Promise<void>((resolve) => attacker.listen(0, '127.0.0.1', resolve));
+    const attackerPort = await listenOnFreePort(attacker);
     cleanups.push(() => new Promise((resolve) => attacker.close(resolve)));
 
     const { page } = await strictPage();
@@ -278,7 +277,7 @@ window.results = Promise.all([
         answers.push(Promise.resolve(response.status()));
       }
     });
-    await page.goto(`http://127.0.0.1:${(attacker.address() as AddressInfo).port}/`);
+    await page.goto(`http://127.0.0.1:${attackerPort}/`);
     const results = await page.evaluate(
       () => (window as unknown as { results: Promise<string[]> }).results,
     );

@@ -11,6 +11,7 @@ import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_MESSAGES } from '../../src/core/messages';
 import { launchChromium } from '../helpers/browser';
+import { APP_ID } from '../helpers/merchant';
 import { axeViolations, prepareScreenshots, shot } from './support';
 
 // The script's file name carries the component version (package.json componentVersion).
@@ -70,7 +71,7 @@ window.start = (config = {}) => {
   };
   const service = new Service({
     environment: config.environment ?? 'SANDBOX',
-    applicationId: '3f2a1d4e-5b6c-4d7e-8f90-a1b2c3d4e5f6',
+    applicationId: ${JSON.stringify(APP_ID)},
     ...(config.environment === 'LIVE' ? {} : { transport }),
     openUrl: () => {},
     errorConsumer: (e) => window.errors.push(e),

@@ -8,14 +8,17 @@ import type {
 import { deferred } from './deferred';
 
 /**
- * A ServiceTransport for tests (core, React, stories): it records every call in order,
- * with exactly the request and signal it received, and answers each call as the test says.
+ * The one ServiceTransport double (core, React and vanilla tests, and the stories' fake
+ * backend): it records every call in order, with exactly the request and signal it received,
+ * and answers each call as the test says.
  *
  *   const fake = createFakeTransport();                       // answers at once
  *   fake.replyTo('initiatePayment', reply.defer());          // every payment waits ...
  *   fake.paymentCalls[0].resolve();                          // ... until the test answers
  *   fake.replyOnce('fetchInstitutions', reply.fail('Service unavailable'));
  *   fake.replyOnce('fetchInstitutions', reply.untyped([null, { id: 7 }]));  // hostile
+ *   fake.replyTo('fetchInstitutions', (_request, n) =>       // decided per call (n from 1),
+ *     reply.after(400, n == 1 ? reply.fail('HTTP 503') : reply.resolve()));  // after 400 ms
  *
  * It honours the AbortSignal like fetch does: a pending call whose signal aborts rejects
  * with an AbortError DOMException and is recorded as aborted (turn off with
@@ -35,7 +38,11 @@ export type FakeReply<T> =
   | { type: 'untyped'; value: unknown }
   | { type: 'fail'; error: string | Error }
   | { type: 'defer' }
-  | { type: 'hang' };
+  | { type: 'hang' }
+  | { type: 'after'; ms: number; answer: FakeReply<T> };
+
+/** How the fake answers every call of a method: one answer, or one decided per call (n from 1). */
+export type FakeAnswer<Req, T> = FakeReply<T> | ((request: Req, n: number) => FakeReply<T>);
 
 export const reply = {
   /** Answers at once, with `value` or the fake's realistic default. */
@@ -51,6 +58,8 @@ export const reply = {
   defer: (): FakeReply<never> => ({ type: 'defer' }),
   /** Never answers (only an abort settles it). */
   hang: (): FakeReply<never> => ({ type: 'hang' }),
+  /** Gives `answer` after `ms` of real time (the stories' latency); an abort still settles it at once. */
+  after: <T>(ms: number, answer: FakeReply<T>): FakeReply<T> => ({ type: 'after', ms, answer }),
 };
 
 export type CallStatus = 'pending' | 'resolved' | 'failed' | 'aborted';
@@ -85,6 +94,8 @@ export interface FakeTransportOptions {
   initiatePayment?: FakeReply<InitiatedPayment>;
   /** Reject pending calls with an AbortError when their signal aborts. @default true */
   respectAbort?: boolean;
+  /** Told of every call as it arrives (the stories show them in the actions panel). */
+  onCall?: (call: InstitutionsCall | PaymentCall) => void;
 }
 
 export interface FakeTransport extends ServiceTransport {
@@ -97,8 +108,11 @@ export interface FakeTransport extends ServiceTransport {
   /** The method names called, in order, e.g. ['fetchInstitutions', 'initiatePayment']. */
   readonly methods: readonly FakeMethod[];
   /** Changes how every later call of `method` is answered. */
-  replyTo(method: 'fetchInstitutions', answer: FakeReply<Institution[]>): void;
-  replyTo(method: 'initiatePayment', answer: FakeReply<InitiatedPayment>): void;
+  replyTo(
+    method: 'fetchInstitutions',
+    answer: FakeAnswer<InstitutionsRequest, Institution[]>,
+  ): void;
+  replyTo(method: 'initiatePayment', answer: FakeAnswer<PaymentInitiation, InitiatedPayment>): void;
   /** Queues answers for the next calls of `method` (before the default applies again). */
   replyOnce(method: 'fetchInstitutions', ...answers: FakeReply<Institution[]>[]): void;
   replyOnce(method: 'initiatePayment', ...answers: FakeReply<InitiatedPayment>[]): void;
@@ -139,12 +153,24 @@ function abortError(): DOMException {
   return new DOMException('The operation was aborted.', 'AbortError');
 }
 
+/** The queued answer, else the method's answer (decided for this request if it is a function). */
+function pick<Req, Res>(
+  queue: FakeReply<Res>[],
+  answer: FakeAnswer<Req, Res>,
+  request: Req,
+  earlier: readonly unknown[],
+): FakeReply<Res> {
+  const queued = queue.shift();
+  if (queued) return queued;
+  return typeof answer == 'function' ? answer(request, earlier.length + 1) : answer;
+}
+
 export function createFakeTransport(options: FakeTransportOptions = {}): FakeTransport {
   const respectAbort = options.respectAbort ?? true;
   const institutions = options.institutions ?? [...DEFAULT_INSTITUTIONS];
   const defaults: {
-    fetchInstitutions: FakeReply<Institution[]>;
-    initiatePayment: FakeReply<InitiatedPayment>;
+    fetchInstitutions: FakeAnswer<InstitutionsRequest, Institution[]>;
+    initiatePayment: FakeAnswer<PaymentInitiation, InitiatedPayment>;
   } = {
     fetchInstitutions: options.fetchInstitutions ?? reply.resolve(),
     initiatePayment: options.initiatePayment ?? reply.resolve(),
@@ -173,8 +199,10 @@ export function createFakeTransport(options: FakeTransportOptions = {}): FakeTra
     result.catch(() => undefined);
     const name = `${method} call #${calls.length}`;
 
+    let timer: ReturnType<typeof setTimeout> | undefined;
     const onAbort = () => {
       if (status !== 'pending' || !respectAbort) return;
+      clearTimeout(timer);
       status = 'aborted';
       aborted = true;
       settle.reject(abortError());
@@ -213,12 +241,15 @@ export function createFakeTransport(options: FakeTransportOptions = {}): FakeTra
     if (signal?.aborted) onAbort();
     else signal?.addEventListener('abort', onAbort);
 
-    if (status === 'pending') {
-      if (answer.type === 'resolve') call.resolve(answer.value);
-      else if (answer.type === 'untyped')
-        finish('resolved', () => settle.resolve(answer.value as Res));
-      else if (answer.type === 'fail') call.fail(answer.error);
-    }
+    const give = (given: FakeReply<Res>): void => {
+      if (status !== 'pending') return;
+      if (given.type === 'resolve') call.resolve(given.value);
+      else if (given.type === 'untyped')
+        finish('resolved', () => settle.resolve(given.value as Res));
+      else if (given.type === 'fail') call.fail(given.error);
+      else if (given.type === 'after') timer = setTimeout(() => give(given.answer), given.ms);
+    };
+    give(answer);
     return call;
   }
 
@@ -234,7 +265,12 @@ export function createFakeTransport(options: FakeTransportOptions = {}): FakeTra
     },
 
     fetchInstitutions(request, signal) {
-      const answer = queues.fetchInstitutions.shift() ?? defaults.fetchInstitutions;
+      const answer = pick(
+        queues.fetchInstitutions,
+        defaults.fetchInstitutions,
+        request,
+        fetchCalls,
+      );
       const call = record<InstitutionsRequest, Institution[]>(
         'fetchInstitutions',
         request,
@@ -244,11 +280,12 @@ export function createFakeTransport(options: FakeTransportOptions = {}): FakeTra
       );
       calls.push(call);
       fetchCalls.push(call);
+      options.onCall?.(call);
       return call.result;
     },
 
     initiatePayment(request, signal) {
-      const answer = queues.initiatePayment.shift() ?? defaults.initiatePayment;
+      const answer = pick(queues.initiatePayment, defaults.initiatePayment, request, paymentCalls);
       const n = paymentCalls.length + 1;
       const call = record<PaymentInitiation, InitiatedPayment>(
         'initiatePayment',
@@ -259,11 +296,13 @@ export function createFakeTransport(options: FakeTransportOptions = {}): FakeTra
       );
       calls.push(call);
       paymentCalls.push(call);
+      options.onCall?.(call);
       return call.result;
     },
 
-    replyTo(method: FakeMethod, answer: FakeReply<never>) {
-      defaults[method] = answer;
+    replyTo(method: FakeMethod, answer: unknown) {
+      // The overloads pair each method with its own answer type.
+      (defaults as Record<FakeMethod, unknown>)[method] = answer;
     },
 
     replyOnce(method: FakeMethod, ...answers: FakeReply<never>[]) {

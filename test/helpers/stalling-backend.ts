@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { DEFAULT_INSTITUTIONS, defaultInitiatedPayment } from './fake-transport';
+import { listenOnFreePort } from './free-port';
 
 /**
  * A real node:http backend speaking createHttpTransport's contract, on 127.0.0.1 at an
@@ -32,7 +32,7 @@ export interface StallingBackend {
   close(): Promise<void>;
 }
 
-export function startStallingBackend(
+export async function startStallingBackend(
   plan: (request: { method: string; path: string; index: number }) => Behaviour,
 ): Promise<StallingBackend> {
   const requests: SeenRequest[] = [];
@@ -88,19 +88,14 @@ export function startStallingBackend(
       }
     });
   });
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      resolve({
-        url: `http://127.0.0.1:${port}`,
-        requests,
-        close: () =>
-          new Promise<void>((done) => {
-            server.closeAllConnections();
-            server.close(() => done());
-          }),
-      });
-    });
-  });
+  const port = await listenOnFreePort(server);
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    close: () =>
+      new Promise<void>((done) => {
+        server.closeAllConnections();
+        server.close(() => done());
+      }),
+  };
 }

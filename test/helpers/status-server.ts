@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { PaymentIds, PaymentStatus } from '../../src/core/index';
+import { listenOnFreePort } from './free-port';
 
 /**
  * A real node:http status endpoint for the result page's tests, on 127.0.0.1 at an ephemeral
@@ -92,8 +92,7 @@ export async function startStatusServer(options: StatusServerOptions = {}): Prom
       open.delete(res);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const url = `http://127.0.0.1:${await listenOnFreePort(server)}`;
 
   return {
     url,

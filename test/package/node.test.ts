@@ -5,10 +5,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { smokeApps } from './apps';
+import { APP_ID } from '../helpers/merchant';
 import { run, runFixture, startFixture } from './support';
 
 const { bare } = smokeApps();
-const APP_ID = '3f2a1d4e-5b6c-4d7e-8f90-a1b2c3d4e5f6';
 
 interface NodeChecks {
   resolved: Record<string, string>;

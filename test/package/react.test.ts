@@ -6,9 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { smokeApps } from './apps';
 import { runFixture } from './support';
 import { WHOLE_PAYMENT } from '../helpers/events';
+import { APP_ID } from '../helpers/merchant';
 
 const apps = smokeApps();
-const APP_ID = '3f2a1d4e-5b6c-4d7e-8f90-a1b2c3d4e5f6';
 
 interface MainFlow {
   react: string;

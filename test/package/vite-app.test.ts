@@ -5,12 +5,12 @@
 import { readFile, readdir } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { extname, join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { smokeApps } from './apps';
 import { launchChromium } from '../helpers/browser';
+import { listenOnFreePort } from '../helpers/free-port';
 import { REPO, run, startFixture } from './support';
 
 const { react19: app } = smokeApps();
@@ -47,9 +47,8 @@ beforeAll(async () => {
       () => res.writeHead(404).end(),
     );
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = await listenOnFreePort(server);
   sandbox = await startFixture(app, 'sandbox.mjs');
-  const { port } = server.address() as AddressInfo;
   const query = new URLSearchParams({
     backend: sandbox.info.url,
     app: sandbox.info.applicationId,

@@ -8,19 +8,22 @@ import {
   APP_ID,
   BANKS,
   SEARCHABLE_BANKS,
-  deferred,
   expectSearchOnEachKey,
-  makeLog,
-  makeTransport,
+  fakeTransport,
+  reply,
 } from './support';
 import { renderServicePay } from './render';
+import { createEventLog } from '../helpers/event-log';
+import { createFakeTransport, defaultInitiatedPayment } from '../helpers/fake-transport';
 import { WHOLE_PAYMENT } from '../helpers/events';
 import { developerTextIn } from '../helpers/shopper-text';
 import { DEFAULT_MESSAGES } from '../../src/core/index';
 
-function setup(props: Partial<ServicePayProps> = {}, transport = makeTransport()) {
-  return { ...renderServicePay({ transport: transport.transport, ...props }), ...transport };
+function setup(props: Partial<ServicePayProps> = {}, transport = fakeTransport()) {
+  return { ...renderServicePay({ transport, ...props }), transport };
 }
+
+const FIRST_PAYMENT = defaultInitiatedPayment(1);
 
 const payButton = () => screen.getByRole('button', { name: /^Pay\b/ });
 
@@ -34,11 +37,13 @@ describe('<ServicePay>', () => {
       'data-state',
       'idle',
     );
-    await waitFor(() => expect(log).toEqual(['mounted', 'institutions_fetched']));
+    await waitFor(() =>
+      expect(log.entries).toEqual(['event:mounted', 'event:institutions_fetched']),
+    );
   });
 
   it('takes a whole payment by clicks, with the events in order', async () => {
-    const { user, log, openUrl, payments } = setup();
+    const { user, log, openUrl, transport } = setup();
     await user.click(await screen.findByRole('button', { name: 'Pay £12.50' }));
     const barclays = await screen.findByRole('button', { name: 'Barclays' });
     expect(barclays).toHaveFocus();
@@ -47,10 +52,10 @@ describe('<ServicePay>', () => {
     expect(barclays.querySelector('img')).toHaveAttribute('src', 'https://icons.test/barclays.svg');
     expect(barclays.querySelector('img')).toHaveAttribute('alt', '');
     await user.click(barclays);
-    await waitFor(() => expect(openUrl).toHaveBeenCalledWith('https://bank.test/authorise/1'));
-    expect(log).toEqual(WHOLE_PAYMENT);
-    expect(payments).toHaveLength(1);
-    expect(payments[0]).toMatchObject({
+    await waitFor(() => expect(openUrl).toHaveBeenCalledWith(FIRST_PAYMENT.authorisationUrl));
+    expect(log.entries).toEqual(WHOLE_PAYMENT.map((event) => `event:${event}`));
+    expect(transport.paymentRequests).toHaveLength(1);
+    expect(transport.paymentRequests[0]).toMatchObject({
       environment: 'SANDBOX',
       applicationId: APP_ID,
       institutionId: 'barclays',
@@ -64,9 +69,8 @@ describe('<ServicePay>', () => {
   });
 
   it('sends one payment for a double click', async () => {
-    const t = makeTransport();
-    const answer = deferred<{ paymentId: string; authorisationUrl: string }>();
-    t.transport.initiatePayment.mockImplementationOnce(() => answer.promise);
+    const t = fakeTransport();
+    t.replyOnce('initiatePayment', reply.defer());
     const { user, openUrl } = setup({}, t);
     await user.click(await screen.findByRole('button', { name: 'Pay £12.50' }));
     const monzo = await screen.findByRole('button', { name: 'Monzo' });
@@ -84,21 +88,21 @@ describe('<ServicePay>', () => {
       'true',
     );
     await act(async () =>
-      answer.resolve({ paymentId: 'p', authorisationUrl: 'https://bank.test/a' }),
+      t.paymentCalls[0]!.resolve({ paymentId: 'p', authorisationUrl: 'https://bank.test/a' }),
     );
-    expect(t.transport.initiatePayment).toHaveBeenCalledTimes(1);
+    expect(t.paymentCalls).toHaveLength(1);
     expect(openUrl).toHaveBeenCalledTimes(1);
   });
 
   it('fetches the banks once and emits mounted once under StrictMode', async () => {
-    const t = makeTransport();
-    const { log, eventConsumer, errorConsumer } = makeLog();
+    const t = fakeTransport();
+    const { entries, eventConsumer, errorConsumer } = createEventLog();
     render(
       <StrictMode>
         <ServicePay
           environment="SANDBOX"
           applicationId={APP_ID}
-          transport={t.transport}
+          transport={t}
           eventConsumer={eventConsumer}
           errorConsumer={errorConsumer}
           payment={{ amount: 1, paymentReference: 'R' }}
@@ -106,34 +110,38 @@ describe('<ServicePay>', () => {
       </StrictMode>,
     );
     await screen.findByRole('button', { name: 'Pay £1.00' });
-    await waitFor(() => expect(log).toEqual(['mounted', 'institutions_fetched']));
-    expect(t.transport.fetchInstitutions).toHaveBeenCalledTimes(1);
+    await waitFor(() => expect(entries).toEqual(['event:mounted', 'event:institutions_fetched']));
+    expect(t.fetchCalls).toHaveLength(1);
   });
 
   it('opens the list when the banks arrive if asked before', async () => {
-    const t = makeTransport();
-    const banks = deferred<typeof BANKS>();
-    t.transport.fetchInstitutions.mockImplementationOnce(() => banks.promise);
+    const t = fakeTransport();
+    t.replyOnce('fetchInstitutions', reply.defer());
     const { ref, log } = setup({}, t);
     await screen.findByRole('button', { name: 'Pay £12.50' });
     act(() => ref.current!.openInstitutionSelection());
     expect(screen.getByRole('group')).toHaveAttribute('data-state', 'loading');
     expect(screen.getByRole('status')).toHaveTextContent('Loading banks…');
-    expect(log).toEqual(['mounted']);
-    await act(async () => banks.resolve(BANKS));
+    expect(log.entries).toEqual(['event:mounted']);
+    await act(async () => t.fetchCalls[0]!.resolve(BANKS));
     expect(await screen.findByRole('button', { name: 'Barclays' })).toHaveFocus();
-    expect(log).toEqual(['mounted', 'institutions_fetched', 'bank_selection_opened']);
+    expect(log.entries).toEqual([
+      'event:mounted',
+      'event:institutions_fetched',
+      'event:bank_selection_opened',
+    ]);
   });
 
   it('shows a failed fetch in plain words with Try again as the primary action, and recovers', async () => {
-    const t = makeTransport();
-    t.transport.fetchInstitutions.mockRejectedValueOnce(
-      new Error('Network error: could not reach http://127.0.0.1:4010'),
+    const t = fakeTransport();
+    t.replyOnce(
+      'fetchInstitutions',
+      reply.fail('Network error: could not reach http://127.0.0.1:4010'),
     );
     const { user, log, container } = setup({}, t);
     expect(await screen.findByRole('alert')).toHaveTextContent(DEFAULT_MESSAGES.loadFailed);
     expect(developerTextIn(container)).toBeUndefined();
-    expect(log).toContain(
+    expect(log.entries).toContain(
       'error:fetchInstitutions:Network error: could not reach http://127.0.0.1:4010',
     );
     // The one primary button is the retry; pressing it opens the step once the banks arrive.
@@ -141,23 +149,23 @@ describe('<ServicePay>', () => {
     await user.click(screen.getByRole('button', { name: 'Try again' }));
     await waitFor(() => expect(screen.getByRole('alert')).toBeEmptyDOMElement());
     expect(await screen.findByRole('button', { name: 'Barclays' })).toHaveFocus();
-    expect(t.transport.fetchInstitutions).toHaveBeenCalledTimes(2);
+    expect(t.fetchCalls).toHaveLength(2);
   });
 
   it('disables Pay with a plain reason for an invalid payment, reports it, and sends nothing', async () => {
-    const { user, log, payments, container } = setup({
+    const { user, log, transport, container } = setup({
       payment: { amount: 12.5, paymentReference: 'ABCDEFGHIJKLMNOPQRS' },
     });
     const message =
       'Input validation error: field=[paymentRequest.reference], value=[ABCDEFGHIJKLMNOPQRS], error=[must not be longer than 18 characters]';
-    await waitFor(() => expect(log).toContain(`error:payWithBankInstitution:${message}`));
+    await waitFor(() => expect(log.entries).toContain(`error:payWithBankInstitution:${message}`));
     expect(payButton()).toHaveAccessibleName('Pay');
     expect(payButton()).toBeDisabled();
     expect(payButton()).toHaveAccessibleDescription(DEFAULT_MESSAGES.paymentInvalid);
     expect(developerTextIn(container)).toBeUndefined();
     await user.click(payButton());
     expect(screen.queryByRole('list', { name: 'Banks' })).not.toBeInTheDocument();
-    expect(payments).toHaveLength(0);
+    expect(transport.paymentRequests).toHaveLength(0);
   });
 
   it('closes the list on Escape and gives focus back to Pay', async () => {
@@ -196,7 +204,7 @@ describe('<ServicePay>', () => {
     expect(button).toBeDisabled();
     rerender({ disablePayButton: false });
     await waitFor(() => expect(button).toBeEnabled());
-    expect(log.filter((e) => e.startsWith('pay_button'))).toEqual([
+    expect(log.events().filter((e) => e.startsWith('pay_button'))).toEqual([
       ServiceEvent.PAY_BUTTON_ENABLED,
       ServiceEvent.PAY_BUTTON_DISABLED,
       ServiceEvent.PAY_BUTTON_ENABLED,
@@ -205,14 +213,15 @@ describe('<ServicePay>', () => {
 
   it('pays from the handle, with the app-link fragment and agent type', async () => {
     const onPaymentInitiated = vi.fn();
-    const { ref, openUrl, payments } = setup({
+    const { ref, openUrl, transport } = setup({
       isWebView: true,
       agentType: 'MOBILE_APPLICATION',
       onPaymentInitiated,
     });
     await screen.findByRole('button', { name: 'Pay £12.50' });
     await act(() => ref.current!.payWithInstitution('hsbc'));
-    expect(openUrl).toHaveBeenCalledWith('https://bank.test/authorise/1#OPEN_AS_APPLINK');
+    expect(openUrl).toHaveBeenCalledWith(`${FIRST_PAYMENT.authorisationUrl}#OPEN_AS_APPLINK`);
+    const payments = transport.paymentRequests;
     expect(payments[0]!.agentType).toBe('MOBILE_APPLICATION');
     expect(onPaymentInitiated).toHaveBeenCalledWith({
       merchantPaymentId: payments[0]!.merchantPaymentId,
@@ -222,13 +231,14 @@ describe('<ServicePay>', () => {
       ref.current!.createPayment({ amount: 3, paymentReference: 'R2', agentType: 'WEB_BROWSER' });
     });
     await act(() => ref.current!.payWithInstitution('hsbc'));
-    expect(payments[1]!.agentType).toBe('WEB_BROWSER');
-    expect(payments[1]!.merchantPaymentId).not.toBe(payments[0]!.merchantPaymentId);
+    const [first, second] = transport.paymentRequests;
+    expect(second!.agentType).toBe('WEB_BROWSER');
+    expect(second!.merchantPaymentId).not.toBe(first!.merchantPaymentId);
   });
 
   it('neither refetches nor re-applies the payment on re-renders with new objects', async () => {
-    const t = makeTransport();
-    const { rerender, ref, payments } = setup({}, t);
+    const t = fakeTransport();
+    const { rerender, ref } = setup({}, t);
     await screen.findByRole('button', { name: 'Pay £12.50' });
     await act(() => ref.current!.payWithInstitution('monzo'));
     for (let i = 0; i < 3; i++) {
@@ -238,36 +248,32 @@ describe('<ServicePay>', () => {
       });
     }
     await act(() => ref.current!.payWithInstitution('monzo'));
-    expect(t.transport.fetchInstitutions).toHaveBeenCalledTimes(1);
-    expect(payments).toHaveLength(2);
+    expect(t.fetchCalls).toHaveLength(1);
+    expect(t.paymentRequests).toHaveLength(2);
     rerender({ payment: { amount: 20, paymentReference: 'ORDER-1043' } });
     expect(await screen.findByRole('button', { name: 'Pay £20.00' })).toBeInTheDocument();
   });
 
   it('never redirects after unmount, and aborts the request', async () => {
-    const t = makeTransport();
-    const answer = deferred<{ paymentId: string; authorisationUrl: string }>();
-    let signal: AbortSignal | undefined;
-    t.transport.initiatePayment.mockImplementationOnce((_req, s) => {
-      signal = s;
-      return answer.promise;
-    });
+    // Answered by the test, whatever the signal says: a late answer after the abort.
+    const t = createFakeTransport({ institutions: BANKS, respectAbort: false });
+    t.replyOnce('initiatePayment', reply.defer());
     const { ref, openUrl, unmount } = setup({}, t);
     await screen.findByRole('button', { name: 'Pay £12.50' });
     act(() => {
       void ref.current!.payWithInstitution('monzo');
     });
-    await waitFor(() => expect(signal).toBeDefined());
+    await waitFor(() => expect(t.paymentCalls).toHaveLength(1));
     unmount();
     await Promise.resolve();
-    expect(signal!.aborted).toBe(true);
-    answer.resolve({ paymentId: 'p', authorisationUrl: 'https://bank.test/late' });
+    expect(t.paymentCalls[0]!.signal?.aborted).toBe(true);
+    t.paymentCalls[0]!.resolve({ paymentId: 'p', authorisationUrl: 'https://bank.test/late' });
     await new Promise((r) => setTimeout(r, 0));
     expect(openUrl).not.toHaveBeenCalled();
   });
 
   it('renders markup in texts and bank names as text', async () => {
-    const t = makeTransport([{ id: 'x', name: '<img src=x onerror=alert(1)>' }]);
+    const t = fakeTransport([{ id: 'x', name: '<img src=x onerror=alert(1)>' }]);
     const { user, container } = setup(
       { title: '<b>Title</b>', label: '<i>l</i>', payLabel: '<s>Pay</s> £' },
       t,
@@ -286,7 +292,7 @@ describe('<ServicePay>', () => {
       ...Array.from({ length: 10 }, (_, i) => ({ id: `b${i}`, name: `Bank ${i}` })),
       { id: 'sg', name: 'Société Générale' },
     ];
-    const { user } = setup({}, makeTransport(many));
+    const { user } = setup({}, fakeTransport(many));
     await user.click(await screen.findByRole('button', { name: 'Pay £12.50' }));
     const search = await screen.findByRole('searchbox', { name: 'Search for your bank' });
     expect(search).toHaveFocus();
@@ -299,7 +305,7 @@ describe('<ServicePay>', () => {
   });
 
   it('filters the banks on every keystroke, not on blur or Enter', async () => {
-    const { user } = setup({}, makeTransport(SEARCHABLE_BANKS));
+    const { user } = setup({}, fakeTransport(SEARCHABLE_BANKS));
     await user.click(await screen.findByRole('button', { name: 'Pay £12.50' }));
     await expectSearchOnEachKey(user);
   });
@@ -319,13 +325,7 @@ describe('styling', () => {
   it('injects the stylesheets once, with the nonce', async () => {
     document.head.innerHTML = '';
     setup({ nonce: 'abc123' });
-    render(
-      <ServicePay
-        environment="SANDBOX"
-        applicationId={APP_ID}
-        transport={makeTransport().transport}
-      />,
-    );
+    render(<ServicePay environment="SANDBOX" applicationId={APP_ID} transport={fakeTransport()} />);
     await screen.findAllByRole('group');
     const service = document.head.querySelectorAll('style[data-servicepay="service"]');
     expect(service).toHaveLength(1);
@@ -355,15 +355,10 @@ describe('accessibility', () => {
     await screen.findByRole('button', { name: 'Barclays' });
     expect(await axe(container)).toHaveNoViolations();
 
-    const t = makeTransport();
-    t.transport.fetchInstitutions.mockRejectedValue(new Error('Down'));
+    const t = fakeTransport();
+    t.replyTo('fetchInstitutions', reply.fail('Down'));
     const failed = render(
-      <ServicePay
-        environment="SANDBOX"
-        applicationId={APP_ID}
-        transport={t.transport}
-        disablePayButton
-      />,
+      <ServicePay environment="SANDBOX" applicationId={APP_ID} transport={t} disablePayButton />,
     );
     await waitFor(() =>
       expect(within(failed.container).getByRole('alert')).toHaveTextContent(

@@ -4,18 +4,19 @@ import userEvent from '@testing-library/user-event';
 import { vi } from 'vitest';
 import { ServicePay } from '../../src/react/index';
 import type { ServicePayHandle, ServicePayProps } from '../../src/react/index';
-import { APP_ID, makeLog } from './support';
+import { createEventLog } from '../helpers/event-log';
+import { APP_ID } from './support';
 
 /**
  * `<ServicePay>` as a sandbox merchant renders it, with an order prepared and every callback
- * observed: `log` (makeLog) holds events and errors in the order the merchant's callbacks saw
- * them, and each callback is a spy too. `props` adds or
- * replaces options (a test's `transport`, mostly); `rerender` renders again with more.
+ * observed: `log` (test/helpers/event-log) holds events and errors in the order the merchant's
+ * callbacks saw them, and each callback is a spy too; `openUrl` is a spy of its own, so the log
+ * holds what the component reports, not where it navigates. `props` adds or replaces options (a
+ * test's `transport`, mostly); `rerender` renders again with more.
  */
 export function renderServicePay(props: Partial<ServicePayProps> = {}) {
-  const { log, ...consumers } = makeLog();
-  const eventConsumer = vi.fn(consumers.eventConsumer);
-  const errorConsumer = vi.fn(consumers.errorConsumer);
+  const log = createEventLog();
+  const { eventConsumer, errorConsumer } = log;
   const openUrl = vi.fn();
   const ref = createRef<ServicePayHandle>();
   const all: ServicePayProps = {

@@ -10,12 +10,12 @@ import { DEFAULT_MESSAGES, SLOW_LOAD_MS } from '../../src/core/index';
 import type { ServicePayProps } from '../../src/react/index';
 import { PSEUDO_MESSAGES, developerTextIn, englishLeftIn } from '../helpers/shopper-text';
 import { renderServicePay } from './render';
-import { BANKS, deferred, makeTransport } from './support';
+import { BANKS, fakeTransport, reply } from './support';
 
 const MANY = Array.from({ length: 12 }, (_, i) => ({ id: `b${i}`, name: `Bank ${i}` }));
 
-function setup(props: Partial<ServicePayProps> = {}, transport = makeTransport()) {
-  return { ...renderServicePay({ transport: transport.transport, ...props }), ...transport };
+function setup(props: Partial<ServicePayProps> = {}, transport = fakeTransport()) {
+  return { ...renderServicePay({ transport, ...props }), transport };
 }
 
 const pay = () => screen.getByRole('button', { name: /^Pay\b/ });
@@ -48,7 +48,7 @@ describe('the bank step', () => {
     });
     onTestFinished(() => void delete (window as { matchMedia?: unknown }).matchMedia);
     const user = userEvent.setup();
-    setup({}, makeTransport(MANY));
+    setup({}, fakeTransport(MANY));
     await user.click(await screen.findByRole('button', { name: 'Pay £12.50' }));
     expect(await screen.findByRole('heading', { name: 'Choose your bank' })).toHaveFocus();
     expect(screen.getByRole('searchbox')).not.toHaveFocus();
@@ -56,7 +56,7 @@ describe('the bank step', () => {
 
   it('is one Tab stop (roving tabindex), with Home, End, and the search field leading in', async () => {
     const user = userEvent.setup();
-    setup({}, makeTransport(MANY));
+    setup({}, fakeTransport(MANY));
     await user.click(await screen.findByRole('button', { name: 'Pay £12.50' }));
     const search = await screen.findByRole('searchbox', { name: 'Search for your bank' });
     expect(search).toHaveFocus();
@@ -85,8 +85,8 @@ describe('the bank step', () => {
 
   it('shows the chosen bank and Pay in progress while the payment opens', async () => {
     const user = userEvent.setup();
-    const t = makeTransport();
-    t.transport.initiatePayment.mockImplementationOnce(() => new Promise(() => undefined));
+    const t = fakeTransport();
+    t.replyOnce('initiatePayment', reply.hang());
     setup({}, t);
     await user.click(await screen.findByRole('button', { name: 'Pay £12.50' }));
     await user.click(await screen.findByRole('button', { name: 'HSBC UK' }));
@@ -105,17 +105,15 @@ describe('the bank step', () => {
 describe('failures, in the shopper’s words', () => {
   it('a failed payment: what happened and what to do, the backend’s text to errorConsumer only', async () => {
     const user = userEvent.setup();
-    const t = makeTransport();
-    t.transport.initiatePayment.mockRejectedValueOnce(
-      new Error('The service did not answer within 30000 ms'),
-    );
+    const t = fakeTransport();
+    t.replyOnce('initiatePayment', reply.fail('The service did not answer within 30000 ms'));
     const { container, log } = setup({}, t);
     await user.click(await screen.findByRole('button', { name: 'Pay £12.50' }));
     await user.click(await screen.findByRole('button', { name: 'Barclays' }));
     expect(await screen.findByRole('alert')).toHaveTextContent(
       DEFAULT_MESSAGES.payFailed('Barclays'),
     );
-    expect(log).toContain(
+    expect(log.entries).toContain(
       'error:payWithBankInstitution:The service did not answer within 30000 ms',
     );
     expect(developerTextIn(container)).toBeUndefined();
@@ -130,7 +128,9 @@ describe('failures, in the shopper’s words', () => {
     expect(await screen.findByText(DEFAULT_MESSAGES.unavailable)).toBeInTheDocument();
     expect(pay()).toBeDisabled();
     expect(pay()).toHaveAccessibleDescription(DEFAULT_MESSAGES.unavailable);
-    expect(log.some((line) => line.startsWith('error:fetchInstitutions:servicepay: '))).toBe(true);
+    expect(
+      log.entries.some((line) => line.startsWith('error:fetchInstitutions:servicepay: ')),
+    ).toBe(true);
     expect(developerTextIn(container)).toBeUndefined();
   });
 
@@ -145,10 +145,8 @@ describe('failures, in the shopper’s words', () => {
 
   it('a slow load says so and offers a retry, before the transport gives up', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    const t = makeTransport();
-    const late = deferred<typeof BANKS>();
-    t.transport.fetchInstitutions.mockImplementationOnce(() => new Promise(() => undefined));
-    t.transport.fetchInstitutions.mockImplementationOnce(() => late.promise);
+    const t = fakeTransport();
+    t.replyOnce('fetchInstitutions', reply.hang(), reply.defer());
     const { ref } = setup({}, t);
     act(() => ref.current!.openInstitutionSelection());
     expect(screen.getByRole('status')).toHaveTextContent(DEFAULT_MESSAGES.loading);
@@ -157,10 +155,10 @@ describe('failures, in the shopper’s words', () => {
     expect(screen.getByRole('status')).toHaveTextContent(DEFAULT_MESSAGES.slow);
     fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
     // The first request is abandoned (aborted) and a second one made.
-    expect(t.transport.fetchInstitutions).toHaveBeenCalledTimes(2);
-    expect(t.transport.fetchInstitutions.mock.calls[0]![1]!.aborted).toBe(true);
+    expect(t.fetchCalls).toHaveLength(2);
+    expect(t.fetchCalls[0]!.signal?.aborted).toBe(true);
     expect(screen.getByRole('status')).toHaveTextContent(DEFAULT_MESSAGES.loading);
-    await act(async () => late.resolve(BANKS));
+    await act(async () => t.fetchCalls[1]!.resolve(BANKS));
     expect(screen.getByRole('button', { name: 'Barclays' })).toBeInTheDocument();
   });
 });
@@ -195,9 +193,9 @@ describe('messages', () => {
 
   type State = [name: string, reach: () => Promise<HTMLElement>];
   const names = [...BANKS, ...MANY].map((b) => b.name);
-  const pseudo = (props: Partial<ServicePayProps> = {}, t = makeTransport()) =>
+  const pseudo = (props: Partial<ServicePayProps> = {}, t = fakeTransport()) =>
     setup({ messages: PSEUDO_MESSAGES, ...props }, t);
-  const openWith = async (t = makeTransport(), props: Partial<ServicePayProps> = {}) => {
+  const openWith = async (t = fakeTransport(), props: Partial<ServicePayProps> = {}) => {
     const view = pseudo(props, t);
     await act(async () => view.ref.current!.openInstitutionSelection());
     return view;
@@ -215,8 +213,8 @@ describe('messages', () => {
       'loading, then slow',
       async () => {
         vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-        const t = makeTransport();
-        t.transport.fetchInstitutions.mockImplementation(() => new Promise(() => undefined));
+        const t = fakeTransport();
+        t.replyTo('fetchInstitutions', reply.hang());
         const view = await openWith(t);
         expect(englishLeftIn(view.container, names)).toBe('');
         act(() => void vi.advanceTimersByTime(SLOW_LOAD_MS));
@@ -228,30 +226,30 @@ describe('messages', () => {
     [
       'load failed',
       async () => {
-        const t = makeTransport();
-        t.transport.fetchInstitutions.mockRejectedValue(new Error('HTTP 503'));
+        const t = fakeTransport();
+        t.replyTo('fetchInstitutions', reply.fail('HTTP 503'));
         const view = pseudo({}, t);
         await screen.findByText('⟦loadFailed⟧');
         return view.container;
       },
     ],
-    ['open, with search', async () => (await openWith(makeTransport(MANY))).container],
+    ['open, with search', async () => (await openWith(fakeTransport(MANY))).container],
     [
       'no match',
       async () => {
-        const { container } = await openWith(makeTransport(MANY));
+        const { container } = await openWith(fakeTransport(MANY));
         // An input event, as typing fires (the field filters on onInput).
         fireEvent.input(screen.getByRole('searchbox'), { target: { value: 'zzz' } });
         expect(await screen.findByText('⟦noMatch:zzz⟧')).toBeInTheDocument();
         return container;
       },
     ],
-    ['no banks', async () => (await openWith(makeTransport([]))).container],
+    ['no banks', async () => (await openWith(fakeTransport([]))).container],
     [
       'opening a bank',
       async () => {
-        const t = makeTransport();
-        t.transport.initiatePayment.mockImplementation(() => new Promise(() => undefined));
+        const t = fakeTransport();
+        t.replyTo('initiatePayment', reply.hang());
         const { container } = await openWith(t);
         fireEvent.click(screen.getByRole('button', { name: 'Monzo' }));
         return container;
@@ -260,8 +258,8 @@ describe('messages', () => {
     [
       'payment failed',
       async () => {
-        const t = makeTransport();
-        t.transport.initiatePayment.mockRejectedValue(new Error('servicepay: nope'));
+        const t = fakeTransport();
+        t.replyTo('initiatePayment', reply.fail('servicepay: nope'));
         const { container } = await openWith(t);
         await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Monzo' })));
         await screen.findByText('⟦payFailed:Monzo⟧');

@@ -3,18 +3,20 @@ import { createElement } from 'react';
 import { renderToString } from 'react-dom/server';
 import { describe, expect, it, vi } from 'vitest';
 import { ServicePay } from '../../src/react/index';
+import { createFakeTransport } from '../helpers/fake-transport';
+import { APP_ID } from '../helpers/merchant';
 
 describe('server rendering', () => {
   it('renders with no window and makes no request', () => {
     expect(typeof window).toBe('undefined');
-    const fetchInstitutions = vi.fn();
+    const transport = createFakeTransport();
     const html = renderToString(
       createElement(ServicePay, {
         environment: 'SANDBOX',
-        applicationId: '3f2a1d4e-5b6c-4d7e-8f90-a1b2c3d4e5f6',
+        applicationId: APP_ID,
         title: 'Pay <b>now</b>',
         payment: { amount: 12.5, paymentReference: 'ORDER-1' },
-        transport: { fetchInstitutions, initiatePayment: vi.fn() },
+        transport,
       }),
     );
     expect(html).toContain('Pay &lt;b&gt;now&lt;/b&gt;');
@@ -22,7 +24,7 @@ describe('server rendering', () => {
     // The payment prop's amount is in the server HTML (React separates the two texts with a
     // comment), so the shopper never sees a bare "Pay £" before hydration.
     expect(html).toMatch(/<button[^>]*>Pay £(<!-- -->)?12\.50<\/button>/);
-    expect(fetchInstitutions).not.toHaveBeenCalled();
+    expect(transport.calls).toEqual([]);
   });
 
   it('shows no amount for an invalid payment prop, and reports nothing while rendering', () => {
@@ -30,10 +32,10 @@ describe('server rendering', () => {
     const html = renderToString(
       createElement(ServicePay, {
         environment: 'SANDBOX',
-        applicationId: '3f2a1d4e-5b6c-4d7e-8f90-a1b2c3d4e5f6',
+        applicationId: APP_ID,
         payment: { amount: 12.5, paymentReference: 'R'.repeat(19) },
         errorConsumer,
-        transport: { fetchInstitutions: vi.fn(), initiatePayment: vi.fn() },
+        transport: createFakeTransport(),
       }),
     );
     // No amount, and no dead button: disabled until the payment is applied.

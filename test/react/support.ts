@@ -1,12 +1,14 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import type { UserEvent } from '@testing-library/user-event';
-import { expect, vi } from 'vitest';
+import { expect } from 'vitest';
 import { DEFAULT_MESSAGES } from '../../src/core/index';
-import type { Institution, PaymentInitiation, ServiceTransport } from '../../src/core/index';
+import type { Institution } from '../../src/core/index';
+import { createFakeTransport } from '../helpers/fake-transport';
 
 export { deferred } from '../helpers/deferred';
+export { reply } from '../helpers/fake-transport';
 
-export const APP_ID = '3f2a1d4e-5b6c-4d7e-8f90-a1b2c3d4e5f6';
+export { APP_ID } from '../helpers/merchant';
 
 export const BANKS: Institution[] = [
   { id: 'barclays', name: 'Barclays', iconUrl: 'https://icons.test/barclays.svg' },
@@ -50,31 +52,7 @@ export async function expectSearchOnEachKey(user: UserEvent): Promise<void> {
   expect(search).toHaveValue('natw');
 }
 
-/** A transport answering at once, unless a test swaps an implementation in. */
-export function makeTransport(institutions: Institution[] = BANKS) {
-  const payments: PaymentInitiation[] = [];
-  const signals: AbortSignal[] = [];
-  const transport = {
-    fetchInstitutions: vi.fn<ServiceTransport['fetchInstitutions']>(async () => institutions),
-    initiatePayment: vi.fn<ServiceTransport['initiatePayment']>(async (req, signal) => {
-      payments.push(req);
-      if (signal) signals.push(signal);
-      return {
-        paymentId: `pay-${payments.length}`,
-        authorisationUrl: `https://bank.test/authorise/${payments.length}`,
-      };
-    }),
-  };
-  return { transport, payments, signals };
-}
-
-/** One ordered log of events and errors, as the merchant's callbacks saw them. */
-export function makeLog() {
-  const log: string[] = [];
-  return {
-    log,
-    eventConsumer: (event: string) => log.push(event),
-    errorConsumer: (error: { location: string; error: string }) =>
-      log.push(`error:${error.location}:${error.error}`),
-  };
+/** The one fake transport (test/helpers), listing `institutions` (BANKS unless given). */
+export function fakeTransport(institutions: Institution[] = BANKS) {
+  return createFakeTransport({ institutions });
 }

@@ -4,8 +4,9 @@ import { createRef } from 'react';
 import { ServicePay, useServicePayment } from '../../src/react/index';
 import type { ServicePayHandle, ServiceEventName, ServiceError } from '../../src/react/index';
 import { ServiceEvent, createPaymentSession } from '../../src/core/index';
+import { APP_ID } from '../helpers/merchant';
 
-const applicationId = '3f2a1d4e-5b6c-4d7e-8f90-a1b2c3d4e5f6';
+const applicationId = APP_ID;
 const ref = createRef<ServicePayHandle>();
 
 export const valid = (

@@ -4,7 +4,9 @@ import { describe, expect, it, vi } from 'vitest';
 import { useServicePayment } from '../../src/react/index';
 import type { UseServicePaymentOptions } from '../../src/react/index';
 import { DEFAULT_MESSAGES } from '../../src/core/index';
-import { APP_ID, BANKS, makeLog, makeTransport } from './support';
+import { createEventLog } from '../helpers/event-log';
+import { defaultInitiatedPayment } from '../helpers/fake-transport';
+import { APP_ID, fakeTransport, reply } from './support';
 
 /** A merchant's own UI on the headless hook. */
 function CustomCheckout(options: UseServicePaymentOptions) {
@@ -36,8 +38,8 @@ function CustomCheckout(options: UseServicePaymentOptions) {
 
 describe('useServicePayment', () => {
   it('drives a custom UI through a whole payment', async () => {
-    const t = makeTransport();
-    const { log, eventConsumer, errorConsumer } = makeLog();
+    const t = fakeTransport();
+    const { entries, eventConsumer, errorConsumer } = createEventLog();
     const openUrl = vi.fn();
     const onPaymentInitiated = vi.fn();
     const user = userEvent.setup();
@@ -45,7 +47,7 @@ describe('useServicePayment', () => {
       <CustomCheckout
         environment="SANDBOX"
         applicationId={APP_ID}
-        transport={t.transport}
+        transport={t}
         openUrl={openUrl}
         eventConsumer={eventConsumer}
         errorConsumer={errorConsumer}
@@ -53,7 +55,7 @@ describe('useServicePayment', () => {
         payment={{ amount: 5, paymentReference: 'HOOK-1', merchantPaymentId: 'order-1' }}
       />,
     );
-    await waitFor(() => expect(log).toEqual(['mounted', 'institutions_fetched']));
+    await waitFor(() => expect(entries).toEqual(['event:mounted', 'event:institutions_fetched']));
     expect(screen.getByText('Next id: order-1')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Choose bank' }));
     expect(screen.getByRole('status')).toHaveTextContent('selecting');
@@ -61,44 +63,40 @@ describe('useServicePayment', () => {
     await waitFor(() =>
       expect(screen.getByRole('status')).toHaveTextContent('awaiting-authorisation'),
     );
-    expect(t.payments[0]).toMatchObject({ merchantPaymentId: 'order-1', institutionId: 'monzo' });
+    expect(t.paymentRequests[0]).toMatchObject({
+      merchantPaymentId: 'order-1',
+      institutionId: 'monzo',
+    });
     expect(onPaymentInitiated).toHaveBeenCalledWith({
       merchantPaymentId: 'order-1',
       institutionId: 'monzo',
     });
     expect(screen.queryByText('Next id: order-1')).not.toBeInTheDocument();
     expect(screen.getByText(/^Next id: [0-9a-f-]{36}$/)).toBeInTheDocument();
-    expect(openUrl).toHaveBeenCalledWith('https://bank.test/authorise/1');
-    expect(log.slice(2)).toEqual([
-      'bank_selection_opened',
-      'payment_initiated',
-      'institution_selected',
-      'awaiting_authorisation',
+    expect(openUrl).toHaveBeenCalledWith(defaultInitiatedPayment(1).authorisationUrl);
+    expect(entries.slice(2)).toEqual([
+      'event:bank_selection_opened',
+      'event:payment_initiated',
+      'event:institution_selected',
+      'event:awaiting_authorisation',
     ]);
   });
 
   it('starts a new session when the application id changes', async () => {
-    const t = makeTransport();
+    const t = fakeTransport();
     const other = '0b9d6a4c-1e2f-4a3b-8c7d-6e5f4a3b2c1d';
     const view = render(
-      <CustomCheckout environment="SANDBOX" applicationId={APP_ID} transport={t.transport} />,
+      <CustomCheckout environment="SANDBOX" applicationId={APP_ID} transport={t} />,
     );
-    await waitFor(() => expect(t.transport.fetchInstitutions).toHaveBeenCalledTimes(1));
-    view.rerender(
-      <CustomCheckout environment="SANDBOX" applicationId={other} transport={t.transport} />,
-    );
-    await waitFor(() => expect(t.transport.fetchInstitutions).toHaveBeenCalledTimes(2));
-    expect(t.transport.fetchInstitutions.mock.calls.map(([req]) => req.applicationId)).toEqual([
-      APP_ID,
-      other,
-    ]);
+    await waitFor(() => expect(t.fetchCalls).toHaveLength(1));
+    view.rerender(<CustomCheckout environment="SANDBOX" applicationId={other} transport={t} />);
+    await waitFor(() => expect(t.fetchCalls).toHaveLength(2));
+    expect(t.fetchCalls.map((call) => call.request.applicationId)).toEqual([APP_ID, other]);
   });
 
   it('hands out the Pay step as data: a merchant button built on payStep follows the component', async () => {
-    const t = makeTransport();
-    t.transport.fetchInstitutions
-      .mockRejectedValueOnce(new Error('Service unavailable'))
-      .mockImplementation(async () => BANKS);
+    const t = fakeTransport();
+    t.replyOnce('fetchInstitutions', reply.fail('Service unavailable'));
     const user = userEvent.setup();
     function OwnButton(options: UseServicePaymentOptions) {
       const { payStep } = useServicePayment(options);
@@ -118,14 +116,12 @@ describe('useServicePayment', () => {
         </>
       );
     }
-    const view = render(
-      <OwnButton environment="SANDBOX" applicationId={APP_ID} transport={t.transport} />,
-    );
+    const view = render(<OwnButton environment="SANDBOX" applicationId={APP_ID} transport={t} />);
     // The banks failed to load: the button is the retry, before any payment.
     const button = await screen.findByRole('button', { name: DEFAULT_MESSAGES.retry });
     expect(screen.getByRole('alert')).toHaveTextContent(DEFAULT_MESSAGES.loadFailed);
     await user.click(button);
-    await waitFor(() => expect(t.transport.fetchInstitutions).toHaveBeenCalledTimes(2));
+    await waitFor(() => expect(t.fetchCalls).toHaveLength(2));
     // Loaded, no payment yet: "Pay", disabled, saying why.
     await waitFor(() => expect(screen.getByRole('button', { name: 'Pay' })).toBeDisabled());
     expect(screen.getByText(DEFAULT_MESSAGES.paymentNotReady)).toBeInTheDocument();
@@ -133,7 +129,7 @@ describe('useServicePayment', () => {
       <OwnButton
         environment="SANDBOX"
         applicationId={APP_ID}
-        transport={t.transport}
+        transport={t}
         payment={{ amount: 7.5, paymentReference: 'OWN-1' }}
       />,
     );

@@ -14,11 +14,12 @@ import {
   APP_ID,
   BANKS,
   SEARCHABLE_BANKS,
-  deferred,
   expectSearchOnEachKey,
-  makeLog,
-  makeTransport,
+  fakeTransport,
+  reply,
 } from '../react/support';
+import { createEventLog } from '../helpers/event-log';
+import { defaultInitiatedPayment } from '../helpers/fake-transport';
 import { loadVanilla } from './support';
 import type { VanillaModule } from './support';
 import { WHOLE_PAYMENT } from '../helpers/events';
@@ -43,40 +44,31 @@ afterEach(() => {
 
 const PAYMENT = { amount: 12.5, paymentReference: 'ORDER-1042' };
 
-function setup(options: Partial<ServiceOptions> = {}, transport = makeTransport()) {
-  const { log, eventConsumer, errorConsumer } = makeLog();
+function setup(options: Partial<ServiceOptions> = {}, transport = fakeTransport()) {
+  const log = createEventLog();
   const openUrl = vi.fn();
   const service = new vanilla.Service({
     environment: 'SANDBOX',
     applicationId: APP_ID,
-    transport: transport.transport,
-    eventConsumer,
-    errorConsumer,
+    transport,
+    eventConsumer: log.eventConsumer,
+    errorConsumer: log.errorConsumer,
     openUrl,
     ...options,
   });
-  return { service, log, openUrl, ...transport, user: userEvent.setup() };
+  return { service, log, openUrl, transport, user: userEvent.setup() };
 }
 
 const root = (container: HTMLElement) => container.querySelector<HTMLElement>('[data-state]')!;
 
 describe('Service', () => {
-  it('exports ServiceEvent with the keys and values of spec 6.2', () => {
-    expect(vanilla.ServiceEvent).toEqual({
-      MOUNTED: 'mounted',
-      INSTITUTIONS_FETCHED: 'institutions_fetched',
-      PAY_BUTTON_ENABLED: 'pay_button_enabled',
-      PAY_BUTTON_DISABLED: 'pay_button_disabled',
-      BANK_SELECTION_OPENED: 'bank_selection_opened',
-      INSTITUTION_SELECTED: 'institution_selected',
-      PAYMENT_INITIATED: 'payment_initiated',
-      AWAITING_AUTHORISATION: 'awaiting_authorisation',
-    });
+  // The names and values of spec 6.2 are pinned once, in test/core/payment-flow.test.ts.
+  it('exports the same ServiceEvent as the other entries', () => {
     expect(vanilla.ServiceEvent).toEqual(ReactServiceEvent);
   });
 
   it('takes a whole payment by clicks, with the events of the React component in order', async () => {
-    const { service, user, log, openUrl, payments } = setup();
+    const { service, user, log, openUrl, transport } = setup();
     expect(service.createPayment({ ...PAYMENT, metadata: { orderId: 1042 } })).toBe(true);
     element();
     service.injectComponent('service-component');
@@ -84,9 +76,11 @@ describe('Service', () => {
     const barclays = await screen.findByRole('button', { name: 'Barclays' });
     await waitFor(() => expect(barclays).toHaveFocus());
     await user.click(barclays);
-    await waitFor(() => expect(openUrl).toHaveBeenCalledWith('https://bank.test/authorise/1'));
-    expect(log).toEqual(WHOLE_PAYMENT);
-    expect(payments).toEqual([
+    await waitFor(() =>
+      expect(openUrl).toHaveBeenCalledWith(defaultInitiatedPayment(1).authorisationUrl),
+    );
+    expect(log.entries).toEqual(WHOLE_PAYMENT.map((event) => `event:${event}`));
+    expect(transport.paymentRequests).toEqual([
       expect.objectContaining({
         institutionId: 'barclays',
         paymentRequest: { amount: 12.5, currency: 'GBP', reference: 'ORDER-1042' },
@@ -98,7 +92,7 @@ describe('Service', () => {
   }, 10_000);
 
   it('filters the banks on every keystroke, not on blur or Enter (the Preact build)', async () => {
-    const { service, user } = setup({}, makeTransport(SEARCHABLE_BANKS));
+    const { service, user } = setup({}, fakeTransport(SEARCHABLE_BANKS));
     service.createPayment(PAYMENT);
     element();
     service.injectComponent('service-component');
@@ -107,7 +101,7 @@ describe('Service', () => {
   });
 
   it('sends the same events in the same order as <ServicePay> for the same steps', async () => {
-    const react = makeLog();
+    const react = createEventLog();
     const ref = createRef<ServicePayHandle>();
     const reactOpen = vi.fn();
     render(
@@ -115,7 +109,7 @@ describe('Service', () => {
         ref={ref}
         environment="SANDBOX"
         applicationId={APP_ID}
-        transport={makeTransport().transport}
+        transport={fakeTransport()}
         payment={PAYMENT}
         openUrl={reactOpen}
         eventConsumer={react.eventConsumer}
@@ -126,8 +120,10 @@ describe('Service', () => {
     service.createPayment(PAYMENT);
     element();
     service.injectComponent('service-component');
-    await waitFor(() => expect(react.log).toEqual(['mounted', 'institutions_fetched']));
-    await waitFor(() => expect(log).toEqual(react.log));
+    await waitFor(() =>
+      expect(react.entries).toEqual(['event:mounted', 'event:institutions_fetched']),
+    );
+    await waitFor(() => expect(log.entries).toEqual(react.entries));
     // The same calls on the ref handle and on the instance: the same operations.
     const steps: ((h: ServicePayHandle) => unknown)[] = [
       (h) => h.toggleButton(false),
@@ -144,9 +140,11 @@ describe('Service', () => {
     }
     await waitFor(() => expect(reactOpen).toHaveBeenCalled());
     await waitFor(() => expect(openUrl).toHaveBeenCalled());
-    expect(log).toEqual(react.log);
-    expect(log).toContain('pay_button_disabled');
-    expect(log).toContain('error:payWithBankInstitution:servicepay: unknown institution "nope"');
+    expect(log.entries).toEqual(react.entries);
+    expect(log.entries).toContain('event:pay_button_disabled');
+    expect(log.entries).toContain(
+      'error:payWithBankInstitution:servicepay: unknown institution "nope"',
+    );
   });
 
   describe('renders the same markup as <ServicePay> with the same options', () => {
@@ -170,14 +168,10 @@ describe('Service', () => {
       '%s: idle, bank list open, paying, awaiting authorisation',
       async (_, props) => {
         const ref = createRef<ServicePayHandle>();
-        const reactAnswer = deferred<{ paymentId: string; authorisationUrl: string }>();
-        const vanillaAnswer = deferred<{ paymentId: string; authorisationUrl: string }>();
-        const reactTransport = makeTransport();
-        reactTransport.transport.initiatePayment.mockImplementationOnce(() => reactAnswer.promise);
-        const vanillaTransport = makeTransport();
-        vanillaTransport.transport.initiatePayment.mockImplementationOnce(
-          () => vanillaAnswer.promise,
-        );
+        const reactTransport = fakeTransport();
+        reactTransport.replyOnce('initiatePayment', reply.defer());
+        const vanillaTransport = fakeTransport();
+        vanillaTransport.replyOnce('initiatePayment', reply.defer());
         const common = {
           environment: 'SANDBOX' as const,
           applicationId: APP_ID,
@@ -185,12 +179,7 @@ describe('Service', () => {
           ...props,
         };
         const { container } = render(
-          <ServicePay
-            ref={ref}
-            {...common}
-            transport={reactTransport.transport}
-            payment={PAYMENT}
-          />,
+          <ServicePay ref={ref} {...common} transport={reactTransport} payment={PAYMENT} />,
         );
         const { service } = setup(common, vanillaTransport);
         service.createPayment(PAYMENT);
@@ -202,7 +191,7 @@ describe('Service', () => {
           const expected = describeMarkup(root(container));
           await waitFor(() => expect(describeMarkup(root(page))).toBe(expected));
         };
-        await waitFor(() => expect(reactTransport.transport.fetchInstitutions).toHaveBeenCalled());
+        await waitFor(() => expect(reactTransport.fetchCalls).not.toHaveLength(0));
         await same('idle');
         await act(async () => ref.current!.openInstitutionSelection());
         service.openInstitutionSelection();
@@ -211,20 +200,20 @@ describe('Service', () => {
         void service.payWithInstitution('hsbc');
         await same('initiating');
         const answer = { paymentId: 'p', authorisationUrl: 'https://bank.test/a' };
-        await act(async () => reactAnswer.resolve(answer));
-        vanillaAnswer.resolve(answer);
+        await act(async () => reactTransport.paymentCalls[0]!.resolve(answer));
+        vanillaTransport.paymentCalls[0]!.resolve(answer);
         await same('awaiting-authorisation');
       },
     );
 
     it('a failed bank list, with Try again', async () => {
       const failing = () => {
-        const t = makeTransport();
-        t.transport.fetchInstitutions.mockRejectedValue(new Error('Service unavailable'));
+        const t = fakeTransport();
+        t.replyTo('fetchInstitutions', reply.fail('Service unavailable'));
         return t;
       };
       const { container } = render(
-        <ServicePay environment="SANDBOX" applicationId={APP_ID} transport={failing().transport} />,
+        <ServicePay environment="SANDBOX" applicationId={APP_ID} transport={failing()} />,
       );
       const { service } = setup({}, failing());
       const page = element();
@@ -241,21 +230,21 @@ describe('Service', () => {
     it('may come before injectComponent: the Pay button shows the amount once injected', async () => {
       const { service, log } = setup();
       expect(service.createPayment({ amount: 7, paymentReference: 'R-1' })).toBe(true);
-      expect(log).toEqual([]);
+      expect(log.entries).toEqual([]);
       element();
       service.injectComponent('service-component');
       expect(await screen.findByRole('button', { name: 'Pay £7.00' })).toBeEnabled();
     });
 
     it('refuses invalid arguments with the spec message, and the old payment with them', async () => {
-      const { service, log, user, payments } = setup();
+      const { service, log, user, transport } = setup();
       service.createPayment(PAYMENT);
       element();
       service.injectComponent('service-component');
       expect(service.createPayment({ amount: 12.5, paymentReference: 'ABCDEFGHIJKLMNOPQRS' })).toBe(
         false,
       );
-      expect(log).toContain(
+      expect(log.entries).toContain(
         'error:payWithBankInstitution:Input validation error: field=[paymentRequest.reference], value=[ABCDEFGHIJKLMNOPQRS], error=[must not be longer than 18 characters]',
       );
       const pay = await screen.findByRole('button', { name: 'Pay' });
@@ -264,7 +253,7 @@ describe('Service', () => {
       expect(developerTextIn(document.body)).toBeUndefined();
       await user.click(pay);
       expect(screen.queryByRole('button', { name: 'Barclays' })).not.toBeInTheDocument();
-      expect(payments).toEqual([]);
+      expect(transport.paymentRequests).toEqual([]);
     });
   });
 
@@ -284,11 +273,11 @@ describe('Service', () => {
       }
       expect(thrown).toMatchObject({ name: 'ServiceInjectionError', elementId: 'no-such-element' });
       // Not mounted: nothing emitted, nothing fetched, and the id is still free to use later.
-      expect(log).toEqual([]);
-      expect(transport.fetchInstitutions).not.toHaveBeenCalled();
+      expect(log.entries).toEqual([]);
+      expect(transport.fetchCalls).toEqual([]);
       element('no-such-element');
       service.injectComponent('no-such-element');
-      expect(log).toEqual(['mounted']);
+      expect(log.entries).toEqual(['event:mounted']);
     });
 
     it.each([undefined, '', 42, null])('throws for %j as the id', (id) => {
@@ -323,7 +312,9 @@ describe('Service', () => {
       const second = element('second');
       service.createPayment(PAYMENT);
       service.injectComponent('first');
-      await waitFor(() => expect(log).toEqual(['mounted', 'institutions_fetched']));
+      await waitFor(() =>
+        expect(log.entries).toEqual(['event:mounted', 'event:institutions_fetched']),
+      );
       service.toggleButton(false);
       service.injectComponent('second');
       expect(first).toBeEmptyDOMElement();
@@ -336,14 +327,14 @@ describe('Service', () => {
       // The same element again re-renders in place.
       service.injectComponent('second');
       expect(await within(second).findAllByRole('group')).toHaveLength(1);
-      expect(log).toEqual([
-        'mounted',
-        'institutions_fetched',
-        'pay_button_disabled',
-        'pay_button_enabled',
-        'bank_selection_opened',
+      expect(log.entries).toEqual([
+        'event:mounted',
+        'event:institutions_fetched',
+        'event:pay_button_disabled',
+        'event:pay_button_enabled',
+        'event:bank_selection_opened',
       ]);
-      expect(transport.fetchInstitutions).toHaveBeenCalledTimes(1);
+      expect(transport.fetchCalls).toHaveLength(1);
     });
   });
 
@@ -372,9 +363,13 @@ describe('Service', () => {
     // Each Pay button controls its own list, and each component is named by its own title.
     for (const host of hosts) {
       const pay = within(host).getByRole('button', { name: 'Pay £12.50' });
-      expect(host.contains(document.getElementById(pay.getAttribute('aria-controls')!))).toBe(true);
-      expect(within(host).getByRole('group', { name: 'Pay with your banking app' })).toBeTruthy();
-      expect(within(host).getByRole('list', { name: 'Banks' })).toBeTruthy();
+      const step = document.getElementById(pay.getAttribute('aria-controls')!);
+      expect(host).toContainElement(step);
+      expect(step).toContainElement(within(host).getByRole('list', { name: 'Banks' }));
+      const group = within(host).getByRole('group', { name: 'Pay with your banking app' });
+      expect(host).toContainElement(
+        document.getElementById(group.getAttribute('aria-labelledby')!),
+      );
     }
   });
 
@@ -390,7 +385,10 @@ describe('Service', () => {
       expect(pay).toHaveAccessibleDescription('Payment is not available yet.');
       service.toggleButton(true);
       await waitFor(() => expect(pay).toBeEnabled());
-      expect(log.slice(-2)).toEqual(['pay_button_disabled', 'pay_button_enabled']);
+      expect(log.entries.slice(-2)).toEqual([
+        'event:pay_button_disabled',
+        'event:pay_button_enabled',
+      ]);
     });
 
     it('starts disabled with disablePayButton, until toggleButton(true)', async () => {
@@ -402,13 +400,13 @@ describe('Service', () => {
       expect(pay).toBeDisabled();
       service.toggleButton(true);
       await waitFor(() => expect(pay).toBeEnabled());
-      expect(log).toContain('pay_button_enabled');
+      expect(log.entries).toContain('event:pay_button_enabled');
     });
 
     it('reports a value other than true or false', () => {
       const { service, log } = setup();
       service.toggleButton('yes' as unknown as boolean);
-      expect(log).toEqual([
+      expect(log.entries).toEqual([
         'error:payWithBankInstitution:servicepay: toggleButton expects true or false, got yes',
       ]);
     });
@@ -416,23 +414,22 @@ describe('Service', () => {
 
   describe('payWithInstitution', () => {
     it('starts a payment from page script right after injectComponent, before the banks arrive', async () => {
-      const t = makeTransport();
-      const banks = deferred<typeof BANKS>();
-      t.transport.fetchInstitutions.mockImplementationOnce(() => banks.promise);
-      const { service, log, openUrl, payments } = setup({}, t);
+      const t = fakeTransport();
+      t.replyOnce('fetchInstitutions', reply.defer());
+      const { service, log, openUrl } = setup({}, t);
       service.createPayment(PAYMENT);
       element();
       service.injectComponent('service-component');
       await service.payWithInstitution('monzo');
-      expect(payments).toEqual([expect.objectContaining({ institutionId: 'monzo' })]);
-      expect(openUrl).toHaveBeenCalledWith('https://bank.test/authorise/1');
-      expect(log).toEqual([
-        'mounted',
-        'payment_initiated',
-        'institution_selected',
-        'awaiting_authorisation',
+      expect(t.paymentRequests).toEqual([expect.objectContaining({ institutionId: 'monzo' })]);
+      expect(openUrl).toHaveBeenCalledWith(defaultInitiatedPayment(1).authorisationUrl);
+      expect(log.entries).toEqual([
+        'event:mounted',
+        'event:payment_initiated',
+        'event:institution_selected',
+        'event:awaiting_authorisation',
       ]);
-      banks.resolve(BANKS);
+      t.fetchCalls[0]!.resolve(BANKS);
     });
 
     it('works while the Pay button is disabled: the page asked for it, not the shopper', async () => {
@@ -445,24 +442,24 @@ describe('Service', () => {
     });
 
     it('before injectComponent: reports why, sends nothing, and never rejects', async () => {
-      const { service, log, payments } = setup();
+      const { service, log, transport } = setup();
       service.createPayment(PAYMENT);
       await expect(service.payWithInstitution('monzo')).resolves.toBeUndefined();
-      expect(log).toEqual([
+      expect(log.entries).toEqual([
         'error:payWithBankInstitution:servicepay: payWithInstitution needs the component in the page (rendered, or injectComponent called): its redirect would be lost',
       ]);
-      expect(payments).toEqual([]);
+      expect(transport.paymentRequests).toEqual([]);
     });
 
     it('before createPayment: reports it at payWithBankInstitution', async () => {
-      const { service, log, payments } = setup();
+      const { service, log, transport } = setup();
       element();
       service.injectComponent('service-component');
       await service.payWithInstitution('monzo');
-      expect(log).toContain(
+      expect(log.entries).toContain(
         'error:payWithBankInstitution:servicepay: payWithInstitution needs a valid payment: call createPayment({ amount, paymentReference }) first',
       );
-      expect(payments).toEqual([]);
+      expect(transport.paymentRequests).toEqual([]);
     });
 
     it('a throwing errorConsumer is logged, never thrown into the page', async () => {
@@ -486,13 +483,17 @@ describe('Service', () => {
       element();
       service.injectComponent('service-component');
       expect(await screen.findByRole('button', { name: 'Barclays' })).toBeInTheDocument();
-      expect(log).toEqual(['mounted', 'institutions_fetched', 'bank_selection_opened']);
+      expect(log.entries).toEqual([
+        'event:mounted',
+        'event:institutions_fetched',
+        'event:bank_selection_opened',
+      ]);
     });
 
     it('needs createPayment first', () => {
       const { service, log } = setup();
       service.openInstitutionSelection();
-      expect(log).toEqual([
+      expect(log.entries).toEqual([
         'error:payWithBankInstitution:servicepay: openInstitutionSelection needs a valid payment: call createPayment({ amount, paymentReference }) first',
       ]);
     });
@@ -502,7 +503,7 @@ describe('Service', () => {
     it('is the id the next payment sends, renewed on every payment_initiated', async () => {
       const used: string[] = [];
       const nextAtEvent: string[] = [];
-      const t = makeTransport();
+      const t = fakeTransport();
       const { service } = setup(
         {
           eventConsumer: (event) => {
@@ -520,7 +521,7 @@ describe('Service', () => {
       await service.payWithInstitution('monzo');
       const second = service.merchantPaymentId;
       await service.payWithInstitution('hsbc');
-      expect(t.payments.map((p) => p.merchantPaymentId)).toEqual([first, second]);
+      expect(t.paymentRequests.map((p) => p.merchantPaymentId)).toEqual([first, second]);
       expect(used).toEqual([first, second]);
       expect(second).not.toBe(first);
       // Already renewed when payment_initiated reaches the page.
@@ -530,7 +531,7 @@ describe('Service', () => {
 
     it('with generateMerchantPaymentId, is the generated id already before injectComponent, and that id is sent', async () => {
       let n = 0;
-      const t = makeTransport();
+      const t = fakeTransport();
       const { service } = setup({ generateMerchantPaymentId: () => `order-7-${++n}` }, t);
       expect(service.merchantPaymentId).toBe('order-7-1');
       service.createPayment(PAYMENT);
@@ -538,7 +539,7 @@ describe('Service', () => {
       service.injectComponent('service-component');
       expect(service.merchantPaymentId).toBe('order-7-1');
       await service.payWithInstitution('monzo');
-      expect(t.payments.map((p) => p.merchantPaymentId)).toEqual(['order-7-1']);
+      expect(t.paymentRequests.map((p) => p.merchantPaymentId)).toEqual(['order-7-1']);
       expect(service.merchantPaymentId).toBe('order-7-2');
     });
 
@@ -555,11 +556,11 @@ describe('Service', () => {
   describe('options', () => {
     it('never throws from the constructor: invalid options are reported once injected', () => {
       const { service, log } = setup({ environment: 'PROD' as 'LIVE' });
-      expect(log).toEqual([]);
+      expect(log.entries).toEqual([]);
       element();
       service.injectComponent('service-component');
-      expect(log).toEqual([
-        'mounted',
+      expect(log.entries).toEqual([
+        'event:mounted',
         'error:fetchInstitutions:Input validation error: field=[environment], value=[PROD], error=[must be SANDBOX or LIVE]',
       ]);
     });
@@ -609,7 +610,7 @@ describe('Service', () => {
     toggleButton(false);
     expect(createPayment(PAYMENT)).toBe(true);
     openInstitutionSelection();
-    expect(log).toEqual(['pay_button_disabled']);
+    expect(log.entries).toEqual(['event:pay_button_disabled']);
   });
 
   it('has no axe violations when idle and with the bank list open', async () => {

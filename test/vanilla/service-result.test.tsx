@@ -9,7 +9,8 @@ import { axe } from '../helpers/axe';
 import { describeMarkup } from '../helpers/markup';
 import { startStatusServer } from '../helpers/status-server';
 import type { StatusServer } from '../helpers/status-server';
-import { APP_ID, makeTransport } from '../react/support';
+import { defaultInitiatedPayment } from '../helpers/fake-transport';
+import { APP_ID, fakeTransport } from '../react/support';
 import { loadVanilla } from './support';
 import type { VanillaModule } from './support';
 
@@ -65,7 +66,7 @@ describe('ServiceResult', { timeout: 30_000 }, () => {
   });
 
   it('finds what a window.Service payment saved, and Check again resumes after the bound', async () => {
-    const { transport } = makeTransport();
+    const transport = fakeTransport();
     const service = new vanilla.Service({
       environment: 'SANDBOX',
       applicationId: APP_ID,
@@ -78,7 +79,7 @@ describe('ServiceResult', { timeout: 30_000 }, () => {
     const paidWith = service.merchantPaymentId;
     await service.payWithInstitution('monzo');
     service.destroy();
-    const paid = { paymentId: 'pay-1', merchantPaymentId: paidWith };
+    const paid = { paymentId: defaultInitiatedPayment(1).paymentId, merchantPaymentId: paidWith };
 
     element();
     const result = new vanilla.ServiceResult({ statusUrl: server.statusUrl, notHeardAfterMs: 300 });

@@ -2,8 +2,9 @@
 // so a wrong option key or value that starts compiling fails the build.
 import { Service, ServiceEvent, ServiceInjectionError } from '../../src/vanilla/index';
 import type { ServiceError, ServiceEventName, ServiceOptions } from '../../src/vanilla/index';
+import { APP_ID } from '../helpers/merchant';
 
-const applicationId = '3f2a1d4e-5b6c-4d7e-8f90-a1b2c3d4e5f6';
+const applicationId = APP_ID;
 
 const service = new Service({
   environment: 'SANDBOX',

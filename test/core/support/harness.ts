@@ -9,8 +9,9 @@ import type {
 import { createEventLog } from '../../helpers/event-log';
 import { createFakeTransport } from '../../helpers/fake-transport';
 import type { FakeTransportOptions } from '../../helpers/fake-transport';
+import { APP_ID } from '../../helpers/merchant';
 
-export const APP_ID = '3f2b8c1e-7d4a-4e2b-9c51-0a6d8e4f1b27';
+export { APP_ID };
 export const BANK = 'ob-monzo';
 export const VALID_PAYMENT = Object.freeze({ amount: 12.5, paymentReference: 'ORDER-1042' });
 export const NOT_PREPARED = (action: string) =>
