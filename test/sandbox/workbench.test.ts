@@ -5,7 +5,6 @@
 // receivers on 127.0.0.1 (test/sandbox/support/receiver.ts, and the library's own).
 import { readFileSync } from 'node:fs';
 import { createServer, request } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { WebhookDeliveryAttempt } from '../../src/sandbox/index';
 import { SIGNATURE_DOCS } from '../../src/sandbox/diagnosis';
@@ -16,6 +15,7 @@ import {
   parseWebhookNotification,
   verifyWebhookSignature,
 } from '../../src/webhook/index';
+import { listenOnFreePort } from '../helpers/free-port';
 import { closedPort, startReceiver } from './support/receiver';
 import type { Answer, Receiver, Respond } from './support/receiver';
 import { createPayment, testSandbox } from './support/sandbox';
@@ -341,10 +341,10 @@ describe('the receiver check', () => {
     const handled: string[] = [];
     // The handler needs the sandbox's key, the sandbox the server's address: made in turn.
     const server = createServer((req, res) => void handler(req, res));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = await listenOnFreePort(server);
     cleanups.push(() => new Promise((resolve) => server.close(() => resolve())));
     const sandbox = await testSandbox({
-      webhookUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks/servicepay`,
+      webhookUrl: `http://127.0.0.1:${port}/webhooks/servicepay`,
     });
     const handler = createWebhookHandler({
       publicKey: sandbox.publicKey,

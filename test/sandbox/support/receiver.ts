@@ -78,10 +78,4 @@ export async function startReceiver(respond: Respond = () => 200, port = 0): Pro
 }
 
 /** A port that was free a moment ago (a server bound it and closed). */
-export async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+export { freePort as closedPort } from '../../helpers/free-port';
