@@ -7,13 +7,16 @@
 //      below does too. Decision: the signature is decoded inside the timed call, because a
 //      verifier receives a header, not bytes; decoding costs about 2 µs of the 50 µs of RSA,
 //      and a baseline that skipped it would count it against the library. The library may cost
-//      at most 7% more, for its strict header checks and the key cache lookup.
-//   2. requests/second of createWebhookHandler under autocannon on 127.0.0.1 against a bare
-//      node:http server that only reads the body and verifies: at most 15% for the receiver's
-//      reading, parsing and idempotency bookkeeping. The payload repeats, so after the first
-//      request the receiver takes its duplicate path (verify, parse, store lookup, 200).
-//      A reference row beside it: the bare server that also parses the body as JSON, to show
-//      how much of the 15% the parse every receiver needs takes by itself.
+//      at most 5% more, for its strict header checks and the key cache lookup.
+//   2. requests/second of createWebhookHandler (node:http, the memory store) under autocannon
+//      on 127.0.0.1 against what every correct receiver must do: a bare node:http server that
+//      reads the body, verifies it (node:crypto), parses it (JSON.parse) and answers 200. The
+//      receiver may cost at most 10% more, for its checks (method, size, strict header,
+//      notification fields) and its idempotency bookkeeping. The payload repeats, so after the
+//      first request the receiver takes its duplicate path (verify, parse, store lookup, 200).
+//      Decision (issue 21): the baseline parses, because a receiver that did not could not
+//      tell which payment a notification is about; until then it did not, and the budget
+//      (0.85) had to leave room for a step no receiver can skip.
 // Ours and the baseline alternate in short rounds, because these machines are shared and noisy:
 // the figures are medians of the rounds, and the ratio is the median of the per-round ratios
 // (each round pairs two neighbouring measurements, so a burst of load elsewhere affects both).
@@ -101,14 +104,13 @@ async function measureVerify(lib, payload) {
   rate(bare);
   const calls = { ours, bare };
   const rates = await rotatingRounds(['ours', 'bare'], VERIFY_ROUNDS, (name) => rate(calls[name]));
-  return rateRow('webhook: verifyWebhookSignature', 'verify/s', rates.ours, rates.bare, 0.93);
+  return rateRow('webhook: verifyWebhookSignature', 'verify/s', rates.ours, rates.bare, 0.95);
 }
 
 async function measureReceiver(payload) {
   const servers = {
     ours: await startWorker(payload, 'ours'),
     bare: await startWorker(payload, 'bare'),
-    parse: await startWorker(payload, 'parse'),
   };
   try {
     const load = (name, seconds) =>
@@ -120,16 +122,10 @@ async function measureReceiver(payload) {
         connections: LOAD_CONNECTIONS,
         seconds,
       });
-    const names = ['ours', 'bare', 'parse'];
+    const names = ['ours', 'bare'];
     for (const name of names) await load(name, 1); // warm-up
     const rates = await rotatingRounds(names, LOAD_ROUNDS, (name) => load(name, LOAD_SECONDS));
-    return [
-      rateRow('webhook: receiver (autocannon)', 'req/s', rates.ours, rates.bare, 0.85),
-      // Reference: the bare server plus decoding and JSON.parse of the body, the one step every
-      // receiver needs after verifying (to know which payment it is). How much of the 15%
-      // that step alone takes on this machine.
-      rateRow('webhook: bare server + JSON.parse (reference)', 'req/s', rates.parse, rates.bare),
-    ];
+    return [rateRow('webhook: receiver (autocannon)', 'req/s', rates.ours, rates.bare, 0.9)];
   } finally {
     await Promise.all(Object.values(servers).map((s) => s.worker.terminate()));
   }
@@ -153,8 +149,8 @@ async function serve({ name, libUrl, publicKey, publicKeyPem }) {
     listener = createWebhookHandler({ publicKey, onNotification: () => {}, onError: () => {} });
   } else {
     const key = createPublicKey(publicKeyPem);
-    const parse = name === 'parse';
-    // The least a correct receiver does: read the exact bytes, verify, answer.
+    // What every correct receiver does: read the exact bytes, verify, read the notification
+    // (which payment it is about), answer.
     listener = (req, res) => {
       const chunks = [];
       req.on('data', (chunk) => chunks.push(chunk));
@@ -162,11 +158,10 @@ async function serve({ name, libUrl, publicKey, publicKeyPem }) {
         const header = req.headers.authorization ?? '';
         const signature = Buffer.from(header.slice('SHA256withRSA '.length), 'base64');
         const body = Buffer.concat(chunks);
-        const ok = verify('sha256', body, key, signature);
-        // The reference variant also reads the notification, as any receiver must.
-        const known =
-          !parse || (ok && typeof JSON.parse(body.toString('utf8')).paymentId === 'string');
-        res.writeHead(ok && known ? 200 : 401).end();
+        const ok =
+          verify('sha256', body, key, signature) &&
+          typeof JSON.parse(body.toString('utf8')).paymentId === 'string';
+        res.writeHead(ok ? 200 : 401).end();
       });
     };
   }

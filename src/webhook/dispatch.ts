@@ -32,8 +32,11 @@ import type { WebhookNotificationContext } from './options';
 import type { WebhookOutcome } from './receiver';
 import type { ResolvedReceiverOptions } from './options';
 import type { IdempotencyClaim } from './idempotency';
+import { claimAnswer } from './idempotency';
+import { describeValue } from '../core/describe-value';
 import { isThenable } from './encoding';
 import { outcomeOf, recordsOutcomes } from './outcomes';
+import type { PaymentOutcome } from './outcomes';
 
 export type DispatchOutcome = Extract<
   WebhookOutcome,
@@ -121,24 +124,16 @@ function waitFor(running: Running): Promise<DispatchResult> {
 
 /** The claim's token, or the answer for a claim that is not ours (or not a valid answer). */
 function ownClaim(claim: unknown): string | DispatchResult {
-  const { state, token } = (claim ?? {}) as { state?: unknown; token?: unknown };
-  if (state === 'claimed' && typeof token === 'string' && token !== '') return token;
-  if (state === 'completed') return DUPLICATE;
-  if (state === 'in-progress') return IN_PROGRESS;
+  const answer = claimAnswer(claim);
+  if (answer?.state === 'claimed') return answer.token;
+  if (answer?.state === 'completed') return DUPLICATE;
+  if (answer?.state === 'in-progress') return IN_PROGRESS;
   return {
     outcome: 'store-unavailable',
     error: new TypeError(
-      `servicepay: IdempotencyStore.claim must return { state: 'claimed', token }, { state: 'in-progress' } or { state: 'completed' }, got ${describe(claim)}.`,
+      `servicepay: IdempotencyStore.claim must return { state: 'claimed', token }, { state: 'in-progress' } or { state: 'completed' }, got ${describeValue(claim)}.`,
     ),
   };
-}
-
-function describe(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
-  }
 }
 
 /** A store call as a promise that never throws synchronously (methods may be either). */
@@ -148,6 +143,35 @@ function call<T>(method: () => T | PromiseLike<T>): Promise<T> {
   } catch (error) {
     return Promise.reject(error);
   }
+}
+
+/**
+ * Calls `attempt` until it answers without failing, pausing `pauseBefore(n)` ms before try n
+ * (from 0) and giving up when it says null: the answer, or the last failure.
+ */
+async function retrying<T>(
+  attempt: () => T | PromiseLike<T>,
+  pauseBefore: (n: number) => number | null,
+): Promise<{ value: T } | { error: unknown }> {
+  let error: unknown;
+  for (let n = 0; ; n++) {
+    const ms = pauseBefore(n);
+    if (ms === null) return { error };
+    if (ms > 0) await pause(ms);
+    try {
+      return { value: await call(attempt) };
+    } catch (failure) {
+      error = failure;
+    }
+  }
+}
+
+/** At once, then after each of COMPLETE_RETRY_DELAYS_MS: about a second in all. */
+const quickly = (n: number): number | null =>
+  n === 0 ? 0 : (COMPLETE_RETRY_DELAYS_MS[n - 1] ?? null);
+
+function messageOf(error: unknown): string {
+  return String((error as Error | undefined)?.message ?? error);
 }
 
 /** A pause that never keeps a Node process alive (edge runtimes have no unref). */
@@ -164,6 +188,8 @@ interface Keeper {
   until: number;
   /** Set once the store said the token no longer owns the claim. */
   lost: boolean;
+  /** Set once the completion was sent: a renewal answering false may have met it. */
+  completing: boolean;
   /** Stops renewing; gives the first problem met, to be reported with the final answer. */
   stop(): unknown;
 }
@@ -196,6 +222,7 @@ export function createDispatcher(options: Options): Dispatcher {
     const keeper: Keeper = {
       until: Date.now() + maxHandlingMs,
       lost: false,
+      completing: false,
       stop() {
         stopped = true;
         clearTimeout(timer);
@@ -230,6 +257,9 @@ export function createDispatcher(options: Options): Dispatcher {
             return;
           }
           stopped = true;
+          // A renewal that met this delivery's own completion finds the claim gone: the
+          // completion's answer, not this one, says whether the claim was lost.
+          if (keeper.completing) return;
           keeper.lost = true;
           problem ??= lostClaim(key);
         },
@@ -284,21 +314,18 @@ export function createDispatcher(options: Options): Dispatcher {
   ): Promise<void> {
     keeper.until = Date.now() + maxHandlingMs;
     let wait = COMPLETE_RETRY_DELAYS_MS.at(-1) ?? 1000;
-    let recorded = false;
-    while (!keeper.lost && Date.now() < keeper.until) {
-      await pause(Math.min(wait, renewEvery));
-      wait *= 2;
-      if (keeper.lost) break;
-      try {
-        recorded = await call(() => store.complete(key, token, completedTtlMs));
-        break;
-      } catch {
-        // Still unavailable: the next try.
-      }
-    }
+    const tried = await retrying(
+      () => !keeper.lost && store.complete(key, token, completedTtlMs),
+      () => {
+        if (keeper.lost || Date.now() >= keeper.until) return null;
+        const next = Math.min(wait, renewEvery);
+        wait *= 2;
+        return next;
+      },
+    );
     keeper.stop();
     completing.delete(key);
-    if (!recorded) {
+    if (!('value' in tried) || tried.value !== true) {
       report(
         new Error(
           `servicepay: gave up recording that ${key} was handled (the store failed or the claim was lost for ${maxHandlingMs} ms): its claim lapses within claimTtlMs and a later resend will run onNotification again.`,
@@ -357,7 +384,6 @@ export function createDispatcher(options: Options): Dispatcher {
       return { outcome: 'handler-failed', error: outcome.error };
     }
     running.abandon = undefined;
-    if (outcomes !== null) await recordOutcome(notification);
     return complete(key, token, keeper, notification);
   }
 
@@ -366,23 +392,17 @@ export function createDispatcher(options: Options): Dispatcher {
    * completion: a notification whose outcome could not be recorded is still completed (its
    * handler must not run again), and the shopper's page then waits until its bound.
    */
-  async function recordOutcome(notification: WebhookNotification): Promise<void> {
-    const outcome = outcomeOf(notification);
-    if (outcome === null || outcomes === null) return;
-    let failure: unknown;
-    for (let attempt = 0; attempt <= COMPLETE_RETRY_DELAYS_MS.length; attempt++) {
-      if (attempt > 0) await pause(COMPLETE_RETRY_DELAYS_MS[attempt - 1] as number);
-      try {
-        await call(() => outcomes.recordOutcome(outcome, outcomeTtlMs));
-        return;
-      } catch (error) {
-        failure = error;
-      }
-    }
+  async function recordOutcome(
+    outcome: PaymentOutcome,
+    notification: WebhookNotification,
+  ): Promise<void> {
+    if (outcomes === null) return;
+    const tried = await retrying(() => outcomes.recordOutcome(outcome, outcomeTtlMs), quickly);
+    if ('value' in tried) return;
     report(
       new Error(
-        `servicepay: the outcome of payment ${outcome.paymentId} (${outcome.status}) could not be recorded for its return page (${String((failure as Error | undefined)?.message ?? failure)}); the notification was handled and answered 200, and the shopper's page will not learn the outcome from this delivery.`,
-        { cause: failure },
+        `servicepay: the outcome of payment ${outcome.paymentId} (${outcome.status}) could not be recorded for its return page (${messageOf(tried.error)}); the notification was handled and answered 200, and the shopper's page will not learn the outcome from this delivery.`,
+        { cause: tried.error },
       ),
       { outcome: 'store-unavailable', status: 200, notification },
     );
@@ -405,45 +425,66 @@ export function createDispatcher(options: Options): Dispatcher {
     }
   }
 
-  /** Records the handled notification: now, after a few quick tries, or in the background. */
+  /**
+   * Records the handled notification (and the payment's outcome, when the store keeps them):
+   * now, after a few quick tries, or in the background.
+   */
   async function complete(
     key: string,
     token: string,
     keeper: Keeper,
     notification: WebhookNotification,
   ): Promise<DispatchResult> {
-    let failure: unknown;
-    for (let attempt = 0; attempt <= COMPLETE_RETRY_DELAYS_MS.length; attempt++) {
-      if (attempt > 0) await pause(COMPLETE_RETRY_DELAYS_MS[attempt - 1] as number);
-      let recorded: boolean;
+    keeper.completing = true;
+    const outcome = outcomes === null ? null : outcomeOf(notification);
+    if (outcome !== null && outcomes?.completeWithOutcome !== undefined) {
+      // One step, one round trip (PostgreSQL: one statement): the shortest window in which a
+      // crash reruns the handler. Should it fail, the two calls below take over, so that an
+      // outcome that cannot be recorded never holds back the completion.
+      const completeWithOutcome = outcomes.completeWithOutcome.bind(outcomes);
       try {
-        recorded = await call(() => store.complete(key, token, completedTtlMs));
-      } catch (error) {
-        failure = error;
-        continue;
+        return completed(
+          await call(() => completeWithOutcome(key, token, completedTtlMs, outcome, outcomeTtlMs)),
+          key,
+          keeper,
+          notification,
+        );
+      } catch {
+        // Told below, by the calls that take over, if they fail too.
       }
-      const problem = keeper.stop();
-      if (problem !== undefined)
-        report(problem, { outcome: 'processed', status: 200, notification });
-      if (recorded !== true) {
-        // The handler ran, but its claim had lapsed; the completion belongs to the delivery
-        // that now owns the key (or the next resend), which will run the handler again.
-        report(lostClaim(key), { outcome: 'processed', status: 200, notification });
-      }
-      return PROCESSED;
     }
+    if (outcome !== null) await recordOutcome(outcome, notification);
+    const tried = await retrying(() => store.complete(key, token, completedTtlMs), quickly);
+    if ('value' in tried) return completed(tried.value, key, keeper, notification);
     // The notification was handled: answer 200 so the service stops. Its record is retried in
     // the background meanwhile; resends reaching this process are duplicates, and the claim,
     // still renewed, answers 409 to those reaching another instance.
     completing.add(key);
     report(
       new Error(
-        `servicepay: ${key} was handled, but the store failed to record it (${String((failure as Error | undefined)?.message ?? failure)}) after ${COMPLETE_RETRY_DELAYS_MS.length + 1} tries. Answered 200; the claim is kept and the record retried in the background for up to maxHandlingMs, so resends meanwhile do not run onNotification again unless this process stops first.`,
-        { cause: failure },
+        `servicepay: ${key} was handled, but the store failed to record it (${messageOf(tried.error)}) after ${COMPLETE_RETRY_DELAYS_MS.length + 1} tries. Answered 200; the claim is kept and the record retried in the background for up to maxHandlingMs, so resends meanwhile do not run onNotification again unless this process stops first.`,
+        { cause: tried.error },
       ),
       { outcome: 'store-unavailable', status: 200, notification },
     );
     void completeLater(key, token, keeper, notification);
+    return PROCESSED;
+  }
+
+  /** After the store answered a completion: stop renewing, and tell what went wrong meanwhile. */
+  function completed(
+    recorded: boolean,
+    key: string,
+    keeper: Keeper,
+    notification: WebhookNotification,
+  ): DispatchResult {
+    const problem = keeper.stop();
+    if (problem !== undefined) report(problem, { outcome: 'processed', status: 200, notification });
+    if (recorded !== true) {
+      // The handler ran, but its claim had lapsed; the completion belongs to the delivery
+      // that now owns the key (or the next resend), which will run the handler again.
+      report(lostClaim(key), { outcome: 'processed', status: 200, notification });
+    }
     return PROCESSED;
   }
 

@@ -75,12 +75,9 @@ export class WebhookRequestError extends WebhookError {
 }
 
 /**
- * The raw-body pitfall on node:http and Express, given to onError: the one rule that fixes it.
- * (express.raw() on the route does not help once a global express.json() has read the body.)
+ * The raw-body pitfall, spelled out where the merchant will see it: in the 500 answer and, via
+ * onError, in the logs. One text for both front doors, naming the fix for each: express.raw()
+ * on the route does not help once a global express.json() has read the body.
  */
-export const NODE_BODY_ALREADY_PARSED =
-  'servicepay: the request body was read before the webhook handler (express.json() or another body parser ran first), so the exact bytes the signature covers are gone. Mount the webhook route before express.json(): app.put("/webhooks/servicepay", handler) above app.use(express.json()).';
-
-/** The raw-body pitfall in a Fetch route handler, given to onError. */
-export const FETCH_BODY_ALREADY_PARSED =
-  'servicepay: the request body was read before the webhook handler (request.json(), request.text() or a body parser), so the exact bytes the signature covers are gone. Pass the untouched Request to the handler.';
+export const BODY_ALREADY_PARSED =
+  'servicepay: the request body was consumed before the webhook handler (by express.json() or another body parser, or by request.json()/request.text()), so the exact bytes the signature covers are lost. Mount the webhook route before express.json() (app.put(path, handler) above app.use(express.json())); in a route handler, pass the untouched Request.';

@@ -5,7 +5,7 @@
  * `servicepay/webhook/web`).
  */
 import { readAtMost } from './encoding';
-import { FETCH_BODY_ALREADY_PARSED, WebhookConfigError } from './errors';
+import { WebhookConfigError } from './errors';
 import { resolveReceiverOptions } from './options';
 import type { WebhookReceiverOptions } from './options';
 import type { CryptoProvider } from './public-key';
@@ -58,7 +58,7 @@ export function createFetchHandlerWith<K>(
     if (body.kind === 'bytes') {
       return receiver.receive(body.bytes, request.headers.get('authorization'), sourceAddress);
     }
-    return receiver.refuseBody(body, FETCH_BODY_ALREADY_PARSED);
+    return receiver.refuseBody(body);
   }
 
   return async (request) => {

@@ -68,6 +68,19 @@ export function notificationIdempotencyKey(notification: WebhookNotification): s
 export const IN_PROGRESS_CLAIM: IdempotencyClaim = Object.freeze({ state: 'in-progress' });
 export const COMPLETED_CLAIM: IdempotencyClaim = Object.freeze({ state: 'completed' });
 
+/**
+ * A store's answer to claim() as the contract allows it (a token that is a non-empty string),
+ * or null when it is none: the receiver answers 503 for it, the conformance kit fails
+ * `claim-answer`.
+ */
+export function claimAnswer(claim: unknown): IdempotencyClaim | null {
+  const { state, token } = (claim ?? {}) as { state?: unknown; token?: unknown };
+  if (state === 'claimed' && typeof token === 'string' && token !== '') return { state, token };
+  if (state === 'completed') return COMPLETED_CLAIM;
+  if (state === 'in-progress') return IN_PROGRESS_CLAIM;
+  return null;
+}
+
 /** A claim token unique across processes and machines (stores shared between instances). */
 export function newClaimToken(): string {
   return globalThis.crypto.randomUUID();

@@ -127,9 +127,14 @@ function isLoopback(hostname: string): boolean {
 interface CacheEntry {
   readonly promise: Promise<string>;
   settled: boolean;
+  /** The key at hand (this request's once it succeeded, else the one it refreshes), for receivers to verify with without a promise. */
+  pem?: string;
 }
 
-/** Fetched keys (full PEM) by address. */
+/**
+ * Fetched keys (full PEM) by address: the only record of a fetched key, which fetchPublicKey
+ * and every receiver's key source read. (Parsed keys are cached by text: public-key.ts.)
+ */
 const fetched = new Map<string, CacheEntry>();
 
 /**
@@ -162,9 +167,12 @@ export function fetchPublicKey(
   }
   const entry: CacheEntry = {
     settled: false,
+    // A refresh keeps the key at hand until it brings another.
+    ...(previous?.pem === undefined ? {} : { pem: previous.pem }),
     promise: download(url, options).then(
       (pem) => {
         entry.settled = true;
+        entry.pem = pem;
         return pem;
       },
       (error: unknown) => {
@@ -180,6 +188,11 @@ export function fetchPublicKey(
   };
   fetched.set(url, entry);
   return entry.promise;
+}
+
+/** The key last fetched from `url`; undefined before a request succeeded. */
+function settledKey(url: string): string | undefined {
+  return fetched.get(url)?.pem;
 }
 
 async function download(url: string, options: FetchPublicKeyOptions): Promise<string> {
@@ -375,7 +388,6 @@ export interface UrlKeySourceOptions {
 export function urlKeySource<K>(url: string, options: UrlKeySourceOptions): KeySource<K> {
   const now = options.now ?? Date.now;
   const fetchOptions = options.fetch === undefined ? {} : { fetch: options.fetch };
-  let latest: string | undefined;
   let lastRefreshAt = -Infinity;
   let refreshing: Promise<string> | null = null;
   let failure: { error: unknown; until: number } | null = null;
@@ -389,7 +401,7 @@ export function urlKeySource<K>(url: string, options: UrlKeySourceOptions): KeyS
     ).then(
       (pem) => {
         failure = null;
-        return (latest = pem);
+        return pem;
       },
       (error: unknown) => {
         failure = { error, until: now() + options.refreshIntervalMs };
@@ -399,7 +411,9 @@ export function urlKeySource<K>(url: string, options: UrlKeySourceOptions): KeyS
   };
 
   return {
-    peek: () => latest,
+    // The key fetched last from the address: a refresh in flight keeps the previous one at
+    // hand until it succeeds (and fetchPublicKey restores it on failure).
+    peek: () => settledKey(url),
     current: () => get(false),
     async refresh(stale) {
       // The endpoint failed moments ago: no fresher key to try until the interval passes.

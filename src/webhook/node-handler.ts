@@ -7,7 +7,6 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isArrayBuffer, isThenable } from './encoding';
-import { NODE_BODY_ALREADY_PARSED } from './errors';
 import { nodeCrypto } from './node-crypto';
 import { resolveReceiverOptions } from './options';
 import type { WebhookReceiverOptions } from './options';
@@ -66,7 +65,7 @@ function nodeReceiver(options: WebhookHandlerOptions): {
       readNodeBody(req, resolved.maxBodyBytes, (body) => {
         try {
           if (body.kind !== 'bytes') {
-            return send(res, receiver.refuseBody(body, NODE_BODY_ALREADY_PARSED));
+            return send(res, receiver.refuseBody(body));
           }
           const authorization = req.headers.authorization ?? null;
           const received = receiver.receive(body.bytes, authorization, sourceAddress);

@@ -50,6 +50,21 @@ export interface OutcomeStore {
     listener: OutcomeListener,
   ): (() => void) | Promise<() => void>;
   close?(): void | Promise<void>;
+  /**
+   * Optional: records `outcome` as recordOutcome does (for `outcomeTtlMs`) and completes the
+   * claim `token` holds on `key` as IdempotencyStore.complete does (for `ttlMs`), in one atomic
+   * step; answers whether the claim was completed. The outcome is recorded whether or not the
+   * claim still stood: the handler succeeded. When a store offers it, the receiver makes this
+   * one call after onNotification succeeded instead of the two, so the window in which a crash
+   * reruns the handler is one round trip, not two.
+   */
+  completeWithOutcome?(
+    key: string,
+    token: string,
+    ttlMs: number,
+    outcome: PaymentOutcome,
+    outcomeTtlMs: number,
+  ): boolean | Promise<boolean>;
 }
 
 /** The methods a store needs for outcomes, by name (for the messages that name what is missing). */
@@ -152,5 +167,166 @@ export class OutcomeListeners {
   /** The paymentIds with at least one listener. */
   waiting(): string[] {
     return [...this.#byPayment.keys()];
+  }
+}
+
+// The listening connection ------------------------------------------------------------------
+
+/** One connection a store listens for outcomes on, or the attempt to open one. */
+export interface ListeningConnection {
+  /** Settles once the subscription is live (and a gap re-read), or the attempt failed. */
+  ready: Promise<void>;
+  /** Lost, idle or closed: its events no longer count. */
+  over: boolean;
+}
+
+/** What differs between stores: how a connection is opened, ended and read around. */
+export interface ListeningDriver<C extends ListeningConnection> {
+  /** A new connection record, not yet connecting; `lost(error)` is what its events call. */
+  create(lost: (error?: unknown) => void): C;
+  /** Connects and subscribes; `wanted()` throws once the connection was closed or left meanwhile. */
+  connect(connection: C, wanted: () => void): Promise<void>;
+  /** Gives the connection back or closes it (may be called again for one already over). */
+  end(connection: C, how: 'idle' | 'close' | 'lost', error?: unknown): void;
+  /** Reads the outcome of each waiting payment and delivers those recorded. */
+  reread(waiting: string[], listeners: OutcomeListeners): Promise<void>;
+}
+
+const MAX_BACKOFF_MS = 5000;
+const CLOSED =
+  'servicepay: subscribeOutcome was called after the store was closed (close()). Subscribe before closing it, or create a new store.';
+
+/**
+ * The listening half both shared stores have in common: ONE connection per store, opened when
+ * the first subscriber arrives and ended when nobody waits (or on close()); when it is lost
+ * while somebody waits, another is opened with bounded backoff and the outcome of every
+ * waiting payment re-read, so an outcome announced in the gap, to nobody, is found there.
+ */
+export class OutcomeListening<C extends ListeningConnection> {
+  listeners = new OutcomeListeners();
+  readonly #driver: ListeningDriver<C>;
+  #current: C | undefined;
+  #closed = false;
+  /** Set when a connection was lost while somebody waited: re-read on the next one. */
+  #gap = false;
+  #retries = 0;
+  #retryTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(driver: ListeningDriver<C>) {
+    this.#driver = driver;
+  }
+
+  get current(): C | undefined {
+    return this.#current;
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** Delivers the outcomes recorded for every waiting payment. */
+  reread(): Promise<void> {
+    const waiting = this.listeners.waiting();
+    return waiting.length === 0 ? Promise.resolve() : this.#driver.reread(waiting, this.listeners);
+  }
+
+  async subscribe(paymentId: string, listener: OutcomeListener): Promise<() => void> {
+    if (this.#closed) throw new Error(CLOSED);
+    const remove = this.listeners.add(paymentId, listener);
+    this.#current ??= this.#open();
+    try {
+      await this.#current.ready;
+    } catch (error) {
+      remove();
+      this.#idle();
+      throw error;
+    }
+    return () => {
+      remove();
+      this.#idle();
+    };
+  }
+
+  /** Ends `connection` (marked over, no longer current). */
+  finish(connection: C, how: 'idle' | 'close' | 'lost', error?: unknown): void {
+    connection.over = true;
+    if (this.#current === connection) this.#current = undefined;
+    this.#driver.end(connection, how, error);
+  }
+
+  /** A live connection was lost: another, and a re-read, while anybody waits. */
+  lost(connection: C, error?: unknown): void {
+    if (connection.over) return;
+    this.finish(connection, 'lost', error);
+    if (this.listeners.size > 0) {
+      this.#gap = true;
+      this.#retryLater();
+    }
+  }
+
+  close(): void {
+    this.#closed = true;
+    this.listeners = new OutcomeListeners();
+    clearTimeout(this.#retryTimer);
+    this.#retryTimer = undefined;
+    if (this.#current !== undefined) this.finish(this.#current, 'close');
+  }
+
+  #open(): C {
+    const connection = this.#driver.create((error) => this.lost(connection, error));
+    const wanted = (): void => {
+      if (!connection.over) return;
+      throw new Error(
+        this.#closed
+          ? CLOSED
+          : 'servicepay: the connection listening for outcomes was lost or closed while subscribing; subscribe again.',
+      );
+    };
+    connection.ready = (async () => {
+      try {
+        await this.#driver.connect(connection, wanted);
+        wanted();
+        this.#retries = 0;
+        if (this.#gap) {
+          await this.reread();
+          wanted();
+          this.#gap = false;
+        }
+      } catch (error) {
+        // Closed or left meanwhile: say that, rather than how the connection ended.
+        wanted();
+        throw error;
+      }
+    })();
+    connection.ready.catch((error: unknown) => {
+      if (connection.over) return;
+      this.finish(connection, 'lost', error);
+      if (this.#gap) this.#retryLater();
+    });
+    return connection;
+  }
+
+  /** Opens a connection again after a bounded, growing pause, while anybody waits. */
+  #retryLater(): void {
+    if (this.#closed || this.#retryTimer !== undefined) return;
+    const pause = Math.min(MAX_BACKOFF_MS, 100 * 2 ** this.#retries++);
+    this.#retryTimer = setTimeout(() => {
+      this.#retryTimer = undefined;
+      if (!this.#closed && this.listeners.size > 0 && this.#current === undefined) {
+        this.#current = this.#open();
+      }
+    }, pause);
+    // Never what keeps a process alive.
+    (this.#retryTimer as { unref?: () => void }).unref?.();
+  }
+
+  /** After the last subscriber left: nobody to re-read for, and the connection goes back. */
+  #idle(): void {
+    if (this.listeners.size > 0) return;
+    this.#gap = false;
+    this.#retries = 0;
+    clearTimeout(this.#retryTimer);
+    this.#retryTimer = undefined;
+    if (this.#current !== undefined) this.finish(this.#current, 'idle');
   }
 }

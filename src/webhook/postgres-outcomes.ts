@@ -21,9 +21,14 @@
  * then re-reads the outcome of every waiting payment in one query: an outcome recorded in the gap,
  * whose notification went to nobody, is found there.
  */
-import { OutcomeListeners, toOutcome } from './outcomes';
-import type { OutcomeListener, OutcomeStore, PaymentOutcome } from './outcomes';
-import { outcomesChannel, outcomesTableName } from './postgres-outcomes-table';
+import { OutcomeListening, toOutcome } from './outcomes';
+import type {
+  ListeningConnection,
+  OutcomeListener,
+  OutcomeStore,
+  PaymentOutcome,
+} from './outcomes';
+import { outcomesChannel, outcomesTableName, sweeper } from './postgres-outcomes-table';
 
 export { outcomesTableName, postgresOutcomesDdl } from './postgres-outcomes-table';
 
@@ -59,6 +64,11 @@ export interface PostgresOutcomesOptions {
   table: string;
   /** Least time between two sweeps of expired outcomes; 0 turns them off. @default 60000 */
   cleanupIntervalMs?: number;
+  /**
+   * How the store runs its per-delivery statement (completeWithOutcome): createPostgresStore
+   * passes its own, which prepares statements when it does. @default pool.query
+   */
+  statement?: (text: string) => (values: unknown[]) => Promise<{ rows: unknown[] }>;
 }
 
 /** The outcome half of the PostgreSQL store, and the close() that gives its connection back. */
@@ -67,21 +77,21 @@ export interface PostgresOutcomeStore extends OutcomeStore {
   readOutcome(paymentId: string): Promise<PaymentOutcome | null>;
   subscribeOutcome(paymentId: string, listener: OutcomeListener): Promise<() => void>;
   close(): Promise<void>;
+  completeWithOutcome(
+    key: string,
+    token: string,
+    ttlMs: number,
+    outcome: PaymentOutcome,
+    outcomeTtlMs: number,
+  ): Promise<boolean>;
 }
 
 /** NOTIFY refuses payloads of 8000 bytes or more; a larger outcome is announced empty. */
 const MAX_PAYLOAD_BYTES = 7999;
-const MAX_BACKOFF_MS = 5000;
-const CLOSED =
-  'servicepay: subscribeOutcome was called after the store was closed (close()). Subscribe before closing it, or create a new store.';
 
 /** One listening connection, or the attempt to take one. */
-interface Listening {
-  /** Settles once LISTEN is acknowledged (and the gap re-read done), or the attempt failed. */
-  ready: Promise<void>;
+interface Listening extends ListeningConnection {
   client?: PostgresListenClient;
-  /** Lost, idle or closed: its events no longer count. */
-  over: boolean;
   released: boolean;
   onNotification(message: PostgresNotification): void;
   onLost(error?: unknown): void;
@@ -117,23 +127,35 @@ export function postgresOutcomes(options: PostgresOutcomesOptions): PostgresOutc
     `recorded_at = EXCLUDED.recorded_at, expires_at = ${lifetime} ` +
     `WHERE t.expires_at <= clock_timestamp() RETURNING 1) ` +
     `SELECT pg_notify($6, $7) FROM inserted`;
+  // The completion of a handled delivery with its outcome, in one statement (one round trip,
+  // one commit): the claim's completion as postgres.ts writes it, the outcome's insert and its
+  // pg_notify as recordSql. Data-modifying WITH clauses always run to completion, so the
+  // outcome is recorded even when the claim had lapsed (the handler did succeed); pg_notify,
+  // volatile, is kept by the planner though only counted.
+  const completeWithOutcomeSql =
+    `WITH completed AS (UPDATE ${table.claims} SET token = NULL, ` +
+    `expires_at = clock_timestamp() + $8::double precision * interval '1 millisecond' ` +
+    `WHERE key = $9 AND token = $10 AND expires_at > clock_timestamp() RETURNING 1), ` +
+    `inserted AS (INSERT INTO ${name} AS t ` +
+    `(payment_id, merchant_payment_id, status, recorded_at, expires_at) ` +
+    `VALUES ($1, $2, $3, $4::timestamptz, ${lifetime}) ON CONFLICT (payment_id) DO UPDATE SET ` +
+    `merchant_payment_id = EXCLUDED.merchant_payment_id, status = EXCLUDED.status, ` +
+    `recorded_at = EXCLUDED.recorded_at, expires_at = ${lifetime} ` +
+    `WHERE t.expires_at <= clock_timestamp() RETURNING 1), ` +
+    `notified AS (SELECT pg_notify($6, $7) FROM inserted) ` +
+    `SELECT (SELECT count(*) FROM completed)::int AS completed, ` +
+    `(SELECT count(*) FROM notified)::int AS recorded`;
+  const completeWithOutcomeQuery = (
+    options.statement ?? ((text) => (values) => pool.query(text, values))
+  )(completeWithOutcomeSql);
   const readSql = `SELECT ${columns} FROM ${name} WHERE payment_id = $1 AND expires_at > clock_timestamp()`;
   const rereadSql =
     `SELECT ${columns} FROM ${name} ` +
     `WHERE payment_id = ANY($1::text[]) AND expires_at > clock_timestamp()`;
-  const cleanupSql =
-    `DELETE FROM ${name} WHERE payment_id IN (SELECT payment_id FROM ${name} ` +
-    `WHERE expires_at < now() - interval '1 minute' LIMIT 1000 FOR UPDATE SKIP LOCKED)`;
+  const sweep = sweeper(pool, name, 'payment_id', cleanupIntervalMs);
 
-  let listeners = new OutcomeListeners();
   let prepared: Promise<string> | undefined;
-  let current: Listening | undefined;
-  let closed = false;
-  /** Set when a listening connection was lost while somebody waited: re-read on the next one. */
-  let gap = false;
-  let retries = 0;
-  let retryTimer: ReturnType<typeof setTimeout> | undefined;
-  let lastCleanup = Date.now();
+  let channel = '';
 
   /** Creates the table once and answers the channel; a failure is retried by the next call. */
   function prepare(): Promise<string> {
@@ -144,163 +166,93 @@ export function postgresOutcomes(options: PostgresOutcomesOptions): PostgresOutc
     return prepared;
   }
 
-  function sweep(): void {
-    if (cleanupIntervalMs === 0 || Date.now() - lastCleanup < cleanupIntervalMs) return;
-    lastCleanup = Date.now();
-    pool.query(cleanupSql).then(
-      () => {},
-      () => {},
-    );
-  }
-
   const deliverRows = (rows: unknown[]): void => {
     for (const row of rows) {
       const outcome = fromRow(row);
-      if (outcome !== null) listeners.deliver(outcome);
+      if (outcome !== null) listening.listeners.deliver(outcome);
     }
   };
 
-  /**
-   * Delivers the outcomes recorded for every waiting payment (after a gap). On the pool, not the
-   * listening connection, whose last statement then stays its LISTEN: pg_stat_activity shows
-   * which connection listens.
-   */
-  async function reread(): Promise<void> {
-    const waiting = listeners.waiting();
-    if (waiting.length > 0) deliverRows((await pool.query(rereadSql, [waiting])).rows);
-  }
+  const listening: OutcomeListening<Listening> = new OutcomeListening<Listening>({
+    create: (lost) => {
+      const entry: Listening = {
+        ready: Promise.resolve(),
+        over: false,
+        released: false,
+        onNotification(message) {
+          if (entry.over || message.channel !== channel) return;
+          if (!message.payload) {
+            // An outcome too large for a payload was announced empty: read them all.
+            listening.reread().catch(() => {});
+            return;
+          }
+          let parsed: unknown;
+          try {
+            parsed = JSON.parse(message.payload);
+          } catch {
+            return;
+          }
+          const outcome = toOutcome(parsed);
+          if (outcome !== null) listening.listeners.deliver(outcome);
+        },
+        onLost: lost,
+      };
+      return entry;
+    },
 
-  /** Gives the connection back: healthy ones to the pool, lost ones to be closed. */
-  function finish(entry: Listening, how: 'idle' | 'close' | 'lost', error?: unknown): void {
-    entry.over = true;
-    if (current === entry) current = undefined;
-    const client = entry.client;
-    if (client === undefined || entry.released) return;
-    entry.released = true;
-    client.removeListener('notification', entry.onNotification);
-    const destroy = (): void => {
-      // The 'error' listener stays: a closing connection may still emit one.
-      client.release(error instanceof Error ? error : true);
-    };
-    if (how !== 'idle') return destroy();
-    // Not listening any more before it goes back, so the pool's next borrower hears nothing.
-    client.query('UNLISTEN *').then(() => {
-      client.release();
-      client.removeListener('error', entry.onLost);
-      client.removeListener('end', entry.onLost);
-    }, destroy);
-  }
-
-  function open(): Listening {
-    const entry: Listening = {
-      ready: Promise.resolve(),
-      over: false,
-      released: false,
-      onNotification(message) {
-        if (entry.over || message.channel !== channel) return;
-        if (!message.payload) {
-          // An outcome too large for a payload was announced empty: read them all.
-          reread().catch(() => {});
-          return;
-        }
-        let parsed: unknown;
-        try {
-          parsed = JSON.parse(message.payload);
-        } catch {
-          return;
-        }
-        const outcome = toOutcome(parsed);
-        if (outcome !== null) listeners.deliver(outcome);
-      },
-      onLost(error) {
-        if (entry.over) return;
-        finish(entry, 'lost', error);
-        if (listeners.size > 0) {
-          gap = true;
-          retryLater();
-        }
-      },
-    };
-    let channel = '';
-    entry.ready = (async () => {
-      try {
-        channel = await prepare();
-        const connect = pool.connect;
-        if (typeof connect !== 'function') {
-          throw new TypeError(
-            'servicepay: subscribing to outcomes needs { pool } to be a node-postgres Pool: the store takes one connection from it with pool.connect() to LISTEN on.',
-          );
-        }
-        const client = (await connect.call(pool).catch((error: unknown) => {
-          // node-postgres's Client, connected already, answers connect() so.
-          if (!/already been connected/.test(String(error))) throw error;
-          return undefined;
-        })) as PostgresListenClient | undefined;
-        if (typeof client?.release !== 'function' || typeof client.on !== 'function') {
-          throw new TypeError(
-            'servicepay: subscribing to outcomes needs { pool } to be a node-postgres Pool, whose connect() lends a client with release(); a single Client cannot lend its connection.',
-          );
-        }
-        entry.client = client;
-        client.on('error', entry.onLost);
-        client.on('end', entry.onLost);
-        client.on('notification', entry.onNotification);
-        // Closed or left idle while connecting: the connection goes back at once.
-        if (entry.over) finish(entry, closed ? 'close' : 'idle');
-        stillWanted(entry);
-        await client.query(`LISTEN "${channel.replaceAll('"', '""')}"`);
-        stillWanted(entry);
-        retries = 0;
-        if (gap) {
-          await reread();
-          stillWanted(entry);
-          gap = false;
-        }
-      } catch (error) {
-        // Closed or left meanwhile: say that, rather than how the connection ended.
-        stillWanted(entry);
-        throw error;
+    async connect(entry, wanted) {
+      channel = await prepare();
+      const connect = pool.connect;
+      if (typeof connect !== 'function') {
+        throw new TypeError(
+          'servicepay: subscribing to outcomes needs { pool } to be a node-postgres Pool: the store takes one connection from it with pool.connect() to LISTEN on.',
+        );
       }
-    })();
-    entry.ready.catch((error: unknown) => {
-      if (entry.over) return;
-      finish(entry, 'lost', error);
-      if (gap) retryLater();
-    });
-    return entry;
-  }
+      const client = (await connect.call(pool).catch((error: unknown) => {
+        // node-postgres's Client, connected already, answers connect() so.
+        if (!/already been connected/.test(String(error))) throw error;
+        return undefined;
+      })) as PostgresListenClient | undefined;
+      if (typeof client?.release !== 'function' || typeof client.on !== 'function') {
+        throw new TypeError(
+          'servicepay: subscribing to outcomes needs { pool } to be a node-postgres Pool, whose connect() lends a client with release(); a single Client cannot lend its connection.',
+        );
+      }
+      entry.client = client;
+      client.on('error', entry.onLost);
+      client.on('end', entry.onLost);
+      client.on('notification', entry.onNotification);
+      // Closed or left idle while connecting: the connection goes back at once.
+      if (entry.over) listening.finish(entry, listening.closed ? 'close' : 'idle');
+      wanted();
+      await client.query(`LISTEN "${channel.replaceAll('"', '""')}"`);
+    },
 
-  /** Throws when the connection was closed, lost or left meanwhile: nobody is listening on it. */
-  function stillWanted(entry: Listening): void {
-    if (!entry.over) return;
-    throw new Error(
-      closed
-        ? CLOSED
-        : 'servicepay: the connection listening for outcomes was lost while subscribing; subscribe again.',
-    );
-  }
+    // Gives the connection back: healthy ones to the pool, lost ones to be closed.
+    end(entry, how, error) {
+      const client = entry.client;
+      if (client === undefined || entry.released) return;
+      entry.released = true;
+      client.removeListener('notification', entry.onNotification);
+      const destroy = (): void => {
+        // The 'error' listener stays: a closing connection may still emit one.
+        client.release(error instanceof Error ? error : true);
+      };
+      if (how !== 'idle') return destroy();
+      // Not listening any more before it goes back, so the pool's next borrower hears nothing.
+      client.query('UNLISTEN *').then(() => {
+        client.release();
+        client.removeListener('error', entry.onLost);
+        client.removeListener('end', entry.onLost);
+      }, destroy);
+    },
 
-  /** Takes a listening connection again after a bounded, growing pause, while anybody waits. */
-  function retryLater(): void {
-    if (closed || retryTimer !== undefined) return;
-    const pause = Math.min(MAX_BACKOFF_MS, 100 * 2 ** retries++);
-    retryTimer = setTimeout(() => {
-      retryTimer = undefined;
-      if (!closed && listeners.size > 0 && current === undefined) current = open();
-    }, pause);
-    // Never what keeps a process alive.
-    (retryTimer as { unref?: () => void }).unref?.();
-  }
-
-  /** After the last subscriber left: nobody to re-read for, and the connection goes back. */
-  function idle(): void {
-    if (listeners.size > 0) return;
-    gap = false;
-    retries = 0;
-    clearTimeout(retryTimer);
-    retryTimer = undefined;
-    if (current !== undefined) finish(current, 'idle');
-  }
+    // On the pool, not the listening connection, whose last statement then stays its LISTEN:
+    // pg_stat_activity shows which connection listens.
+    async reread(waiting) {
+      deliverRows((await pool.query(rereadSql, [waiting])).rows);
+    },
+  });
 
   async function read(paymentId: string): Promise<PaymentOutcome | null> {
     await prepare();
@@ -308,31 +260,50 @@ export function postgresOutcomes(options: PostgresOutcomesOptions): PostgresOutc
     return rows.length > 0 ? fromRow(rows[0]) : null;
   }
 
+  /** The statement values every recording starts with: the row, its lifetime, the payload. */
+  async function recordValues(given: PaymentOutcome, ttlMs: number) {
+    const outcome = toOutcome(given);
+    if (outcome === null || Number.isNaN(Date.parse(outcome.recordedAt))) {
+      throw new TypeError(
+        'servicepay: recordOutcome needs an outcome with paymentId, merchantPaymentId, a final status (COMPLETED or FAILED) and recordedAt (an ISO 8601 time).',
+      );
+    }
+    const channel = await prepare();
+    sweep();
+    let payload = JSON.stringify(outcome);
+    if (new TextEncoder().encode(payload).length > MAX_PAYLOAD_BYTES) payload = '';
+    const { paymentId, merchantPaymentId, status, recordedAt } = outcome;
+    return {
+      outcome,
+      values: [paymentId, merchantPaymentId, status, recordedAt, ttlMs, channel, payload],
+    };
+  }
+
   return {
+    async completeWithOutcome(key, token, ttlMs, given, outcomeTtlMs) {
+      const { outcome, values } = await recordValues(given, outcomeTtlMs);
+      const { rows } = await completeWithOutcomeQuery([...values, ttlMs, key, token]);
+      const row = rows[0] as { completed?: unknown; recorded?: unknown } | undefined;
+      // Those waiting in this process hear it now; the notification then finds them gone. An
+      // outcome that stood already was delivered when it was recorded.
+      if (row?.recorded === 1) listening.listeners.deliver(outcome);
+      return row?.completed === 1;
+    },
+
     async recordOutcome(given, ttlMs) {
-      const outcome = toOutcome(given);
-      if (outcome === null || Number.isNaN(Date.parse(outcome.recordedAt))) {
-        throw new TypeError(
-          'servicepay: recordOutcome needs an outcome with paymentId, merchantPaymentId, a final status (COMPLETED or FAILED) and recordedAt (an ISO 8601 time).',
-        );
-      }
-      const channel = await prepare();
-      sweep();
-      let payload = JSON.stringify(outcome);
-      if (new TextEncoder().encode(payload).length > MAX_PAYLOAD_BYTES) payload = '';
-      const { paymentId, merchantPaymentId, status, recordedAt } = outcome;
+      const { outcome, values } = await recordValues(given, ttlMs);
+      const { paymentId } = outcome;
       // Should the standing outcome lapse between the insert and the read, try again (bounded).
       for (let attempt = 0; attempt < 3; attempt++) {
-        const values = [paymentId, merchantPaymentId, status, recordedAt, ttlMs, channel, payload];
         const { rows } = await pool.query(recordSql, values);
         if (rows.length > 0) {
           // Those waiting in this process hear it now; the notification finds them gone.
-          listeners.deliver(outcome);
+          listening.listeners.deliver(outcome);
           return outcome;
         }
         const standing = await read(paymentId);
         if (standing !== null) {
-          listeners.deliver(standing);
+          listening.listeners.deliver(standing);
           return standing;
         }
       }
@@ -343,29 +314,10 @@ export function postgresOutcomes(options: PostgresOutcomesOptions): PostgresOutc
 
     readOutcome: read,
 
-    async subscribeOutcome(paymentId, listener) {
-      if (closed) throw new Error(CLOSED);
-      const remove = listeners.add(paymentId, listener);
-      current ??= open();
-      try {
-        await current.ready;
-      } catch (error) {
-        remove();
-        idle();
-        throw error;
-      }
-      return () => {
-        remove();
-        idle();
-      };
-    },
+    subscribeOutcome: (paymentId, listener) => listening.subscribe(paymentId, listener),
 
     async close() {
-      closed = true;
-      listeners = new OutcomeListeners();
-      clearTimeout(retryTimer);
-      retryTimer = undefined;
-      if (current !== undefined) finish(current, 'close');
+      listening.close();
     },
   };
 }

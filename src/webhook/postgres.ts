@@ -19,6 +19,8 @@
 import { COMPLETED_CLAIM, IN_PROGRESS_CLAIM, newClaimToken } from './idempotency';
 import type { IdempotencyClaim, IdempotencyStore } from './idempotency';
 import { postgresOutcomes } from './postgres-outcomes';
+import { createStoreTable, fnv, sweeper } from './postgres-outcomes-table';
+import type { StoreTable } from './postgres-outcomes-table';
 import type { PostgresOutcomeStore } from './postgres-outcomes';
 
 export { postgresOutcomesDdl } from './postgres-outcomes';
@@ -85,15 +87,8 @@ function ddl(name: string): string {
 /** The `pg_temp` alias and the sessions' own temporary schemas, `pg_temp_N`. */
 const TEMPORARY_SCHEMA = /^pg_temp(_\d+)?$/i;
 
-/** A table option taken apart: `schema` when it was given, and the name as quoted SQL. */
-interface TableName {
-  schema: string | undefined;
-  table: string;
-  quoted: string;
-}
-
 /** `table` taken apart, or a TypeError when it is not a plain name of a shareable table. */
-function tableName(table: string): TableName {
+function tableName(table: string): StoreTable {
   const parts = typeof table === 'string' ? table.split('.') : [];
   if (parts.length < 1 || parts.length > 2 || !parts.every((part) => IDENTIFIER.test(part))) {
     throw new TypeError(
@@ -110,7 +105,7 @@ function tableName(table: string): TableName {
   }
   return {
     schema,
-    table: parts[parts.length - 1] as string,
+    name: parts[parts.length - 1] as string,
     quoted: parts.map((part) => `"${part}"`).join('.'),
   };
 }
@@ -180,14 +175,9 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
     `UPDATE ${name} SET token = NULL, expires_at = ${lifetime} WHERE ${owned} RETURNING 1`,
   );
   const releaseQuery = statement(`DELETE FROM ${name} WHERE ${owned} RETURNING 1`);
-  // SKIP LOCKED: the sweep never waits on a row a delivery is claiming; a minute's grace keeps
-  // it off rows whose expiry is being decided right now.
-  const cleanupSql =
-    `DELETE FROM ${name} WHERE key IN (SELECT key FROM ${name} ` +
-    `WHERE expires_at < now() - interval '1 minute' LIMIT 1000 FOR UPDATE SKIP LOCKED)`;
+  const sweep = sweeper(pool, name, 'key', cleanupIntervalMs);
 
   let ready: Promise<void> | undefined;
-  let lastCleanup = Date.now();
 
   /** Creates the table once per store; a failure is retried by the next call. */
   function ensureTable(): Promise<void> {
@@ -196,16 +186,6 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
       throw error;
     });
     return ready;
-  }
-
-  function sweep(): void {
-    if (cleanupIntervalMs === 0 || Date.now() - lastCleanup < cleanupIntervalMs) return;
-    lastCleanup = Date.now();
-    // Not awaited, failures ignored: a sweep must never delay or fail a delivery.
-    pool.query(cleanupSql).then(
-      () => {},
-      () => {},
-    );
   }
 
   async function acted(
@@ -217,7 +197,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
     return rows.length > 0;
   }
 
-  const outcomes = postgresOutcomes({ pool, table: name, cleanupIntervalMs });
+  const outcomes = postgresOutcomes({ pool, table: name, cleanupIntervalMs, statement });
 
   return {
     async claim(key: string, ttlMs: number): Promise<IdempotencyClaim> {
@@ -234,55 +214,23 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
     complete: (key, token, ttlMs) => acted(completeQuery, [key, token, ttlMs]),
     release: (key, token) => acted(releaseQuery, [key, token]),
     ...outcomes,
+    async completeWithOutcome(key, token, ttlMs, outcome, outcomeTtlMs) {
+      await ensureTable();
+      return outcomes.completeWithOutcome(key, token, ttlMs, outcome, outcomeTtlMs);
+    },
   };
 }
 
 /** `servicepay_` and the FNV-1a hash of the text: the same text, the same name, on any node. */
 function statementName(sql: string): string {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < sql.length; i++) {
-    hash = Math.imul(hash ^ sql.charCodeAt(i), 0x01000193);
-  }
-  return `servicepay_${(hash >>> 0).toString(16)}`;
+  return `servicepay_${fnv(sql)}`;
 }
 
-/**
- * Creates the table unless it exists. `CREATE TABLE IF NOT EXISTS` alone fails when two
- * sessions run it at once on a fresh database (both pass the existence check, one then breaks
- * a unique index of the catalogue), so the creation runs under a transaction-scoped advisory
- * lock, inside one DO statement: it needs no dedicated connection, and the lock is gone when
- * the statement ends, whatever happens. A table that already exists costs one cheap lookup and
- * no lock, and needs no CREATE privilege.
- *
- * The lock is keyed by the table's resolved name, the schema given or else current_schema()
- * (where an unqualified name is created), read on the server: `name` and `public.name` are one
- * table, and processes spelling it either way must exclude each other. An unqualified name
- * whose current_schema() is the session's temporary one (search_path puts pg_temp first) is
- * refused there, for the reason tableName refuses `pg_temp.name`.
- */
-async function createTable(pool: PostgresQueryable, table: TableName): Promise<void> {
+/** Creates the table unless it exists (createStoreTable); one cheap lookup when it does. */
+async function createTable(pool: PostgresQueryable, table: StoreTable): Promise<void> {
   const { rows } = await pool.query('SELECT to_regclass($1) IS NOT NULL AS present', [
     table.quoted,
   ]);
   if ((rows[0] as { present?: unknown } | undefined)?.present === true) return;
-  // The parts came from tableName: letters, digits and _ only, safe inside the literals.
-  const schema = table.schema === undefined ? 'current_schema()' : `'${table.schema}'`;
-  const temporary =
-    `servicepay: the idempotency table ${table.table} would be created in this connection''s ` +
-    `temporary schema (search_path puts pg_temp first), and a temporary table is private to ` +
-    `the one connection that created it, so receivers cannot share it. Put a regular schema ` +
-    `first in search_path, or name one in createPostgresStore''s table (public.${table.table}).`;
-  await pool.query(
-    [
-      'DO $servicepay$ DECLARE',
-      `  target_schema text := coalesce(${schema}, '');`,
-      'BEGIN',
-      '  IF target_schema = (SELECT nspname FROM pg_namespace WHERE oid = pg_my_temp_schema()) THEN',
-      `    RAISE EXCEPTION USING ERRCODE = 'invalid_schema_name', MESSAGE = '${temporary}';`,
-      '  END IF;',
-      `  PERFORM pg_advisory_xact_lock(hashtext('servicepay idempotency ' || quote_ident(target_schema) || '.' || quote_ident('${table.table}')));`,
-      `  ${ddl(table.quoted).replaceAll('\n', ' ')}`,
-      'END $servicepay$',
-    ].join('\n'),
-  );
+  await createStoreTable(pool, table, 'idempotency', ddl(table.quoted));
 }

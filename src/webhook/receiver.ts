@@ -7,13 +7,14 @@ import { signatureFromAuthorization } from './encoding';
 import { createDispatcher } from './dispatch';
 import type { DispatchResult } from './dispatch';
 import {
+  BODY_ALREADY_PARSED,
   WebhookKeyError,
   WebhookKeyFetchError,
   WebhookPayloadError,
   WebhookRequestError,
   WebhookSignatureError,
 } from './errors';
-import type { KeyInput } from './public-key';
+import type { CryptoProvider, KeyInput } from './public-key';
 import { parseWebhookNotification } from './notification';
 import type { WebhookNotification } from './notification';
 import type { ResolvedReceiverOptions } from './options';
@@ -96,10 +97,6 @@ const STATUS: Record<WebhookOutcome, number> = {
   'internal-error': 500,
 };
 
-/** The raw-body pitfall, spelled out where the merchant will see it: in the response and logs. */
-const BODY_ALREADY_PARSED =
-  'servicepay: the request body was consumed before the webhook handler (by express.json() or another body parser, or by request.json()/request.text()), so the exact bytes the signature covers are lost. Mount the webhook route before express.json() (app.put(path, handler) above app.use(express.json())); in a route handler, pass the untouched Request.';
-
 /**
  * Short and free of internals: the caller may be anyone, not only the service. A 200 has no
  * body (the spec shows none): on Node a body costs a second chunk and a writev per answer,
@@ -149,13 +146,6 @@ export function respond(outcome: WebhookOutcome): ReceiverResponse {
 }
 
 // ---------------------------------------------------------------------------------------------
-/** A verifier: node:crypto's is synchronous, WebCrypto's asynchronous. */
-export type Verify<K> = (
-  body: Uint8Array,
-  authorization: string | null,
-  key: KeyInput<K>,
-) => boolean | Promise<boolean>;
-
 export interface Receiver {
   /** Checks what can be checked before reading the body; null to go on. */
   preflight(
@@ -172,12 +162,8 @@ export interface Receiver {
     authorization: string | null,
     sourceAddress: string | undefined,
   ): ReceiverResponse | Promise<ReceiverResponse>;
-  /**
-   * Answers, and reports, a body that could not be taken as bytes. `alreadyParsed` is the
-   * raw-body pitfall in the front door's own terms (express.json() on node:http,
-   * request.json() in a route handler).
-   */
-  refuseBody(body: Exclude<BodyRead, { kind: 'bytes' }>, alreadyParsed: string): ReceiverResponse;
+  /** Answers, and reports, a body that could not be taken as bytes. */
+  refuseBody(body: Exclude<BodyRead, { kind: 'bytes' }>): ReceiverResponse;
   /** Answers, and reports, an unexpected error in a front door. */
   fail(error: unknown): ReceiverResponse;
   /** Ends the deliveries whose onNotification still runs (see Dispatcher.abandon). */
@@ -186,7 +172,7 @@ export interface Receiver {
 
 export function createReceiver<K>(
   options: ResolvedReceiverOptions<K>,
-  verify: Verify<K>,
+  verify: CryptoProvider<K>['verify'],
 ): Receiver {
   const { dispatch, abandon } = createDispatcher(options);
   const { keys, report } = options;
@@ -317,12 +303,12 @@ export function createReceiver<K>(
       }
     },
 
-    refuseBody(body, alreadyParsed) {
+    refuseBody(body) {
       switch (body.kind) {
         case 'too-large':
           return refuse('body-too-large', tooLarge(options.maxBodyBytes));
         case 'already-parsed':
-          return refuse('body-already-parsed', new WebhookRequestError(alreadyParsed, 500));
+          return refuse('body-already-parsed', new WebhookRequestError(BODY_ALREADY_PARSED, 500));
         case 'unreadable':
           return refuse('body-unreadable', body.error);
       }

@@ -20,8 +20,13 @@
  * while anybody waits.
  */
 import { createHash } from 'node:crypto';
-import { OutcomeListeners, toOutcome } from './outcomes';
-import type { OutcomeListener, OutcomeStore, PaymentOutcome } from './outcomes';
+import { OutcomeListening, toOutcome } from './outcomes';
+import type {
+  ListeningConnection,
+  OutcomeListener,
+  OutcomeStore,
+  PaymentOutcome,
+} from './outcomes';
 
 /** What the store needs of the client it was given: createRedisStore's, plus `duplicate`. */
 export interface RedisOutcomesClient {
@@ -72,16 +77,12 @@ return redis.call('GET', KEYS[1])`;
 const RECORD_SHA = createHash('sha1').update(RECORD).digest('hex');
 /** Keys per MGET when re-reading, so no reply grows without bound. */
 const MGET_BATCH = 1000;
-const MAX_BACKOFF_MS = 5000;
-const CLOSED =
-  'servicepay: subscribeOutcome was called after the store was closed (close()). Subscribe before closing it, or create a new store.';
 
 /** One subscription on a pub/sub connection, or the attempt to make one. */
-interface Session {
-  ready: Promise<void>;
+interface Session extends ListeningConnection {
   sub?: RedisSubscriberClient;
   ours: boolean;
-  over: boolean;
+  ended: boolean;
   onMessage(message: string): void;
   onReady(): void;
   onError(): void;
@@ -120,27 +121,6 @@ export function redisOutcomes(options: RedisOutcomesOptions): RedisOutcomeStore 
   const channel = `${prefix}outcomes`;
   const key = (paymentId: string): string => `${prefix}outcome:${paymentId}`;
 
-  let listeners = new OutcomeListeners();
-  let session: Session | undefined;
-  let closed = false;
-  /** Set when a pub/sub connection was lost for good while somebody waited: re-read on the next. */
-  let gap = false;
-  let retries = 0;
-  let retryTimer: ReturnType<typeof setTimeout> | undefined;
-
-  /** Delivers the outcomes recorded for every waiting payment (after a reconnect). */
-  async function reread(): Promise<void> {
-    const waiting = listeners.waiting();
-    for (let i = 0; i < waiting.length; i += MGET_BATCH) {
-      const keys = waiting.slice(i, i + MGET_BATCH).map(key);
-      const values = await client.sendCommand(['MGET', ...keys]);
-      for (const value of Array.isArray(values) ? values : []) {
-        const outcome = parse(value);
-        if (outcome !== null) listeners.deliver(outcome);
-      }
-    }
-  }
-
   /** The pub/sub connection: the merchant's, connected if it was not, or a duplicate of ours. */
   async function connection(entry: Session): Promise<RedisSubscriberClient> {
     if (subscriber !== undefined) {
@@ -161,106 +141,69 @@ export function redisOutcomes(options: RedisOutcomesOptions): RedisOutcomeStore 
     return sub;
   }
 
-  /** Ends a session: unsubscribes, and closes the connection when it is ours. */
-  function finish(entry: Session): void {
-    if (entry.over) return;
-    entry.over = true;
-    if (session === entry) session = undefined;
-    const sub = entry.sub;
-    if (sub === undefined) return;
-    sub.removeListener('ready', entry.onReady);
-    if (!entry.ours) {
-      sub.unsubscribe(channel, entry.onMessage).catch(() => {});
-      return;
-    }
-    try {
-      // At once, not after pending replies: a server that stopped answering must not hold it.
-      const closing = typeof sub.destroy === 'function' ? sub.destroy() : sub.disconnect?.();
-      Promise.resolve(closing).catch(() => {});
-    } catch {
-      // Closed already.
-    }
-  }
+  const listening: OutcomeListening<Session> = new OutcomeListening<Session>({
+    create: (lost) => {
+      const entry: Session = {
+        ready: Promise.resolve(),
+        ours: subscriber === undefined,
+        over: false,
+        ended: false,
+        onMessage(message) {
+          const outcome = parse(message);
+          if (outcome !== null) listening.listeners.deliver(outcome);
+        },
+        onReady() {
+          // Reconnected and subscribed again (node-redis resubscribes before 'ready').
+          if (!entry.over) listening.reread().catch(() => {});
+        },
+        onError() {
+          // A connection that gave up reconnecting is closed for good: open another.
+          if (entry.over || entry.sub?.isOpen !== false) return;
+          lost();
+        },
+      };
+      return entry;
+    },
 
-  function open(): Session {
-    const entry: Session = {
-      ready: Promise.resolve(),
-      ours: subscriber === undefined,
-      over: false,
-      onMessage(message) {
-        const outcome = parse(message);
-        if (outcome !== null) listeners.deliver(outcome);
-      },
-      onReady() {
-        // Reconnected and subscribed again (node-redis resubscribes before 'ready').
-        if (!entry.over) reread().catch(() => {});
-      },
-      onError() {
-        // A connection that gave up reconnecting is closed for good: open another.
-        if (entry.over || entry.sub?.isOpen !== false) return;
-        finish(entry);
-        if (listeners.size > 0) {
-          gap = true;
-          retryLater();
-        }
-      },
-    };
-    entry.ready = (async () => {
-      try {
-        const sub = await connection(entry);
-        entry.sub = sub;
-        stillWanted(entry);
-        sub.on('ready', entry.onReady);
-        await sub.subscribe(channel, entry.onMessage);
-        stillWanted(entry);
-        retries = 0;
-        if (gap) {
-          await reread();
-          stillWanted(entry);
-          gap = false;
-        }
-      } catch (error) {
-        // Closed or left meanwhile: say that, rather than how the connection ended.
-        stillWanted(entry);
-        throw error;
+    async connect(entry, wanted) {
+      const sub = await connection(entry);
+      entry.sub = sub;
+      wanted();
+      sub.on('ready', entry.onReady);
+      await sub.subscribe(channel, entry.onMessage);
+    },
+
+    // Unsubscribes, and closes the connection when it is ours.
+    end(entry) {
+      if (entry.ended) return;
+      entry.ended = true;
+      const sub = entry.sub;
+      if (sub === undefined) return;
+      sub.removeListener('ready', entry.onReady);
+      if (!entry.ours) {
+        sub.unsubscribe(channel, entry.onMessage).catch(() => {});
+        return;
       }
-    })();
-    entry.ready.catch(() => {
-      if (entry.over) return;
-      finish(entry);
-      if (gap) retryLater();
-    });
-    return entry;
-  }
+      try {
+        // At once, not after pending replies: a server that stopped answering must not hold it.
+        const closing = typeof sub.destroy === 'function' ? sub.destroy() : sub.disconnect?.();
+        Promise.resolve(closing).catch(() => {});
+      } catch {
+        // Closed already.
+      }
+    },
 
-  function stillWanted(entry: Session): void {
-    if (!entry.over) return;
-    throw new Error(
-      closed
-        ? CLOSED
-        : 'servicepay: the connection listening for outcomes was closed while subscribing; subscribe again.',
-    );
-  }
-
-  /** Opens a session again after a bounded, growing pause, while anybody waits. */
-  function retryLater(): void {
-    if (closed || retryTimer !== undefined) return;
-    const pause = Math.min(MAX_BACKOFF_MS, 100 * 2 ** retries++);
-    retryTimer = setTimeout(() => {
-      retryTimer = undefined;
-      if (!closed && listeners.size > 0 && session === undefined) session = open();
-    }, pause);
-    (retryTimer as { unref?: () => void }).unref?.();
-  }
-
-  function idle(): void {
-    if (listeners.size > 0) return;
-    gap = false;
-    retries = 0;
-    clearTimeout(retryTimer);
-    retryTimer = undefined;
-    if (session !== undefined) finish(session);
-  }
+    async reread(waiting, listeners) {
+      for (let i = 0; i < waiting.length; i += MGET_BATCH) {
+        const keys = waiting.slice(i, i + MGET_BATCH).map(key);
+        const values = await client.sendCommand(['MGET', ...keys]);
+        for (const value of Array.isArray(values) ? values : []) {
+          const outcome = parse(value);
+          if (outcome !== null) listeners.deliver(outcome);
+        }
+      }
+    },
+  });
 
   async function record(outcome: PaymentOutcome, ttlMs: number): Promise<unknown> {
     const ms = String(Math.max(1, Math.ceil(ttlMs)));
@@ -289,7 +232,7 @@ export function redisOutcomes(options: RedisOutcomesOptions): RedisOutcomeStore 
       }
       // Those waiting in this process hear the outcome that stands now; the published message
       // then finds them gone.
-      listeners.deliver(standing);
+      listening.listeners.deliver(standing);
       return standing;
     },
 
@@ -297,31 +240,17 @@ export function redisOutcomes(options: RedisOutcomesOptions): RedisOutcomeStore 
       return parse(await client.sendCommand(['GET', key(paymentId)]));
     },
 
-    async subscribeOutcome(paymentId, listener) {
-      if (closed) throw new Error(CLOSED);
-      const remove = listeners.add(paymentId, listener);
+    subscribeOutcome(paymentId, listener) {
+      const session = listening.current;
       // The merchant closed their subscriber client since: connect it again.
-      if (session?.ours === false && subscriber?.isOpen === false) finish(session);
-      session ??= open();
-      try {
-        await session.ready;
-      } catch (error) {
-        remove();
-        idle();
-        throw error;
+      if (session?.ours === false && subscriber?.isOpen === false) {
+        listening.finish(session, 'idle');
       }
-      return () => {
-        remove();
-        idle();
-      };
+      return listening.subscribe(paymentId, listener);
     },
 
     async close() {
-      closed = true;
-      listeners = new OutcomeListeners();
-      clearTimeout(retryTimer);
-      retryTimer = undefined;
-      if (session !== undefined) finish(session);
+      listening.close();
     },
   };
 }

@@ -8,6 +8,8 @@
  * takes a few seconds (mostly waiting out claims of 1 to 2.5 s). Methods are always called on
  * the store as given (`store.claim(...)`), so a Proxy that forwards them works.
  */
+import { describeValue } from '../core/describe-value';
+import { claimAnswer } from './idempotency';
 import type { IdempotencyClaim, IdempotencyStore } from './idempotency';
 import { recordsOutcomes } from './outcomes';
 import type { OutcomeStore, PaymentOutcome } from './outcomes';
@@ -135,26 +137,26 @@ class Checked {
   }
 
   async claim(key: string, ttlMs: number): Promise<IdempotencyClaim> {
-    const claim: unknown = await settled(`claim(${show(key)})`, this.#store.claim(key, ttlMs));
-    const { state, token } = (claim ?? {}) as { state?: unknown; token?: unknown };
-    if (state === 'claimed' && typeof token === 'string' && token !== '') {
-      return { state, token };
-    }
-    if (state === 'in-progress' || state === 'completed') return { state };
+    const claim: unknown = await settled(
+      `claim(${describeValue(key)})`,
+      this.#store.claim(key, ttlMs),
+    );
+    const answer = claimAnswer(claim);
+    if (answer !== null) return answer;
     throw new IdempotencyStoreConformanceError(
       'claim-answer',
-      `claim(${show(key)}) answered ${show(claim)}; expected { state: 'claimed', token: '<non-empty string>' }, { state: 'in-progress' } or { state: 'completed' }.`,
+      `claim(${describeValue(key)}) answered ${describeValue(claim)}; expected { state: 'claimed', token: '<non-empty string>' }, { state: 'in-progress' } or { state: 'completed' }.`,
     );
   }
 
   renew(key: string, token: string, ttlMs: number): Promise<boolean> {
-    return answer(`renew(${show(key)})`, this.#store.renew(key, token, ttlMs));
+    return answer(`renew(${describeValue(key)})`, this.#store.renew(key, token, ttlMs));
   }
   complete(key: string, token: string, ttlMs: number): Promise<boolean> {
-    return answer(`complete(${show(key)})`, this.#store.complete(key, token, ttlMs));
+    return answer(`complete(${describeValue(key)})`, this.#store.complete(key, token, ttlMs));
   }
   release(key: string, token: string): Promise<boolean> {
-    return answer(`release(${show(key)})`, this.#store.release(key, token));
+    return answer(`release(${describeValue(key)})`, this.#store.release(key, token));
   }
 
   /** Claims `key`, which must be free, and returns the token. */
@@ -163,7 +165,7 @@ class Checked {
     if (claim.state !== 'claimed') {
       throw new IdempotencyStoreConformanceError(
         rule,
-        `claim(${show(key)}) of a free key answered '${claim.state}'; expected 'claimed'.`,
+        `claim(${describeValue(key)}) of a free key answered '${claim.state}'; expected 'claimed'.`,
       );
     }
     return claim.token;
@@ -181,7 +183,7 @@ class Checked {
     if (claim.state !== state) {
       throw new IdempotencyStoreConformanceError(
         rule,
-        `${why}: claim(${show(key)}) answered '${claim.state}', expected '${state}'.`,
+        `${why}: claim(${describeValue(key)}) answered '${claim.state}', expected '${state}'.`,
       );
     }
     return claim;
@@ -193,7 +195,7 @@ async function answer(call: string, value: boolean | Promise<boolean>): Promise<
   if (typeof result !== 'boolean') {
     throw new IdempotencyStoreConformanceError(
       'settles',
-      `${call} answered ${show(result)}; expected true (the token owned the key) or false.`,
+      `${call} answered ${describeValue(result)}; expected true (the token owned the key) or false.`,
     );
   }
   return result;
@@ -230,14 +232,6 @@ function expectAnswer(
   }
 }
 
-function show(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
-  }
-}
-
 const sleep = (ms: number): Promise<void> =>
   new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 
@@ -248,7 +242,7 @@ async function answersAndTokens(store: Checked): Promise<void> {
     if (tokens.has(token)) {
       throw new IdempotencyStoreConformanceError(
         'unique-token',
-        `${how} got token ${show(token)}, which an earlier claim already had.`,
+        `${how} got token ${describeValue(token)}, which an earlier claim already had.`,
       );
     }
     tokens.add(token);
@@ -297,14 +291,14 @@ function checkOneWinner(claims: IdempotencyClaim[], key: string, concurrency: nu
   if (won.length !== 1) {
     throw new IdempotencyStoreConformanceError(
       'atomic-claim',
-      `of ${concurrency} concurrent claims of ${show(key)}, ${won.length} answered 'claimed'; exactly one must.`,
+      `of ${concurrency} concurrent claims of ${describeValue(key)}, ${won.length} answered 'claimed'; exactly one must.`,
     );
   }
   const other = claims.find((claim) => claim.state !== 'claimed' && claim.state !== 'in-progress');
   if (other !== undefined) {
     throw new IdempotencyStoreConformanceError(
       'atomic-claim',
-      `a concurrent claim of ${show(key)} answered '${other.state}' while it was in progress.`,
+      `a concurrent claim of ${describeValue(key)} answered '${other.state}' while it was in progress.`,
     );
   }
 }
@@ -387,7 +381,12 @@ async function isolation(store: Checked): Promise<void> {
   ];
   const token = await store.take(keys[0] as string, 60_000, 'key-isolation');
   for (const key of keys.slice(1)) {
-    await store.expect(key, 'claimed', 'key-isolation', `with only ${show(keys[0])} claimed`);
+    await store.expect(
+      key,
+      'claimed',
+      'key-isolation',
+      `with only ${describeValue(keys[0])} claimed`,
+    );
   }
   expectAnswer(
     await store.complete(keys[0] as string, token, 60_000),
@@ -396,7 +395,12 @@ async function isolation(store: Checked): Promise<void> {
     'the owner’s complete',
   );
   for (const key of keys.slice(1)) {
-    await store.expect(key, 'in-progress', 'key-isolation', `after ${show(keys[0])} was completed`);
+    await store.expect(
+      key,
+      'in-progress',
+      'key-isolation',
+      `after ${describeValue(keys[0])} was completed`,
+    );
   }
 }
 
@@ -421,7 +425,7 @@ async function claimLife(store: Checked, concurrency: number): Promise<void> {
       if (claim.state !== 'claimed') {
         throw new IdempotencyStoreConformanceError(
           'claim-life',
-          `claim(${show(keys[i])}) of a fresh key answered '${claim.state}'.`,
+          `claim(${describeValue(keys[i])}) of a fresh key answered '${claim.state}'.`,
         );
       }
     });
@@ -432,7 +436,7 @@ async function claimLife(store: Checked, concurrency: number): Promise<void> {
     if (lapsed !== -1) {
       throw new IdempotencyStoreConformanceError(
         'claim-life',
-        `of ${keys.length} claims of ${ttlMs} ms sent at once, ${show(keys[lapsed])} answered '${again[lapsed]?.state}' less than ${ttlMs} ms after it was sent: its life was counted from before the store wrote it.`,
+        `of ${keys.length} claims of ${ttlMs} ms sent at once, ${describeValue(keys[lapsed])} answered '${again[lapsed]?.state}' less than ${ttlMs} ms after it was sent: its life was counted from before the store wrote it.`,
       );
     }
     return;
@@ -460,10 +464,13 @@ async function outcomes(checked: Checked): Promise<void> {
     a.merchantPaymentId === b.merchantPaymentId &&
     a.status === b.status;
   const read = (paymentId: string) =>
-    settled(`readOutcome(${show(paymentId)})`, Promise.resolve(store.readOutcome(paymentId)));
+    settled(
+      `readOutcome(${describeValue(paymentId)})`,
+      Promise.resolve(store.readOutcome(paymentId)),
+    );
   const record = (value: PaymentOutcome, ttlMs: number) =>
     settled(
-      `recordOutcome(${show(value.paymentId)})`,
+      `recordOutcome(${describeValue(value.paymentId)})`,
       Promise.resolve(store.recordOutcome(value, ttlMs)),
     );
 
@@ -480,7 +487,7 @@ async function outcomes(checked: Checked): Promise<void> {
   if (!same(stood, first) || !same(later, first) || !same(readBack, first)) {
     throw new IdempotencyStoreConformanceError(
       'outcome-record',
-      `the first outcome recorded for a payment must stand: recorded ${show(first)}, then another status; answers were ${show(stood)}, ${show(later)}, read ${show(readBack)}.`,
+      `the first outcome recorded for a payment must stand: recorded ${describeValue(first)}, then another status; answers were ${describeValue(stood)}, ${describeValue(later)}, read ${describeValue(readBack)}.`,
     );
   }
 
@@ -490,7 +497,7 @@ async function outcomes(checked: Checked): Promise<void> {
   const target = outcome(id(), 'COMPLETED');
   const subscribe = (paymentId: string, listener: (o: PaymentOutcome) => void) =>
     settled(
-      `subscribeOutcome(${show(paymentId)})`,
+      `subscribeOutcome(${describeValue(paymentId)})`,
       Promise.resolve(store.subscribeOutcome(paymentId, listener)),
     );
   const stop = await subscribe(target.paymentId, (o) => heard.push(o));
@@ -505,7 +512,7 @@ async function outcomes(checked: Checked): Promise<void> {
   if (heard.length !== 1 || !same(heard[0] ?? null, target) || strayed.length > 0) {
     throw new IdempotencyStoreConformanceError(
       'outcome-subscribe',
-      `a subscriber of ${show(target.paymentId)} heard ${show(heard)} (expected exactly that outcome, once), and subscribers that had left or wait for another payment heard ${show(strayed)} (expected nothing).`,
+      `a subscriber of ${describeValue(target.paymentId)} heard ${describeValue(heard)} (expected exactly that outcome, once), and subscribers that had left or wait for another payment heard ${describeValue(strayed)} (expected nothing).`,
     );
   }
 
