@@ -15,7 +15,7 @@ import { readBody, send, sendError, sendJson, sendNotModified } from './http';
 import { DEFAULT_INSTITUTION_COLOUR, isHexColour } from './options';
 import { bankPath, escapeXml } from './pages';
 import { requestFingerprint } from './service';
-import type { SandboxContext, ValidInitiation } from './service';
+import type { PaymentRoute, SandboxContext, ValidInitiation } from './service';
 import type { SandboxPayment } from './types';
 
 /**
@@ -132,12 +132,7 @@ function created(req: IncomingMessage, payment: SandboxPayment, ctx: SandboxCont
  * A payment's status, in the webhook's field names, for tests and tools on this machine. No
  * CORS: the component never reads it, and a page elsewhere has no business reading a payment.
  */
-export function showPayment(
-  req: IncomingMessage,
-  res: ServerResponse,
-  paymentId: string,
-  ctx: SandboxContext,
-): void {
+export const showPayment: PaymentRoute = (req, res, paymentId, ctx) => {
   const payment = ctx.payments.get(paymentId);
   if (payment === undefined)
     return sendError(res, 404, `No sandbox payment has the id ${paymentId}`);
@@ -160,7 +155,7 @@ export function showPayment(
     settledAt: payment.settledAt,
     authorisationUrl: `${ctx.doors.origin(req)}${bankPath(payment.paymentId)}`,
   });
-}
+};
 
 // Validation of `POST /v1/payments` bodies (the PaymentInitiation of src/core/transport.ts).
 // The payment fields reuse core's createPayment rules, so the sandbox refuses exactly what the

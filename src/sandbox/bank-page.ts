@@ -5,7 +5,7 @@
  * never decides twice. A decision is accepted only from the page's own form (http.ts, the
  * locked doors).
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import { MAX_FORM_BYTES, formFields, readBody, send } from './http';
 import { BANK_ERROR_DESCRIPTION, REJECTED_DESCRIPTION } from './notification';
 import {
@@ -17,7 +17,7 @@ import {
   pageCsp,
   sendPage,
 } from './pages';
-import type { SandboxContext } from './service';
+import type { PaymentRoute, SandboxContext } from './service';
 import type { FinalPaymentStatus, SandboxInstitution, SandboxPayment } from './types';
 
 export interface BankPageContext {
@@ -140,12 +140,7 @@ function notFoundPayment(res: ServerResponse, paymentId: string, ctx: SandboxCon
   );
 }
 
-export function showBankPage(
-  req: IncomingMessage,
-  res: ServerResponse,
-  paymentId: string,
-  ctx: SandboxContext,
-): void {
+export const showBankPage: PaymentRoute = (req, res, paymentId, ctx) => {
   const payment = ctx.payments.get(paymentId);
   if (payment === undefined) return notFoundPayment(res, paymentId, ctx);
   const institution = ctx.options.institutions.get(payment.institutionId)!;
@@ -164,7 +159,7 @@ export function showBankPage(
     // refuses; same-origin sends the real origin there and still nothing to other sites.
     { 'Referrer-Policy': 'same-origin' },
   );
-}
+};
 
 /**
  * Applies the shopper's decision, then sends them back to the merchant (303), or to the bank
@@ -172,12 +167,7 @@ export function showBankPage(
  * (the first decision stands) and the answer is the same as for the first decision, so a
  * double-clicked button still lands the shopper at the merchant.
  */
-export async function decide(
-  req: IncomingMessage,
-  res: ServerResponse,
-  paymentId: string,
-  ctx: SandboxContext,
-): Promise<void> {
+export const decide: PaymentRoute = async (req, res, paymentId, ctx) => {
   const fields = formFields(await readBody(req, MAX_FORM_BYTES));
   const decision = fields.get('decision');
   if (ctx.payments.get(paymentId) === undefined) return notFoundPayment(res, paymentId, ctx);
@@ -210,4 +200,4 @@ export async function decide(
     'Content-Security-Policy': pageCsp([]),
     Location: location,
   });
-}
+};

@@ -169,6 +169,16 @@ function failureOf(copy: WebhookDeliveryAttempt[] | undefined): string {
   return `the last answer was ${answerText(last)}${last.hint ? `: ${last.hint.text}` : ''}`;
 }
 
+/** The verdict on one copy: passed with `verdict` when it got its 200, otherwise why not. */
+function deliveredOrWhy(
+  copy: WebhookDeliveryAttempt[] | undefined,
+  verdict: string,
+): { passed: boolean; verdict: string } {
+  return delivered(copy)
+    ? { passed: true, verdict }
+    : { passed: false, verdict: `Never answered 200: ${failureOf(copy)}.` };
+}
+
 const CASES: readonly CaseSpec[] = [
   {
     name: 'once',
@@ -176,12 +186,10 @@ const CASES: readonly CaseSpec[] = [
     description: 'One signed notification, sent once.',
     expected: '200',
     judge: ([copy]) =>
-      delivered(copy)
-        ? {
-            passed: true,
-            verdict: `Answered 200${copy!.length > 1 ? ` on attempt ${copy!.length}` : ''}.`,
-          }
-        : { passed: false, verdict: `Never answered 200: ${failureOf(copy)}.` },
+      deliveredOrWhy(
+        copy,
+        `Answered 200${copy && copy.length > 1 ? ` on attempt ${copy.length}` : ''}.`,
+      ),
   },
   {
     name: 'twice-at-once',
@@ -224,10 +232,7 @@ const CASES: readonly CaseSpec[] = [
       'Two attempts failed at the network level before reaching the receiver, then sent.',
     expected: '200 on the third attempt: the receiver sees the notification once.',
     faults: { networkFailures: 2 },
-    judge: ([copy]) =>
-      delivered(copy)
-        ? { passed: true, verdict: 'Answered 200 once the network let it through.' }
-        : { passed: false, verdict: `Never answered 200: ${failureOf(copy)}.` },
+    judge: ([copy]) => deliveredOrWhy(copy, 'Answered 200 once the network let it through.'),
   },
   {
     name: 'delay',
@@ -235,10 +240,7 @@ const CASES: readonly CaseSpec[] = [
     description: 'One notification held back for a second before it is sent.',
     expected: '200. Your result page has to wait for a notification that comes late.',
     faults: { delayMs: 1000 },
-    judge: ([copy]) =>
-      delivered(copy)
-        ? { passed: true, verdict: 'Answered 200.' }
-        : { passed: false, verdict: `Never answered 200: ${failureOf(copy)}.` },
+    judge: ([copy]) => deliveredOrWhy(copy, 'Answered 200.'),
   },
   {
     name: 'forged-signature',

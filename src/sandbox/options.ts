@@ -140,23 +140,14 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
       'deliveryHistory',
     );
   }
-  if (
-    options.keyFile !== undefined &&
-    (typeof options.keyFile !== 'string' || options.keyFile === '')
-  ) {
-    throw new SandboxConfigError(
-      'servicepay: sandbox option keyFile must be a file path.',
-      'keyFile',
-    );
-  }
-  if (
-    options.scriptDir !== undefined &&
-    (typeof options.scriptDir !== 'string' || options.scriptDir === '')
-  ) {
-    throw new SandboxConfigError(
-      'servicepay: sandbox option scriptDir must be a directory path.',
-      'scriptDir',
-    );
+  for (const [option, what] of [
+    ['keyFile', 'a file path'],
+    ['scriptDir', 'a directory path'],
+  ] as const) {
+    const path = options[option];
+    if (path !== undefined && (typeof path !== 'string' || path === '')) {
+      throw new SandboxConfigError(`servicepay: sandbox option ${option} must be ${what}.`, option);
+    }
   }
   return {
     port,

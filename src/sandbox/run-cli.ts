@@ -162,6 +162,10 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
     if (argv[0] === 'check-receiver') return await checkReceiverCommand(argv.slice(1), io);
     return await serveCommand(argv, io);
   } catch (error) {
+    if (error instanceof HelpRequested) {
+      io.out(USAGE);
+      return EXIT_OK;
+    }
     if (error instanceof UsageError) {
       io.err(`servicepay-sandbox: ${error.message}`);
       io.err('Run servicepay-sandbox --help for usage.');
@@ -181,20 +185,23 @@ function parse<T extends NonNullable<ParseArgsConfig['options']>>(
   options: T,
   allowPositionals = false,
 ) {
+  let parsed;
   try {
-    return parseArgs({ args: [...args], options, strict: true, allowPositionals });
+    parsed = parseArgs({ args: [...args], options, strict: true, allowPositionals });
   } catch (error) {
     // parseArgs' messages already name the flag ("Unknown option '--prot'").
     throw new UsageError((error as Error).message);
   }
+  // Every command takes --help: answered once, in runCli.
+  if ((parsed.values as { help?: boolean }).help) throw new HelpRequested();
+  return parsed;
 }
+
+/** `--help` (or `-h`) given to any command: runCli prints the usage and exits 0. */
+class HelpRequested extends Error {}
 
 async function serveCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const { values } = parse(argv, SERVER_OPTIONS);
-  if (values.help) {
-    io.out(USAGE);
-    return EXIT_OK;
-  }
   let port = SANDBOX_DEFAULT_PORT;
   if (values.port !== undefined) {
     if (!/^\d{1,5}$/.test(values.port))
@@ -277,10 +284,6 @@ function merchantNames(
 
 async function sendWebhookCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const { values } = parse(argv, SEND_OPTIONS);
-  if (values.help) {
-    io.out(USAGE);
-    return EXIT_OK;
-  }
   if (values.to === undefined) throw new UsageError('send-webhook needs --to <url>');
   const status = values.status?.toUpperCase();
   if (status !== 'COMPLETED' && status !== 'FAILED') {
@@ -425,10 +428,6 @@ async function askSandbox(
 
 async function resendCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parse(argv, FAULT_OPTIONS, true);
-  if (values.help) {
-    io.out(USAGE);
-    return EXIT_OK;
-  }
   if (positionals.length !== 1) {
     throw new UsageError('resend needs one payment id: servicepay-sandbox resend <payment-id>');
   }
@@ -447,10 +446,6 @@ async function resendCommand(argv: readonly string[], io: CliIo): Promise<number
 
 async function breakCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const { values } = parse(argv, BREAK_OPTIONS);
-  if (values.help) {
-    io.out(USAGE);
-    return EXIT_OK;
-  }
   if (values.payment !== undefined && values.next !== undefined) {
     throw new UsageError('break takes --payment <id> or --next <n>, not both');
   }
@@ -478,10 +473,6 @@ async function breakCommand(argv: readonly string[], io: CliIo): Promise<number>
 
 async function checkReceiverCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const { values } = parse(argv, CHECK_OPTIONS);
-  if (values.help) {
-    io.out(USAGE);
-    return EXIT_OK;
-  }
   io.out('Running the receiver check (a few seconds)…');
   const { answer } = await askSandbox(values.sandbox, 'check', {});
   const report = answer as unknown as ReceiverCheckReport;

@@ -5,6 +5,7 @@
  * of payments, so nothing outside can change a payment (or the webhook built from it).
  */
 import { createHash, randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PUBLIC_KEY_PATH } from '../core/index';
 import type { AgentType, Environment } from '../core/index';
 import { createDeliverer } from './deliveries';
@@ -45,6 +46,14 @@ export interface ValidInitiation {
 }
 
 /** What the routes of a running sandbox share. */
+/** A route of one payment: the request, its response, the id from the path, the context. */
+export type PaymentRoute = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  paymentId: string,
+  ctx: SandboxContext,
+) => void | Promise<void>;
+
 export interface SandboxContext {
   options: ResolvedOptions;
   keys: SandboxKeys;
