@@ -1,31 +1,19 @@
 // @vitest-environment node
 // The result page's standalone script, Service-result-<version>.min.js, as users receive it
 // (`npm test` builds before it tests): what it defines, and that it works on a plain page.
-import { readFile } from 'node:fs/promises';
-import { JSDOM } from 'jsdom';
 import { describe, expect, it } from 'vitest';
+import {
+  componentVersion,
+  pageWithScript as page,
+  readDist as read,
+  version,
+} from './support/standalone-page';
 
-const dist = new URL('../../dist/', import.meta.url);
-const read = (file: string) => readFile(new URL(file, dist), 'utf8');
-const { version, componentVersion } = JSON.parse(
-  await readFile(new URL('../../package.json', import.meta.url), 'utf8'),
-) as { version: string; componentVersion: string };
 const SCRIPT = `Service-result-${componentVersion}.min.js`;
 
-/** A result page that loads the script as a plain page does, with a nonce on its tag. */
-async function pageWithScript(nonce = '') {
-  const dom = new JSDOM(
-    `<!doctype html><html><head></head><body><div id="payment-result"></div></body></html>`,
-    { runScripts: 'dangerously', url: 'https://shop.example/checkout/result' },
-  );
-  const before = new Set(Object.getOwnPropertyNames(dom.window));
-  const script = dom.window.document.createElement('script');
-  if (nonce) script.setAttribute('nonce', nonce);
-  script.textContent = await read(`standalone/${SCRIPT}`);
-  dom.window.document.head.append(script);
-  const added = Object.getOwnPropertyNames(dom.window).filter((name) => !before.has(name));
-  return { window: dom.window as unknown as Window & typeof globalThis, added };
-}
+/** A result page: the script, and the element the result goes in. */
+const pageWithScript = (nonce = '') =>
+  page(SCRIPT, '<div id="payment-result"></div>', 'https://shop.example/checkout/result', nonce);
 
 describe('the result page’s standalone script', () => {
   it('defines window.ServiceResult and no other global', async () => {

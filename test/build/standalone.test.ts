@@ -1,34 +1,23 @@
 // @vitest-environment node
 // The standalone script and the servicepay/vanilla entry as users receive them (`npm test`
 // builds before it tests): what they define, what they import, what they carry.
-import { readFile, readdir } from 'node:fs/promises';
-import { JSDOM } from 'jsdom';
+import { readdir } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { ServiceEvent } from '../../src/core/index';
 import { APP_ID } from '../helpers/merchant';
+import {
+  componentVersion,
+  dist,
+  pageWithScript as page,
+  readDist as read,
+  version,
+} from './support/standalone-page';
 
-const dist = new URL('../../dist/', import.meta.url);
-const read = (file: string) => readFile(new URL(file, dist), 'utf8');
-// The script is named by the component's version, the licence banner by the package's.
-const { version, componentVersion } = JSON.parse(
-  await readFile(new URL('../../package.json', import.meta.url), 'utf8'),
-) as { version: string; componentVersion: string };
 const SCRIPT = `Service-${componentVersion}.min.js`;
 
-/** A page that loads the script as a plain page does, with a nonce on its tag. */
-async function pageWithScript(nonce = '') {
-  const dom = new JSDOM(
-    `<!doctype html><html><head></head><body><div id="service-component"></div></body></html>`,
-    { runScripts: 'dangerously', url: 'https://shop.example/checkout' },
-  );
-  const before = new Set(Object.getOwnPropertyNames(dom.window));
-  const script = dom.window.document.createElement('script');
-  if (nonce) script.setAttribute('nonce', nonce);
-  script.textContent = await read(`standalone/${SCRIPT}`);
-  dom.window.document.head.append(script);
-  const added = Object.getOwnPropertyNames(dom.window).filter((name) => !before.has(name));
-  return { dom, window: dom.window as unknown as Window & typeof globalThis, added };
-}
+/** The checkout page: the script, and the element the component goes in. */
+const pageWithScript = (nonce = '') =>
+  page(SCRIPT, '<div id="service-component"></div>', 'https://shop.example/checkout', nonce);
 
 describe('the standalone script (spec 4.3)', () => {
   it('is built as dist/standalone/Service-<version>.min.js, beside both stylesheets', async () => {
