@@ -7,7 +7,7 @@ import {
   pageWithScript as page,
   readDist as read,
   version,
-} from './support/standalone-page';
+} from './standalone-page';
 
 const SCRIPT = `Service-result-${componentVersion}.min.js`;
 

@@ -11,7 +11,7 @@ import {
   pageWithScript as page,
   readDist as read,
   version,
-} from './support/standalone-page';
+} from './standalone-page';
 
 const SCRIPT = `Service-${componentVersion}.min.js`;
 

@@ -3,14 +3,14 @@
 import { readFile } from 'node:fs/promises';
 import { JSDOM } from 'jsdom';
 
-export const dist = new URL('../../../dist/', import.meta.url);
+export const dist = new URL('../../dist/', import.meta.url);
 
 /** A built file, as text. */
 export const readDist = (file: string) => readFile(new URL(file, dist), 'utf8');
 
 /** The package's version (the licence banner) and the component's (the scripts' names). */
 export const { version, componentVersion } = JSON.parse(
-  await readFile(new URL('../../../package.json', import.meta.url), 'utf8'),
+  await readFile(new URL('../../package.json', import.meta.url), 'utf8'),
 ) as { version: string; componentVersion: string };
 
 /**
