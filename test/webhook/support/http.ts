@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
+import { listenOnFreePort } from '../../helpers/free-port';
 
 export interface TestServer {
   url: string;
@@ -9,22 +9,17 @@ export interface TestServer {
 }
 
 /** Serves `listener` on 127.0.0.1 at an ephemeral port. */
-export function listen(listener: RequestListener): Promise<TestServer> {
+export async function listen(listener: RequestListener): Promise<TestServer> {
   const server = createServer(listener);
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      resolve({
-        url: `http://127.0.0.1:${port}`,
-        close: () =>
-          new Promise<void>((done) => {
-            server.closeAllConnections();
-            server.close(() => done());
-          }),
-      });
-    });
-  });
+  const port = await listenOnFreePort(server);
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((done) => {
+        server.closeAllConnections();
+        server.close(() => done());
+      }),
+  };
 }
 
 export interface Answer {
