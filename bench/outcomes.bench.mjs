@@ -28,6 +28,7 @@ import {
   startPostgres,
   startRedis,
 } from '../test/webhook/support/servers.mjs';
+import { bundleForNode } from '../test/webhook/support/node-bundle.mjs';
 import { median } from './rounds.mjs';
 
 const RECORDER_ROLE = 'servicepay-outcomes-bench-recorder';
@@ -78,10 +79,8 @@ export async function run() {
 
 /** The stores and the outcome modules, from src/, as one ES module in `dir`. */
 async function bundleSources(dir) {
-  const { build } = await import('esbuild');
-  const outfile = join(dir, 'outcomes.mjs');
-  await build({
-    stdin: {
+  return bundleForNode(
+    {
       contents: [
         "export { createPostgresStore } from './src/webhook/postgres';",
         "export { createRedisStore } from './src/webhook/redis';",
@@ -89,17 +88,9 @@ async function bundleSources(dir) {
         "export { redisOutcomes } from './src/webhook/redis-outcomes';",
       ].join('\n'),
       resolveDir: ROOT,
-      loader: 'ts',
     },
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    external: ['pg', 'redis'],
-    logLevel: 'error',
-  });
-  return outfile;
+    join(dir, 'outcomes.mjs'),
+  );
 }
 
 /**

@@ -7,9 +7,8 @@
 // says whether each notification was handled successfully exactly once.
 import { fork } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { delay, send } from './support/http';
@@ -18,6 +17,7 @@ import { notification, signed } from './support/notifications';
 import type { SignedDelivery } from './support/notifications';
 import { redisServerPath, startPostgres, startRedis } from './support/servers.mjs';
 import type { TestServer } from './support/servers.mjs';
+import { bundleForNode, nodeBundleDir } from './support/node-bundle.mjs';
 
 const CLAIM_TTL_MS = 1000;
 /** Resend rounds before giving up: a safety net, far beyond what a passing run needs. */
@@ -26,10 +26,7 @@ const RESEND_EVERY_MS = 250;
 const redisAvailable = Boolean(process.env.REDIS_URL) || redisServerPath() !== null;
 
 const keys = serviceKeys();
-// Under node_modules so the bundle finds pg and redis (left external) as the tests do.
-const bundleDir = fileURLToPath(
-  new URL(`../../node_modules/.cache/servicepay-tests/${process.pid}/`, import.meta.url),
-);
+const bundleDir = nodeBundleDir();
 const bundle = `${bundleDir}receiver-process.mjs`;
 
 let postgres: TestServer;
@@ -38,17 +35,10 @@ let pool: pg.Pool;
 let scenarios = 0;
 
 beforeAll(async () => {
-  mkdirSync(bundleDir, { recursive: true });
-  await build({
-    entryPoints: [fileURLToPath(new URL('./support/receiver-process.ts', import.meta.url))],
-    outfile: bundle,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    external: ['pg', 'redis'],
-    logLevel: 'error',
-  });
+  await bundleForNode(
+    fileURLToPath(new URL('./support/receiver-process.ts', import.meta.url)),
+    bundle,
+  );
   [postgres, redis] = await Promise.all([
     startPostgres(),
     redisAvailable ? startRedis() : Promise.resolve(null),

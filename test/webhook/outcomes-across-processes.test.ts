@@ -5,9 +5,8 @@
 // killed mid-wait (pg_terminate_backend, CLIENT KILL) and the outcome is recorded in the gap.
 import { fork } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import pg from 'pg';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,12 +16,11 @@ import { serviceKeys } from './support/keys';
 import { notification, signed } from './support/notifications';
 import { redisServerPath, startPostgres, startRedis } from './support/servers.mjs';
 import type { TestServer } from './support/servers.mjs';
+import { bundleForNode, nodeBundleDir } from './support/node-bundle.mjs';
 
 const redisAvailable = Boolean(process.env.REDIS_URL) || redisServerPath() !== null;
 const keys = serviceKeys();
-const bundleDir = fileURLToPath(
-  new URL(`../../node_modules/.cache/servicepay-tests/status-${process.pid}/`, import.meta.url),
-);
+const bundleDir = nodeBundleDir();
 const bundle = `${bundleDir}status-process.mjs`;
 
 let postgres: TestServer;
@@ -31,17 +29,10 @@ let admin: pg.Pool;
 let scenario = 0;
 
 beforeAll(async () => {
-  mkdirSync(bundleDir, { recursive: true });
-  await build({
-    entryPoints: [fileURLToPath(new URL('./support/status-process.ts', import.meta.url))],
-    outfile: bundle,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    external: ['pg', 'redis'],
-    logLevel: 'error',
-  });
+  await bundleForNode(
+    fileURLToPath(new URL('./support/status-process.ts', import.meta.url)),
+    bundle,
+  );
   [postgres, redis] = await Promise.all([
     startPostgres(),
     redisAvailable ? startRedis() : Promise.resolve(null),

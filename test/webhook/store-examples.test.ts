@@ -7,9 +7,8 @@
 // nothing, and every delivery after it is refused until someone restarts it.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import pg from 'pg';
 import { createClient } from 'redis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -19,10 +18,10 @@ import { serviceKeys } from './support/keys';
 import { notification, signed } from './support/notifications';
 import { redisServerPath, startPostgres, startRedis } from './support/servers.mjs';
 import type { RedisServer, RestartableServer } from './support/servers.mjs';
+import { bundleForNode, nodeBundleDir } from './support/node-bundle.mjs';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
-// Inside the repository, so that the bundles find pg and redis (left external) in node_modules.
-const outDir = `${repo}node_modules/.cache/servicepay-store-examples/${process.pid}`;
+const outDir = nodeBundleDir();
 const keys = serviceKeys();
 /** The examples' connections to PostgreSQL, by name (node-postgres reads PGAPPNAME). */
 const APP_NAME = 'servicepay-store-example';
@@ -31,24 +30,11 @@ const MAX_ATTEMPTS = 60;
 
 /** Bundles examples/stores/<name>.ts, with servicepay resolved to the sources. */
 async function bundle(name: string): Promise<string> {
-  mkdirSync(outDir, { recursive: true });
-  const outfile = `${outDir}/${name}.mjs`;
-  await build({
-    entryPoints: [`${repo}examples/stores/${name}.ts`],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    external: ['pg', 'redis'],
-    alias: {
-      'servicepay/webhook': `${repo}src/webhook/index.ts`,
-      'servicepay/webhook/postgres': `${repo}src/webhook/postgres.ts`,
-      'servicepay/webhook/redis': `${repo}src/webhook/redis.ts`,
-    },
-    logLevel: 'silent',
+  return bundleForNode(`${repo}examples/stores/${name}.ts`, `${outDir}${name}.mjs`, {
+    'servicepay/webhook': `${repo}src/webhook/index.ts`,
+    'servicepay/webhook/postgres': `${repo}src/webhook/postgres.ts`,
+    'servicepay/webhook/redis': `${repo}src/webhook/redis.ts`,
   });
-  return outfile;
 }
 
 interface Example {

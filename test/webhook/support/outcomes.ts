@@ -3,11 +3,11 @@
 import { fork } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import type { OutcomeStore, PaymentOutcome } from '../../../src/webhook/outcomes';
 import { delay } from './http';
+import { bundleForNode, nodeBundleDir } from './node-bundle.mjs';
 
 /** A final outcome for a fresh payment (or `paymentId`). */
 export function outcome(
@@ -60,31 +60,15 @@ export interface Recorder {
   stop(): Promise<void>;
 }
 
-const bundleDir = fileURLToPath(
-  new URL(
-    `../../../node_modules/.cache/servicepay-tests/outcomes-${randomUUID()}/`,
-    import.meta.url,
-  ),
-);
+const bundleDir = nodeBundleDir();
 let bundled: Promise<string> | undefined;
 
 /** Bundles support/outcome-recorder.ts once per test file (pg and redis stay external). */
 function bundle(): Promise<string> {
-  bundled ??= (async () => {
-    mkdirSync(bundleDir, { recursive: true });
-    const outfile = `${bundleDir}outcome-recorder.mjs`;
-    await build({
-      entryPoints: [fileURLToPath(new URL('./outcome-recorder.ts', import.meta.url))],
-      outfile,
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node20',
-      external: ['pg', 'redis'],
-      logLevel: 'error',
-    });
-    return outfile;
-  })();
+  bundled ??= bundleForNode(
+    fileURLToPath(new URL('./outcome-recorder.ts', import.meta.url)),
+    `${bundleDir}outcome-recorder.mjs`,
+  );
   return bundled;
 }
 
