@@ -55,8 +55,8 @@ function nodeReceiver(options: WebhookHandlerOptions): {
   // Callbacks rather than async/await on purpose, and values that may be sync or async through
   // receiver.ts and dispatch.ts: this runs for every delivery, and each promise and microtask
   // hop shows. Measured in issue 21: the same path written with async/await throughout ran at
-  // 0.88-0.90 of a bare server that reads, verifies and parses, against 0.98-0.99 for this one
-  // (`npm run bench -- webhook`, budget 0.90).
+  // 0.88-0.96 of a bare server that reads, verifies and parses (under the 0.90 budget in four
+  // runs of seven), against 0.98-0.99 for this one (`npm run bench -- webhook`).
   const handler: WebhookHandler = (req, res) => {
     try {
       const sourceAddress = getSourceAddress(req) ?? undefined;
