@@ -74,6 +74,20 @@ export function fnv(text: string): string {
 }
 
 /** A table of the store: its schema when given, its bare name, and the two quoted as SQL. */
+/**
+ * The statement that completes a claim of the idempotency table `claims` (quoted): still owned
+ * by the token and unexpired, it is marked completed for a new lifetime. Its parameters are
+ * `$<key>`, `$<key+1>` (the token) and `$<ttl>` (milliseconds), so that the store's own
+ * statement and the one that also records the outcome (postgres-outcomes.ts) share it.
+ */
+export function completeClaimSql(claims: string, key: number, ttl: number): string {
+  return (
+    `UPDATE ${claims} SET token = NULL, ` +
+    `expires_at = clock_timestamp() + $${ttl}::double precision * interval '1 millisecond' ` +
+    `WHERE key = $${key} AND token = $${key + 1} AND expires_at > clock_timestamp() RETURNING 1`
+  );
+}
+
 export interface StoreTable {
   schema: string | undefined;
   name: string;

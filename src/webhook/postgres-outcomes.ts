@@ -28,7 +28,12 @@ import type {
   OutcomeStore,
   PaymentOutcome,
 } from './outcomes';
-import { outcomesChannel, outcomesTableName, sweeper } from './postgres-outcomes-table';
+import {
+  completeClaimSql,
+  outcomesChannel,
+  outcomesTableName,
+  sweeper,
+} from './postgres-outcomes-table';
 
 export { outcomesTableName, postgresOutcomesDdl } from './postgres-outcomes-table';
 
@@ -133,9 +138,7 @@ export function postgresOutcomes(options: PostgresOutcomesOptions): PostgresOutc
   // outcome is recorded even when the claim had lapsed (the handler did succeed); pg_notify,
   // volatile, is kept by the planner though only counted.
   const completeWithOutcomeSql =
-    `WITH completed AS (UPDATE ${table.claims} SET token = NULL, ` +
-    `expires_at = clock_timestamp() + $8::double precision * interval '1 millisecond' ` +
-    `WHERE key = $9 AND token = $10 AND expires_at > clock_timestamp() RETURNING 1), ` +
+    `WITH completed AS (${completeClaimSql(table.claims, 9, 8)}), ` +
     `inserted AS (INSERT INTO ${name} AS t ` +
     `(payment_id, merchant_payment_id, status, recorded_at, expires_at) ` +
     `VALUES ($1, $2, $3, $4::timestamptz, ${lifetime}) ON CONFLICT (payment_id) DO UPDATE SET ` +

@@ -19,7 +19,7 @@
 import { COMPLETED_CLAIM, IN_PROGRESS_CLAIM, newClaimToken } from './idempotency';
 import type { IdempotencyClaim, IdempotencyStore } from './idempotency';
 import { postgresOutcomes } from './postgres-outcomes';
-import { createStoreTable, fnv, sweeper } from './postgres-outcomes-table';
+import { completeClaimSql, createStoreTable, fnv, sweeper } from './postgres-outcomes-table';
 import type { StoreTable } from './postgres-outcomes-table';
 import type { PostgresOutcomeStore } from './postgres-outcomes';
 
@@ -171,9 +171,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
   const renewQuery = statement(
     `UPDATE ${name} SET expires_at = ${lifetime} WHERE ${owned} RETURNING 1`,
   );
-  const completeQuery = statement(
-    `UPDATE ${name} SET token = NULL, expires_at = ${lifetime} WHERE ${owned} RETURNING 1`,
-  );
+  const completeQuery = statement(completeClaimSql(name, 1, 3));
   const releaseQuery = statement(`DELETE FROM ${name} WHERE ${owned} RETURNING 1`);
   const sweep = sweeper(pool, name, 'key', cleanupIntervalMs);
 
