@@ -17,6 +17,9 @@ const pkg = JSON.parse(readFileSync('./package.json', 'utf8'));
 /** dist name -> source. */
 export const entries = {
   index: 'src/react/index.ts',
+  // The component's opt-in extras (the handoff, the remembered and featured banks), handed to
+  // <ServicePay extras={extras}>: an entry of its own, so the root entry does not carry them.
+  extras: 'src/react/extras.tsx',
   client: 'src/react/client.ts',
   core: 'src/core/index.ts',
   webhook: 'src/webhook/index.ts',
@@ -194,12 +197,45 @@ export const STANDALONE_SCRIPT = `${STANDALONE}/Service-${pkg.componentVersion}.
  * checkout's script keeps within its 16 KB and the result page loads no bank list.
  */
 export const STANDALONE_RESULT_SCRIPT = `${STANDALONE}/Service-result-${pkg.componentVersion}.min.js`;
+/**
+ * The component's extras (the handoff panel and its QR encoder, the remembered and featured
+ * banks), which the component's script loads beside itself when a page's options ask for them
+ * (src/vanilla/load-extras-script.ts): a classic script cannot import a chunk.
+ */
+export const STANDALONE_EXTRAS_SCRIPT = `${STANDALONE}/Service-extras-${pkg.componentVersion}.min.js`;
+
+/**
+ * The extras file renders with the component script's Preact, which that script hands over as
+ * `Service.runtime` (src/vanilla/standalone.ts lists what is in it): a second copy of Preact
+ * would keep hooks state apart from the tree the extras are rendered in.
+ */
+const EXTRAS_RUNTIME = 'Service.runtime';
+const runtimeModules = [
+  'preact',
+  'preact/hooks',
+  'preact/jsx-runtime',
+  'use-sync-external-store/shim',
+];
+
+/** In the standalone script, ./load-extras is the loader of that second file. */
+function extrasFromScript() {
+  return {
+    name: 'extras-from-script',
+    resolveId(id, importer) {
+      if (id === '../react/load-extras' && importer?.endsWith('/src/vanilla/service.ts')) {
+        return fileURLToPath(new URL('src/vanilla/load-extras-script.ts', import.meta.url));
+      }
+      return null;
+    },
+  };
+}
 
 /** A classic script for `<script src>`: everything bundled, production mode, minified. */
-const standalone = (input, file, more = []) => ({
+const standalone = (input, file, more = [], output = {}) => ({
   input,
   onwarn,
   plugins: [
+    extrasFromScript(),
     preactBuild(),
     nodeResolve(),
     rawCss(),
@@ -209,7 +245,7 @@ const standalone = (input, file, more = []) => ({
     terser({ compress: { passes: 2 }, format: { comments: /^!/ } }),
     ...more,
   ],
-  output: { file, format: 'iife', banner: licence },
+  output: { file, format: 'iife', banner: licence, ...output },
 });
 
 const onwarn = (warning, warn) => {
@@ -220,7 +256,7 @@ const onwarn = (warning, warn) => {
 
 const banner = (chunk) => {
   if (!chunk.isEntry) return '';
-  if (chunk.name === CLIENT_ENTRY) return "'use client';";
+  if (chunk.name === CLIENT_ENTRY || chunk.name === 'extras') return "'use client';";
   return chunk.name === 'sandbox-cli' ? '#!/usr/bin/env node' : '';
 };
 
@@ -291,11 +327,19 @@ export default [
       esbuild({ target: 'es2020', jsx: 'automatic' }),
     ],
     output: [
-      { dir: 'dist', format: 'es', entryFileNames: '[name].mjs', banner: licence },
+      {
+        dir: 'dist',
+        format: 'es',
+        entryFileNames: '[name].mjs',
+        // The extras' chunk (src/react/load-extras.ts) and what it shares with the entry.
+        chunkFileNames: 'chunks/vanilla-[name]-[hash].mjs',
+        banner: licence,
+      },
       {
         dir: 'dist',
         format: 'cjs',
         entryFileNames: '[name].cjs',
+        chunkFileNames: 'chunks/vanilla-[name]-[hash].cjs',
         exports: 'named',
         banner: licence,
       },
@@ -314,4 +358,13 @@ export default [
   standalone('src/vanilla/standalone.ts', STANDALONE_SCRIPT, [copyStylesheets(STANDALONE)]),
   // The result page's: window.ServiceResult.
   standalone('src/vanilla/standalone-result.ts', STANDALONE_RESULT_SCRIPT),
+  // The component's extras: window.ServiceExtras, on the component script's Preact.
+  {
+    ...standalone('src/vanilla/standalone-extras.ts', STANDALONE_EXTRAS_SCRIPT, [], {
+      globals: Object.fromEntries(runtimeModules.map((id) => [id, EXTRAS_RUNTIME])),
+      // The QR encoder's import() (a chunk of its own in the module builds): one file here.
+      inlineDynamicImports: true,
+    }),
+    external: runtimeModules,
+  },
 ];

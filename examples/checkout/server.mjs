@@ -31,7 +31,10 @@ export async function buildCheckoutBundle() {
     minify: true,
     write: false,
     define: { 'process.env.NODE_ENV': '"production"' },
-    alias: { servicepay: here('../../dist/index.mjs') },
+    alias: {
+      servicepay: here('../../dist/index.mjs'),
+      'servicepay/extras': here('../../dist/extras.mjs'),
+    },
     logLevel: 'silent',
   });
   return result.outputFiles[0].text;
@@ -107,6 +110,8 @@ export async function startCheckout({ port = 4000, host = '127.0.0.1' } = {}) {
       applicationId: sandbox?.applicationId,
       merchantName: MERCHANT_NAME,
       nonce,
+      // This server's status endpoint (below), for the desktop handoff's outcome.
+      statusUrl: '/api/payments/status',
     }).replace(/</g, '\\u003c')}</script>
     <script type="module" src="/app.js"></script>
   </body>

@@ -56,3 +56,10 @@ export { SAVED_PAYMENT_KEY } from './saved-payment';
 export type { PaymentIds } from './saved-payment';
 export { DEFAULT_RESULT_MESSAGES, resolveResultMessages } from './messages';
 export type { PaymentResultMessages } from './messages';
+export {
+  DEFAULT_HANDOFF_MESSAGES,
+  HANDOFF_MEDIA,
+  REMEMBERED_BANK_KEY,
+  resolveHandoffMessages,
+} from './handoff';
+export type { Handoff, HandoffMessages } from './handoff';

@@ -51,6 +51,8 @@ export const DEFAULT_MESSAGES = {
   opening: (bank: string) => `Opening ${bank}…`,
   /** After the bank's page opened. */
   awaiting: 'Continue in your bank’s page or app.',
+  /** Under a bank that is down or refusing payments (shown, not payable). */
+  bankUnavailable: 'Unavailable right now',
   /** Starting the payment at a bank failed. */
   payFailed: (bank: string) => `We couldn’t reach ${bank}. Try again or choose another bank.`,
 };

@@ -23,4 +23,6 @@ export type {
   PaymentResultOptions,
   PaymentResultState,
   PaymentStatus,
+  Handoff,
+  HandoffMessages,
 } from './index';

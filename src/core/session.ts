@@ -7,12 +7,7 @@ import { SAVED_PAYMENT_KEY } from './saved-payment';
 import { SANDBOX_BASE_URL } from './service-addresses';
 import { deriveStatus } from './state';
 import type { Problem, SessionState } from './state';
-import type {
-  InitiatedPayment,
-  Institution,
-  PaymentInitiation,
-  ServiceTransport,
-} from './transport';
+import type { Institution, PaymentInitiation, ServiceTransport } from './transport';
 import { checkInitiatedPayment, checkInstitutions } from './transport-answers';
 import type { SessionOptions } from './types';
 import { validateOptions, validatePaymentArgs } from './validation';
@@ -25,6 +20,13 @@ const PREFIX = 'servicepay:';
  */
 export const SLOW_LOAD_MS = 5000;
 
+// Some developer sentences come in two lengths: the whole sentence (what went wrong and how to
+// fix it) in development, its gist (what went wrong, with the values) in production, where
+// bundlers fold the test and keep only the short form: `typeof process == 'object' &&
+// process.env.NODE_ENV !== 'production' ? whole : gist`, written at each spot (a helper would
+// keep both in production). The test is `typeof`-guarded, so a page without a bundler (no
+// `process`) gets the gist and nothing throws. docs/react.md lists both forms.
+//
 // Development-only warnings sit in `try { if (process.env.NODE_ENV !== 'production' ...) }`:
 // bundlers replace the expression, so production builds drop the check and its message, and
 // without a bundler (no `process`) the ReferenceError is caught and nothing is warned. Written
@@ -207,7 +209,9 @@ export function createPaymentSession(
     if (options.transport) return options.transport;
     // The real service's addresses are not published in its spec: we never guess them.
     if (!baseUrl) {
-      return `${PREFIX} no backend address for LIVE: pass the baseUrl of your backend or a transport`;
+      return typeof process == 'object' && process.env.NODE_ENV !== 'production'
+        ? `${PREFIX} no backend address for LIVE: pass the baseUrl of your backend or a transport`
+        : `${PREFIX} LIVE needs baseUrl or transport`;
     }
     // The HTTP transport holds no state, so one is made per call.
     return createHttpTransport({ baseUrl });
@@ -262,7 +266,9 @@ export function createPaymentSession(
   function notPrepared(action: string): boolean {
     if (state.prepared) return false;
     reportPay(
-      `${PREFIX} ${action} needs a valid payment: call createPayment({ amount, paymentReference }) first`,
+      typeof process == 'object' && process.env.NODE_ENV !== 'production'
+        ? `${PREFIX} ${action} needs a valid payment: call createPayment({ amount, paymentReference }) first`
+        : `${PREFIX} ${action} before createPayment`,
     );
     return true;
   }
@@ -304,8 +310,8 @@ export function createPaymentSession(
     let answer: unknown;
     try {
       answer = await t.initiatePayment(request, signal);
-    } catch (error) {
-      return signal.aborted ? undefined : fail(errorMessage(error));
+    } catch (thrown) {
+      return signal.aborted ? undefined : fail(errorMessage(thrown));
     }
     // Never redirect a page whose component has gone.
     if (signal.aborted || !mounts) return update({ paymentState: 'none' });
@@ -317,17 +323,18 @@ export function createPaymentSession(
     // For the result page, should the bank send the shopper back with no ids (saved-payment.ts).
     // Written here rather than through a helper: these bytes are in every Pay button's bundle.
     // The paymentId was checked above; the result page checks both ids again when it reads them.
+    const ids = { paymentId: checked.paymentId, merchantPaymentId };
     try {
-      sessionStorage.setItem(
-        SAVED_PAYMENT_KEY,
-        JSON.stringify({ paymentId: (answer as InitiatedPayment).paymentId, merchantPaymentId }),
-      );
+      sessionStorage.setItem(SAVED_PAYMENT_KEY, JSON.stringify(ids));
     } catch {
       // No storage (blocked, full, not a browser), or a getter that throws: the return address
       // must carry the ids.
     }
     try {
-      (options.openUrl ?? ((u: string) => window.location.assign(u)))(url);
+      // With the payment's ids: a front door may hand the address to the shopper's phone
+      // instead (a QR code, on a desktop with a status endpoint: docs/handoff.md).
+      // `awaiting_authorisation` fires either way: the shopper is being sent to the bank.
+      (options.openUrl ?? ((u: string) => window.location.assign(u)))(url, ids);
     } catch (error) {
       return fail(`${PREFIX} could not open the authorisation URL: ${errorMessage(error)}`);
     }
@@ -511,15 +518,23 @@ export function createPaymentSession(
       if (invalid) return reportPay(invalid);
       if (!mounts) {
         return reportPay(
-          `${PREFIX} payWithInstitution needs the component in the page (rendered, or injectComponent called): its redirect would be lost`,
+          typeof process == 'object' && process.env.NODE_ENV !== 'production'
+            ? `${PREFIX} payWithInstitution needs the component in the page (rendered, or injectComponent called): its redirect would be lost`
+            : `${PREFIX} payWithInstitution before the component is rendered`,
         );
       }
       const institution = state.institutions.find((i) => i.id === institutionId);
-      if (institution || state.institutionsState !== 'ready') {
-        // Before the list is here the backend validates the id.
+      // Before the list is here the backend validates the id; a bank the list marks
+      // unavailable is refused as an unknown one is, and nothing is opened.
+      if (
+        institution?.available !== false &&
+        (institution || state.institutionsState !== 'ready')
+      ) {
         await startPayment(institution ?? { id: institutionId, name: institutionId });
       } else {
-        reportPay(`${PREFIX} unknown institution "${institutionId}"`);
+        reportPay(
+          `${PREFIX} ${institution ? 'unavailable' : 'unknown'} institution "${institutionId}"`,
+        );
       }
     },
 

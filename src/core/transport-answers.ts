@@ -57,7 +57,12 @@ export function checkInstitutions(answer: unknown): CheckedInstitutions {
   if (!list) {
     return {
       institutions: null,
-      problem: `${PREFIX}fetchInstitutions resolved with ${describeValue(answer)}, not an array of institutions { id, name, iconUrl? }`,
+      problem: `${PREFIX}fetchInstitutions resolved with ${describeValue(answer)}, not ${
+        // Development has the whole sentence, production its gist (session.ts says how).
+        typeof process == 'object' && process.env.NODE_ENV !== 'production'
+          ? 'an array of institutions { id, name, iconUrl? }'
+          : 'an array'
+      }`,
     };
   }
   list.forEach((item, i) => {
@@ -66,7 +71,7 @@ export function checkInstitutions(answer: unknown): CheckedInstitutions {
       if (typeof item != 'object' || !item)
         return fix(`dropped, not an object: ${describeValue(item)}`);
       // Each field is read once: a getter cannot pass the checks with one value and render another.
-      const { id, name: given, iconUrl } = item as Record<string, unknown>;
+      const { id, name: given, iconUrl, available } = item as Record<string, unknown>;
       const name = typeof given == 'number' ? String(given) : given;
       if (typeof id != 'string' || !id) return fix(`dropped, bad id: ${describeValue(id)}`);
       if (ids.has(id)) return fix(`dropped, repeated id: ${id}`);
@@ -81,14 +86,24 @@ export function checkInstitutions(answer: unknown): CheckedInstitutions {
         fix(`bad iconUrl removed: ${describeValue(iconUrl)}`);
       }
       ids.add(id);
-      institutions.push(icon ? { id, name, iconUrl: icon } : { id, name });
+      // Only `false` means unavailable; any other value is the default, available.
+      institutions.push({
+        id,
+        name,
+        ...(icon && { iconUrl: icon }),
+        ...(available === false && { available }),
+      });
     } catch (error) {
       // A Proxy or a getter that throws.
       fix(`dropped, unreadable: ${errorMessage(error)}`);
     }
   });
   const fixed = problems.length
-    ? `${PREFIX}fetchInstitutions answer fixed, the other banks are shown (logos must be http(s) or base64 PNG, JPEG, GIF or WebP data URLs): ${problems.slice(0, 5).join('; ')}${problems.length > 5 ? `; ${problems.length - 5} more` : ''}`
+    ? `${PREFIX}fetchInstitutions answer fixed${
+        typeof process == 'object' && process.env.NODE_ENV !== 'production'
+          ? ', the other banks are shown (logos must be http(s) or base64 PNG, JPEG, GIF or WebP data URLs)'
+          : ''
+      }: ${problems.slice(0, 5).join('; ')}${problems.length > 5 ? `; ${problems.length - 5} more` : ''}`
     : '';
   return {
     institutions,
@@ -96,7 +111,11 @@ export function checkInstitutions(answer: unknown): CheckedInstitutions {
     // are left are shown (all of them kept, however many: the view bounds what it renders).
     problem:
       (list.length > LONGEST_REAL_LIST
-        ? `${PREFIX}fetchInstitutions answered ${list.length} banks, too many; ${MAX_SHOWN_INSTITUTIONS} are shown at a time${fixed && '; '}`
+        ? `${PREFIX}fetchInstitutions answered ${list.length} banks, too many${
+            typeof process == 'object' && process.env.NODE_ENV !== 'production'
+              ? `; ${MAX_SHOWN_INSTITUTIONS} are shown at a time`
+              : ''
+          }${fixed && '; '}`
         : '') + fixed || null,
   };
 }
@@ -105,7 +124,9 @@ export function checkInstitutions(answer: unknown): CheckedInstitutions {
  * The authorisation URL of what `initiatePayment` resolved with, or the problem with it.
  * Never throws.
  */
-export function checkInitiatedPayment(answer: unknown): { url: string } | { problem: string } {
+export function checkInitiatedPayment(
+  answer: unknown,
+): { url: string; paymentId: string } | { problem: string } {
   let id: unknown;
   let url: unknown;
   try {
@@ -121,5 +142,5 @@ export function checkInitiatedPayment(answer: unknown): { url: string } | { prob
         : typeof id != 'string' || !id
           ? `initiatePayment resolved with paymentId ${describeValue(id)}, not a string`
           : '';
-  return problem ? { problem: PREFIX + problem } : { url: url as string };
+  return problem ? { problem: PREFIX + problem } : { url: url as string, paymentId: id as string };
 }

@@ -6,6 +6,11 @@ export interface Institution {
   name: string;
   /** Absolute http(s) URL of the institution's logo. */
   iconUrl?: string;
+  /**
+   * `false`: the bank is down or refusing payments. It is shown, greyed out with a reason, and
+   * cannot be paid (docs/http-contract.md). Anything else, or nothing: available.
+   */
+  available?: boolean;
 }
 
 /** What is sent to the backend to start a payment. */

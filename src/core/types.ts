@@ -1,4 +1,5 @@
 import type { ServiceError, ServiceEventName } from './events';
+import type { PaymentIds } from './saved-payment';
 import type { ServiceTransport } from './transport';
 
 export type Environment = 'SANDBOX' | 'LIVE';
@@ -71,10 +72,11 @@ export interface SessionOptions {
    */
   baseUrl?: string;
   /**
-   * Opens the bank's authorisation URL (only http(s) URLs are ever passed).
+   * Opens the bank's authorisation URL (only http(s) URLs are ever passed), with the ids of
+   * the payment it authorises.
    * @default (url) => window.location.assign(url)
    */
-  openUrl?: (url: string) => void;
+  openUrl?: (url: string, payment: PaymentIds) => void;
   /**
    * Makes the merchantPaymentId of each next payment.
    * @default crypto.randomUUID

@@ -28,11 +28,16 @@ export interface BankListProps {
   /** The bank whose payment is being opened, shown busy. */
   initiatingId: string | undefined;
   onChoose: (institutionId: string) => void;
+  /** The list's accessible name. @default messages.banks */
+  label?: string;
 }
 
-/** The focused bank's tabindex stays 0: the set of banks is one Tab stop (APG roving tabindex). */
-const banksOf = (element: Element | null) =>
-  Array.from(element?.querySelectorAll<HTMLButtonElement>('ul button') ?? []);
+/**
+ * The banks of one list that can take focus: the focused bank's tabindex stays 0, so each list
+ * is one Tab stop (APG roving tabindex); an unavailable bank (disabled) is skipped.
+ */
+const banksOf = (list: Element | null) =>
+  Array.from(list?.querySelectorAll<HTMLButtonElement>('button:enabled') ?? []);
 
 /**
  * The banks of the open step: a search field above SEARCH_THRESHOLD banks, then one button per
@@ -42,7 +47,7 @@ const banksOf = (element: Element | null) =>
  * decorative, and the initials are drawn by CSS.
  */
 export function BankList(props: BankListProps) {
-  const { institutions, messages, cx, choosable, initiatingId, onChoose } = props;
+  const { institutions, messages, cx, choosable, initiatingId, onChoose, label } = props;
   const [query, setQuery] = useState('');
   const [active, setActive] = useState<string>();
   // Logos that failed to load: their banks show the initials instead (no broken-image glyph).
@@ -53,8 +58,11 @@ export function BankList(props: BankListProps) {
   // rest.
   const matches = q ? institutions.filter((i) => fold(i.name).includes(q)) : institutions;
   const shown = matches.slice(0, MAX);
-  // The Tab stop is on a rendered bank: the keyboard model works on what is shown.
-  const current = shown.some((i) => i.id === active) ? active : shown[0]?.id;
+  // The Tab stop is on a rendered bank that can be paid: the keyboard model works on what is
+  // shown, and skips unavailable banks as it skips any disabled control.
+  const current = shown.some((i) => i.id === active)
+    ? active
+    : shown.find((i) => i.available !== false)?.id;
   const hint = !matches.length
     ? institutions.length
       ? messages.noMatch(query)
@@ -62,7 +70,7 @@ export function BankList(props: BankListProps) {
     : matches.length > MAX && messages.moreBanks(MAX, matches.length);
 
   function move(event: KeyboardEvent<HTMLElement>) {
-    const banks = banksOf(event.currentTarget.parentElement);
+    const banks = banksOf(event.currentTarget);
     const at = banks.indexOf(document.activeElement as HTMLButtonElement);
     // Columns as laid out: the banks on the first one's row (one in the narrow list).
     const top = (n: number) => banks[n]?.getBoundingClientRect().top;
@@ -106,7 +114,7 @@ export function BankList(props: BankListProps) {
             // Enter or ArrowDown moves into the results (docs/design.md).
             if (event.key !== 'Enter' && event.key !== 'ArrowDown') return;
             event.preventDefault();
-            banksOf(event.currentTarget.parentElement)
+            banksOf(event.currentTarget.nextElementSibling)
               .find((b) => b.tabIndex === 0)
               ?.focus();
           }}
@@ -114,15 +122,18 @@ export function BankList(props: BankListProps) {
       )}
       <ul
         className={cx('service-banks', 'grid gap-2')}
-        aria-label={messages.banks}
+        aria-label={label ?? messages.banks}
         onKeyDown={move}
       >
-        {shown.map(({ id, name, iconUrl }) => (
+        {shown.map(({ id, name, iconUrl, available }) => (
           <li key={id}>
             <button
               type="button"
               className={cx('service-bank', 'flex items-center gap-3 w-full')}
               tabIndex={id === current ? 0 : -1}
+              // Down or refusing payments (docs/http-contract.md): shown, not payable, and its
+              // reason is part of its name.
+              disabled={available === false}
               // aria-disabled, not disabled: the chosen bank keeps focus while it works.
               aria-disabled={!choosable || undefined}
               data-state={id === initiatingId ? 'initiating' : undefined}
@@ -150,6 +161,9 @@ export function BankList(props: BankListProps) {
               <span className={cx('service-name')} title={name}>
                 {name}
               </span>
+              {available === false && (
+                <span className={cx('service-hint')}>{messages.bankUnavailable}</span>
+              )}
             </button>
           </li>
         ))}

@@ -1,11 +1,25 @@
 'use client';
 import { useEffect, useId, useImperativeHandle, useInsertionEffect, useRef } from 'react';
 import type { Ref } from 'react';
+import type { Handoff, PaymentOutcome } from '../core/index';
 import { payStep, resolveMessages } from '../core/index';
 import { BankList } from './BankList';
 import { injectStylesheet } from './styles';
 import { pick, useSession } from './useServicePayment';
 import type { ServicePayHandle, SessionProp, UseServicePaymentOptions } from './useServicePayment';
+
+/**
+ * What `import { extras } from 'servicepay/extras'` is, as the component sees it: no more, so
+ * that the types of the component (and of servicepay/vanilla) name nothing of React's or of
+ * the extras' own. src/react/extras.tsx checks its `extras` against it.
+ */
+export interface ServicePayExtras {
+  /** The session's options with the extras in. */
+  options<P extends ServicePayProps>(props: P, id: string): P;
+  /** What the component draws at the top of its bank step (`step`) and under itself. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a component of React or Preact
+  Extras(context: { step?: boolean; id: string }): any;
+}
 
 export interface ServicePayProps extends UseServicePaymentOptions {
   /** Title displayed by the component. @default 'Pay with your banking app' */
@@ -31,6 +45,46 @@ export interface ServicePayProps extends UseServicePaymentOptions {
    * @default 'Payment is not available yet.'
    */
   disabledReason?: string;
+  /**
+   * Where your status endpoint is mounted (`createPaymentStatusHandler`, e.g.
+   * `/api/payments/status`). With it, a shopper on a desktop is offered "Scan with your phone"
+   * after choosing a bank, and the page follows the payment's outcome in place
+   * (docs/handoff.md). Without it the handoff is not offered. Needs `extras`.
+   */
+  statusUrl?: string;
+  /**
+   * `false` turns the desktop handoff off: the bank's page opens on this computer, as on
+   * phones. It is offered only with `statusUrl`, on a desktop (never on touch screens).
+   * @default true
+   */
+  handoff?: boolean;
+  /**
+   * Called when the handoff panel is shown for a payment (its QR code holds the bank's
+   * address). `awaiting_authorisation` fires at the same moment (docs/handoff.md).
+   */
+  onHandoffShown?: (handoff: Handoff) => void;
+  /**
+   * Called once when the status endpoint gives the final status of a handed-off payment (the
+   * panel shows it): `{ paymentId, merchantPaymentId, status: 'COMPLETED' | 'FAILED' }`.
+   */
+  onResult?: (outcome: PaymentOutcome) => void;
+  /**
+   * Remembers the bank the shopper last paid with, on this device (its institution id only,
+   * in `localStorage`), and offers it first next time, with a way to forget it.
+   * @default false
+   */
+  rememberBank?: boolean;
+  /**
+   * Institution ids shown above the full list (the banks most of your customers use); the
+   * search still covers every bank. Unknown ids are skipped.
+   */
+  featuredInstitutions?: readonly string[];
+  /**
+   * The opt-in extras (`import { extras } from 'servicepay/extras'`): the desktop handoff
+   * (with `statusUrl`), the remembered bank and the featured banks (docs/handoff.md).
+   * Without them those options do nothing, and the page does not carry their code.
+   */
+  extras?: ServicePayExtras;
   /** Extra class names for the root element. */
   className?: string;
   /** CSP nonce for the injected `<style>` elements. */
@@ -60,14 +114,19 @@ export function ServicePayView(props: ViewProps) {
     className,
     nonce,
   } = props;
-  const [session, state] = useSession(props);
+  // The opt-in extras (the handoff panel, the remembered and featured banks: servicepay/extras)
+  // are handed in, never imported here, so that a page without them does not carry them.
+  // They see the session's options (the handoff takes over opening the bank on a desktop)
+  // and render in two places.
+  const { extras } = props;
+  const id = (props.idPrefix ?? '') + useId();
+  const [session, state] = useSession(extras ? extras.options(props, id) : props);
   const messages = resolveMessages(props.messages);
   if (typeof props.disabledReason == 'string') messages.payUnavailable = props.disabledReason;
   if (typeof props.payLabel == 'string') messages.payLabel = props.payLabel;
   const { title = messages.title, label = messages.label } = props;
   const { status, selectedInstitution: chosen, institutions } = state;
   const pay = payStep(state, messages, session);
-  const id = (props.idPrefix ?? '') + useId();
   const payButton = useRef<HTMLButtonElement>(null);
   const step = useRef<HTMLElement>(null);
 
@@ -124,6 +183,11 @@ export function ServicePayView(props: ViewProps) {
       payButton.current?.focus();
     }
   }, [status]);
+
+  // What the extras read: the component's own context, whole (one object, few bytes here),
+  // with the bank list they draw their banks with (handed over, not imported by them: a
+  // module both imported would move to a chunk of its own, and the root entry would grow).
+  const context = { session, state, props, messages, cx, id, BankList };
 
   const close = () => {
     session.closeInstitutionSelection();
@@ -190,6 +254,7 @@ export function ServicePayView(props: ViewProps) {
               {messages.close}
             </button>
           </div>
+          {extras && <extras.Extras {...context} step />}
           {loading ? (
             <>
               {state.slow && (
@@ -215,6 +280,7 @@ export function ServicePayView(props: ViewProps) {
           )}
         </section>
       )}
+      {extras && <extras.Extras {...context} />}
     </div>
   );
 }

@@ -314,8 +314,12 @@ export const SCRIPT_HOST_PATH = '/js';
 
 const SCRIPT = /^Service-(\d+)\.(\d+)\.(\d+)\.min\.js$/;
 const STYLESHEET = /^Service-(?:tailwind-)?\d+\.\d+\.css$/;
-/** The result page's script (window.ServiceResult), served beside the component's. */
-const RESULT_SCRIPT = /^Service-result-\d+\.\d+\.\d+\.min\.js$/;
+/**
+ * The result page's script (window.ServiceResult) and the component's extras (the handoff
+ * panel, the remembered and featured banks), which the component's script loads beside itself
+ * when a page's options ask for them: served beside the component's.
+ */
+const RESULT_SCRIPT = /^Service-(?:result|extras)-\d+\.\d+\.\d+\.min\.js$/;
 
 /** A year: a versioned file never changes, so browsers need not ask again. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -364,7 +368,7 @@ export async function serveScriptHost(
     return sendError(
       res,
       404,
-      `Not found: the script host serves Service-<version>.min.js, Service-0.4.css and Service-tailwind-0.1.css, not ${JSON.stringify(file)}`,
+      `Not found: the script host serves Service-<version>.min.js, Service-result-<version>.min.js, Service-extras-<version>.min.js, Service-0.4.css and Service-tailwind-0.1.css, not ${JSON.stringify(file)}`,
     );
   }
   let bytes: Buffer;

@@ -40,6 +40,8 @@ export interface Host {
    * @throws ServiceInjectionError when no element has this id.
    */
   inject(elementId: unknown, view: VNode<any>): boolean; // eslint-disable-line @typescript-eslint/no-explicit-any -- any view
+  /** Renders `view` where the view is, keeping its state (nothing when it is not in the page). */
+  update(view: VNode<any>): void; // eslint-disable-line @typescript-eslint/no-explicit-any -- any view
   /** Takes the view out of the page. */
   remove(): void;
 }
@@ -67,6 +69,9 @@ export function createHost(): Host {
       element.textContent = '';
       render(view, element);
       return first;
+    },
+    update(view) {
+      if (host) render(view, host);
     },
     remove,
   };

@@ -3,7 +3,8 @@ import { createElement } from 'preact';
 import { createPaymentSession } from '../core/index';
 import type { PaymentArgs } from '../core/index';
 import { ServicePayView } from '../react/ServicePayView';
-import type { ServicePayProps } from '../react/ServicePayView';
+import type { ServicePayExtras, ServicePayProps } from '../react/ServicePayView';
+import { loadExtras } from '../react/load-extras';
 import { copyOptions, createHost } from './host';
 
 /**
@@ -13,7 +14,7 @@ import { copyOptions, createHost } from './host';
  * `generateMerchantPaymentId`, `onPaymentInitiated`, `disabledReason`, `className`, `nonce`.
  * They are read once, by the constructor.
  */
-export interface ServiceOptions extends Omit<ServicePayProps, 'payment' | 'nonce'> {
+export interface ServiceOptions extends Omit<ServicePayProps, 'payment' | 'nonce' | 'extras'> {
   /**
    * CSP nonce for the component's injected `<style>` elements.
    * @default in the standalone script, the `nonce` of its own `<script>` element
@@ -89,11 +90,23 @@ export class Service {
     // Before injectComponent the session is not mounted: it reports that and sends nothing.
     this.payWithInstitution = session.payWithInstitution;
 
-    this.injectComponent = (elementId) => {
-      const first = host.inject(
-        elementId,
-        createElement(ServicePayView, { ...props, session, idPrefix }),
+    let extras: ServicePayExtras | undefined;
+    const view = () => createElement(ServicePayView, { ...props, extras, session, idPrefix });
+    // The opt-in extras (the handoff, the remembered and featured banks) are loaded when the
+    // options ask for them (a chunk, or in the standalone script a second file beside it),
+    // then drawn where the component is, keeping its state. Without them it works as before.
+    if (props.statusUrl || props.rememberBank || props.featuredInstitutions) {
+      loadExtras().then(
+        (loaded) => {
+          extras = loaded;
+          host.update(view());
+        },
+        () => {},
       );
+    }
+
+    this.injectComponent = (elementId) => {
+      const first = host.inject(elementId, view());
       // Mounted here, synchronously and for the life of the page, rather than in the
       // component's effect (which runs after paint): `mounted` follows the markup into the
       // page, and a payWithInstitution right after injectComponent already works. A second

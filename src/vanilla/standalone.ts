@@ -2,15 +2,37 @@
  * The standalone script (spec 4.3), `Service-<version>.min.js`: defines `window.Service` and
  * `window.ServiceEvent` for a plain `<script src>` tag, with everything bundled.
  */
+import { Fragment } from 'preact';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { jsx, jsxs } from 'preact/jsx-runtime';
+import { useSyncExternalStore } from 'use-sync-external-store/shim';
 import { ServiceEvent } from '../core/index';
 import { setScriptNonce } from './host';
+import { setExtrasScript } from './load-extras-script';
 import { Service } from './service';
 
 // Read while this script runs (currentScript is null afterwards): a page under a strict CSP
 // that gave this script a nonce gets the component's styles through with the same nonce.
-setScriptNonce((document.currentScript as HTMLScriptElement | null)?.nonce);
+const script = document.currentScript as HTMLScriptElement | null;
+setScriptNonce(script?.nonce);
+setExtrasScript(script);
 
 Object.assign(window, { Service, ServiceEvent });
+// What Service-extras-<version>.min.js renders with: this script's Preact, so that its parts
+// are part of the component's own tree (rollup.config.mjs, EXTRAS_RUNTIME).
+Object.assign(Service, {
+  runtime: {
+    Fragment,
+    jsx,
+    jsxs,
+    useEffect,
+    useLayoutEffect,
+    useMemo,
+    useRef,
+    useState,
+    useSyncExternalStore,
+  },
+});
 
 declare global {
   interface Window {

@@ -16,7 +16,7 @@ export type InstitutionsReply = 'ok' | 'fail-once' | 'fail' | 'never-answers';
 /** How a payment request is answered. */
 export type PaymentReply = 'ok' | 'fail' | 'never-answers' | 'unsafe-url';
 /** Which banks the backend knows. */
-export type BankList = 'six' | 'sixty-four' | 'none' | 'broken-logos';
+export type BankList = 'six' | 'sixty-four' | 'none' | 'broken-logos' | 'one-unavailable';
 
 export interface FakeBackendSettings {
   /** Milliseconds before each answer. */
@@ -49,6 +49,10 @@ const LISTS: Record<BankList, readonly Institution[]> = {
   none: [],
   // Every logo fails to load (a CDN down, a bad URL): the initials take their place.
   'broken-logos': BANKS.map((bank) => ({ ...bank, iconUrl: 'data:image/png;base64,broken' })),
+  // HSBC UK is down (`available: false`): shown, greyed out with its reason, not payable.
+  'one-unavailable': BANKS.map((bank) =>
+    bank.id === 'ob-hsbc' ? { ...bank, available: false } : bank,
+  ),
 };
 
 export function createFakeBackend(initial: Partial<FakeBackendSettings> = {}): FakeBackend {

@@ -39,7 +39,7 @@ export const fakeBackendArgTypes: Partial<ArgTypes<FakeBackendArgs>> = {
     name: 'banks',
     description: 'The banks the fake backend lists (six, sixty-four, or none).',
     control: 'inline-radio',
-    options: ['six', 'sixty-four', 'none', 'broken-logos'] satisfies BankList[],
+    options: ['six', 'sixty-four', 'none', 'broken-logos', 'one-unavailable'] satisfies BankList[],
     table,
   },
   backendInstitutions: {

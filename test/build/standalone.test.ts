@@ -21,13 +21,18 @@ const pageWithScript = (nonce = '') =>
 
 describe('the standalone script (spec 4.3)', () => {
   it('is built as dist/standalone/Service-<version>.min.js, beside both stylesheets', async () => {
-    expect((await readdir(new URL('standalone/', dist))).sort()).toEqual([
-      'Service-0.4.css',
-      SCRIPT,
-      // The result page's script (test/build/standalone-result.test.ts).
-      `Service-result-${componentVersion}.min.js`,
-      'Service-tailwind-0.1.css',
-    ]);
+    expect((await readdir(new URL('standalone/', dist))).sort()).toEqual(
+      [
+        'Service-0.4.css',
+        SCRIPT,
+        // The result page's script (test/build/standalone-result.test.ts).
+        `Service-result-${componentVersion}.min.js`,
+        // The extras the component's script loads beside itself (the handoff, remembered and
+        // featured banks) when a page's options ask for them.
+        `Service-extras-${componentVersion}.min.js`,
+        'Service-tailwind-0.1.css',
+      ].sort(),
+    );
     for (const css of ['Service-0.4.css', 'Service-tailwind-0.1.css']) {
       expect(await read(`standalone/${css}`)).toBe(await read(`css/${css}`));
     }
@@ -87,10 +92,30 @@ describe('the standalone script (spec 4.3)', () => {
 });
 
 describe('servicepay/vanilla', () => {
-  it('imports nothing: Preact is bundled in, React is not needed', async () => {
-    for (const file of ['vanilla.mjs', 'vanilla.cjs', 'vanilla.d.mts', 'vanilla.d.cts']) {
+  it('imports nothing but its own chunks: Preact is bundled in, React is not needed', async () => {
+    // Its chunks: what it shares with the extras it loads with import() when a page's options
+    // ask for them (the extras, and the QR encoder in a chunk of its own).
+    const chunks = (await readdir(new URL('chunks/', dist)))
+      .filter((f) => f.startsWith('vanilla-'))
+      .map((f) => `chunks/${f}`);
+    expect(chunks.some((f) => f.startsWith('chunks/vanilla-qr-'))).toBe(true);
+    for (const file of [
+      'vanilla.mjs',
+      'vanilla.cjs',
+      'vanilla.d.mts',
+      'vanilla.d.cts',
+      ...chunks,
+    ]) {
       const code = await read(file);
-      expect(code, file).not.toMatch(/(?:from|import|require\()\s*['"][^'"]+['"]/);
+      // Statements only (a doc comment may quote an import).
+      const specifiers = [
+        ...code.matchAll(
+          /^(?:import|export)\b[^'"\n]*?from\s*['"]([^'"]+)['"]|(?:\bimport|\brequire)\(\s*['"]([^'"]+)['"]/gm,
+        ),
+      ].map(([, from, call]) => from ?? call);
+      for (const specifier of specifiers) {
+        expect(specifier, file).toMatch(/^\.\.?\/(?:chunks\/)?vanilla-[\w-]+\.[cm]js$/);
+      }
     }
   });
 
@@ -98,7 +123,9 @@ describe('servicepay/vanilla', () => {
     const files = [
       'index.mjs',
       'index.cjs',
-      ...(await readdir(new URL('chunks/', dist))).map((f) => `chunks/${f}`),
+      ...(await readdir(new URL('chunks/', dist)))
+        .filter((f) => !f.startsWith('vanilla-'))
+        .map((f) => `chunks/${f}`),
     ];
     for (const file of files.filter((f) => /\.[cm]?js$/.test(f))) {
       expect(await read(file), file).not.toMatch(/preact/i);

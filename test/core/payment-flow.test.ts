@@ -10,6 +10,7 @@ import {
   statusTrail,
   until,
 } from './support/harness';
+import { OPENED_IDS } from '../helpers/opened-ids';
 
 const FIRST_URL = defaultInitiatedPayment(1).authorisationUrl;
 
@@ -34,7 +35,7 @@ describe('a whole payment', () => {
       'event:awaiting_authorisation',
     ]);
     expect(log.openUrl).toHaveBeenCalledTimes(1);
-    expect(log.openUrl).toHaveBeenCalledWith(FIRST_URL);
+    expect(log.openUrl).toHaveBeenCalledWith(FIRST_URL, OPENED_IDS);
     expect(trail).toEqual(['idle', 'selecting', 'initiating', 'awaiting-authorisation']);
     expect(transport.methods).toEqual(['fetchInstitutions', 'initiatePayment']);
     expect(transport.paymentRequests[0]).toEqual({

@@ -18,6 +18,7 @@ import { createFakeTransport, defaultInitiatedPayment } from '../helpers/fake-tr
 import { WHOLE_PAYMENT } from '../helpers/events';
 import { developerTextIn } from '../helpers/shopper-text';
 import { DEFAULT_MESSAGES } from '../../src/core/index';
+import { OPENED_IDS } from '../helpers/opened-ids';
 
 function setup(props: Partial<ServicePayProps> = {}, transport = fakeTransport()) {
   return { ...renderServicePay({ transport, ...props }), transport };
@@ -52,7 +53,9 @@ describe('<ServicePay>', () => {
     expect(barclays.querySelector('img')).toHaveAttribute('src', 'https://icons.test/barclays.svg');
     expect(barclays.querySelector('img')).toHaveAttribute('alt', '');
     await user.click(barclays);
-    await waitFor(() => expect(openUrl).toHaveBeenCalledWith(FIRST_PAYMENT.authorisationUrl));
+    await waitFor(() =>
+      expect(openUrl).toHaveBeenCalledWith(FIRST_PAYMENT.authorisationUrl, OPENED_IDS),
+    );
     expect(log.entries).toEqual(WHOLE_PAYMENT.map((event) => `event:${event}`));
     expect(transport.paymentRequests).toHaveLength(1);
     expect(transport.paymentRequests[0]).toMatchObject({
@@ -220,7 +223,10 @@ describe('<ServicePay>', () => {
     });
     await screen.findByRole('button', { name: 'Pay £12.50' });
     await act(() => ref.current!.payWithInstitution('hsbc'));
-    expect(openUrl).toHaveBeenCalledWith(`${FIRST_PAYMENT.authorisationUrl}#OPEN_AS_APPLINK`);
+    expect(openUrl).toHaveBeenCalledWith(
+      `${FIRST_PAYMENT.authorisationUrl}#OPEN_AS_APPLINK`,
+      OPENED_IDS,
+    );
     const payments = transport.paymentRequests;
     expect(payments[0]!.agentType).toBe('MOBILE_APPLICATION');
     expect(onPaymentInitiated).toHaveBeenCalledWith({

@@ -9,6 +9,7 @@ import { defaultInitiatedPayment } from '../helpers/fake-transport';
 import { startStallingBackend } from '../helpers/stalling-backend';
 import type { Behaviour, StallingBackend } from '../helpers/stalling-backend';
 import { renderServicePay } from './render';
+import { OPENED_IDS } from '../helpers/opened-ids';
 
 const TIMEOUT = 1000;
 /** Long enough for a timeout of TIMEOUT ms on a busy machine; not a timing assertion. */
@@ -69,7 +70,7 @@ describe('<ServicePay> with a backend that stalls after its headers', () => {
 
     await user.click(monzo);
     await waitFor(() => expect(openUrl).toHaveBeenCalledTimes(1), WAIT);
-    expect(openUrl).toHaveBeenCalledWith(defaultInitiatedPayment(1).authorisationUrl);
+    expect(openUrl).toHaveBeenCalledWith(defaultInitiatedPayment(1).authorisationUrl, OPENED_IDS);
     expect(payments(backend)).toHaveLength(2);
     const [first, second] = payments(backend).map((r) => JSON.parse(r.body) as object);
     expect(second).toMatchObject({ institutionId: 'ob-monzo' });

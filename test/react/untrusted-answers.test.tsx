@@ -13,6 +13,7 @@ import {
 } from '../helpers/fake-transport';
 import type { FakeTransport } from '../helpers/fake-transport';
 import { renderServicePay } from './render';
+import { OPENED_IDS } from '../helpers/opened-ids';
 
 const [BARCLAYS, HSBC] = DEFAULT_INSTITUTIONS;
 
@@ -125,7 +126,7 @@ describe('<ServicePay> with a transport answering a bad payment', () => {
 
     await user.click(screen.getByRole('button', { name: 'Monzo' }));
     await waitFor(() =>
-      expect(openUrl).toHaveBeenCalledWith(defaultInitiatedPayment(2).authorisationUrl),
+      expect(openUrl).toHaveBeenCalledWith(defaultInitiatedPayment(2).authorisationUrl, OPENED_IDS),
     );
     expect(errorConsumer).toHaveBeenCalledTimes(1);
   });

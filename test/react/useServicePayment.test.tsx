@@ -7,6 +7,7 @@ import { DEFAULT_MESSAGES } from '../../src/core/index';
 import { createEventLog } from '../helpers/event-log';
 import { defaultInitiatedPayment } from '../helpers/fake-transport';
 import { APP_ID, fakeTransport, reply } from './support';
+import { OPENED_IDS } from '../helpers/opened-ids';
 
 /** A merchant's own UI on the headless hook. */
 function CustomCheckout(options: UseServicePaymentOptions) {
@@ -73,7 +74,7 @@ describe('useServicePayment', () => {
     });
     expect(screen.queryByText('Next id: order-1')).not.toBeInTheDocument();
     expect(screen.getByText(/^Next id: [0-9a-f-]{36}$/)).toBeInTheDocument();
-    expect(openUrl).toHaveBeenCalledWith(defaultInitiatedPayment(1).authorisationUrl);
+    expect(openUrl).toHaveBeenCalledWith(defaultInitiatedPayment(1).authorisationUrl, OPENED_IDS);
     expect(entries.slice(2)).toEqual([
       'event:bank_selection_opened',
       'event:payment_initiated',

@@ -126,7 +126,7 @@ describe('the script host (spec 4.3)', () => {
     const response = await fetch(`${sandbox.url}/js/notes.txt`);
     expect(await response.json()).toEqual({
       error:
-        'Not found: the script host serves Service-<version>.min.js, Service-0.4.css and Service-tailwind-0.1.css, not "notes.txt"',
+        'Not found: the script host serves Service-<version>.min.js, Service-result-<version>.min.js, Service-extras-<version>.min.js, Service-0.4.css and Service-tailwind-0.1.css, not "notes.txt"',
     });
   });
 

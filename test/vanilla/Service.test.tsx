@@ -25,6 +25,7 @@ import type { VanillaModule } from './support';
 import { WHOLE_PAYMENT } from '../helpers/events';
 import { developerTextIn } from '../helpers/shopper-text';
 import { DEFAULT_MESSAGES } from '../../src/core/index';
+import { OPENED_IDS } from '../helpers/opened-ids';
 
 let vanilla: VanillaModule;
 beforeAll(async () => {
@@ -77,7 +78,7 @@ describe('Service', () => {
     await waitFor(() => expect(barclays).toHaveFocus());
     await user.click(barclays);
     await waitFor(() =>
-      expect(openUrl).toHaveBeenCalledWith(defaultInitiatedPayment(1).authorisationUrl),
+      expect(openUrl).toHaveBeenCalledWith(defaultInitiatedPayment(1).authorisationUrl, OPENED_IDS),
     );
     expect(log.entries).toEqual(WHOLE_PAYMENT.map((event) => `event:${event}`));
     expect(transport.paymentRequests).toEqual([
@@ -422,7 +423,7 @@ describe('Service', () => {
       service.injectComponent('service-component');
       await service.payWithInstitution('monzo');
       expect(t.paymentRequests).toEqual([expect.objectContaining({ institutionId: 'monzo' })]);
-      expect(openUrl).toHaveBeenCalledWith(defaultInitiatedPayment(1).authorisationUrl);
+      expect(openUrl).toHaveBeenCalledWith(defaultInitiatedPayment(1).authorisationUrl, OPENED_IDS);
       expect(log.entries).toEqual([
         'event:mounted',
         'event:payment_initiated',

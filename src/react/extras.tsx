@@ -1,0 +1,248 @@
+'use client';
+import { useEffect, useState } from 'react';
+import { HANDOFF_MEDIA, REMEMBERED_BANK_KEY, resolveHandoffMessages } from '../core/index';
+import type {
+  Handoff,
+  Institution,
+  PaymentIds,
+  PaymentSession,
+  ServiceMessages,
+  SessionState,
+} from '../core/index';
+import type { BankList } from './BankList';
+
+// The opt-in extras of the component, in a chunk of their own (./load-extras): the desktop
+// handoff panel and, at the top of the bank step, the remembered bank and the merchant's
+// featured banks.
+import { HandoffPanel } from './Handoff';
+import type { ServicePayExtras, ViewProps } from './ServicePayView';
+
+/**
+ * Where the extras' two halves meet: the handoff panel's setter of each component on the
+ * page, by the component's id (unique in the page), while its panel's place is rendered.
+ */
+const panels = new Map<string, (url: string, payment: PaymentIds) => void>();
+
+/** What the view hands its extras: its own context, whole. */
+export interface ExtrasContext {
+  session: PaymentSession;
+  state: SessionState;
+  /** The component's props (options), as given. */
+  props: ViewProps;
+  /** The component's words (resolved). */
+  messages: ServiceMessages;
+  cx: (service: string, utility?: string) => string | undefined;
+  /** The component's id, unique in the page. */
+  id: string;
+  /** The component's bank list, to draw banks as it does. */
+  BankList: typeof BankList;
+}
+
+/** How the component opens a bank's page without the extras (the session's default). */
+const openHere = (props: ViewProps) =>
+  props.openUrl ?? ((url: string) => window.location.assign(url));
+
+/**
+ * The session's options with the extras in: on a desktop with a status endpoint the bank's
+ * address goes to the handoff panel (a QR code for the shopper's phone) instead of opening here. The session
+ * then carries on as for any opened bank: `awaiting_authorisation` fires, since the shopper
+ * is being sent to the bank, on another device (docs/handoff.md).
+ */
+export function options<P extends ViewProps>(props: P, id: string): P {
+  return {
+    ...props,
+    openUrl(url, payment) {
+      const show = panels.get(id);
+      if (props.statusUrl && props.handoff !== false && show && desktop()) {
+        show(url, payment);
+      } else {
+        openHere(props)(url, payment);
+      }
+    },
+  };
+}
+
+/** A desktop (HANDOFF_MEDIA): a fine pointer that can hover, wider than a phone. */
+function desktop(): boolean {
+  try {
+    return matchMedia(HANDOFF_MEDIA).matches;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * What the view renders where its extras go: `step` at the top of the open bank step (the
+ * remembered and featured banks); otherwise under the component, the handoff panel while
+ * there is a handoff (always there once the chunk is, to receive one).
+ */
+export function Extras(context: ExtrasContext & { step?: boolean }) {
+  const { session, state, props, cx, id } = context;
+  const [handoff, setHandoff] = useState<Handoff | null>(null);
+  const { paymentState, selectedInstitution } = state;
+  // The bank of each payment sent to the bank (`rememberBank`), however it was started.
+  useEffect(() => {
+    if (props.rememberBank && paymentState === 'awaiting-authorisation' && selectedInstitution) {
+      try {
+        localStorage.setItem(REMEMBERED_BANK_KEY, selectedInstitution.id);
+      } catch {
+        // No storage: nothing is remembered.
+      }
+    }
+  }, [props.rememberBank, paymentState, selectedInstitution]);
+  const { step } = context;
+  useEffect(() => {
+    if (step) return;
+    panels.set(id, (url, payment) =>
+      setHandoff({ url, ...payment, institution: session.getState().selectedInstitution! }),
+    );
+    return () => {
+      panels.delete(id);
+    };
+  }, [step, id, session]);
+  // Opening the step again (Pay, or Try again) leaves the handoff behind.
+  useEffect(() => {
+    if (state.listState !== 'closed') setHandoff(null);
+  }, [state.listState]);
+  // In the step once its banks are here (the view shows placeholders while they load).
+  if (context.step) return state.status === 'loading' ? null : <StepExtras {...context} />;
+  return handoff ? (
+    <HandoffPanel
+      key={handoff.paymentId}
+      handoff={handoff}
+      statusUrl={props.statusUrl!}
+      messages={props.messages}
+      cx={cx}
+      plain={props.disableVolumeStyling}
+      nonce={props.nonce}
+      id={id + 'qr'}
+      onShown={props.onHandoffShown}
+      onContinueHere={() => {
+        setHandoff(null);
+        // The panel, with the button that had focus, goes; the bank may open elsewhere (a new
+        // tab, a WebView), so focus goes to Pay (the first button of the component's root,
+        // whose title has the component's id), not to nothing.
+        document.getElementById(id)?.parentElement?.querySelector('button')?.focus();
+        try {
+          openHere(props)(handoff.url, handoff);
+        } catch (error) {
+          // As the session reports a bank's page that could not be opened.
+          const report = {
+            location: 'payWithBankInstitution' as const,
+            error: `servicepay: could not open the authorisation URL: ${String(error)}`,
+          };
+          console.error(report.error);
+          try {
+            props.errorConsumer?.(report);
+          } catch {
+            // Merchant code: never into the page.
+          }
+        }
+      }}
+      onTryAgain={session.openInstitutionSelection}
+      onResult={props.onResult}
+    />
+  ) : null;
+}
+
+/** The remembered bank's id; null when there is none or no storage. */
+function readRemembered(): string | null {
+  try {
+    return localStorage.getItem(REMEMBERED_BANK_KEY);
+  } catch {
+    return null;
+  }
+}
+
+function forgetRemembered(): void {
+  try {
+    localStorage.removeItem(REMEMBERED_BANK_KEY);
+  } catch {
+    // No storage: nothing was remembered.
+  }
+}
+
+/**
+ * Above the full list of the open step: the bank this shopper last paid with on this device
+ * (`rememberBank`), with a button that forgets it, then the merchant's featured banks
+ * (`featuredInstitutions`). Each is a list of its own, one Tab stop each, drawn as the full
+ * list's banks are (BankList); the search below still covers every bank.
+ */
+function StepExtras({ session, state, messages, cx, props, BankList }: ExtrasContext) {
+  const words = resolveHandoffMessages(props.messages);
+  const [remembered, setRemembered] = useState(() =>
+    props.rememberBank ? readRemembered() : null,
+  );
+  const [forgotten, setForgotten] = useState(false);
+  const { institutions } = state;
+  const find = (id: unknown) => institutions.find((i) => i.id === id);
+  const last = find(remembered);
+  // A remembered bank that is no longer listed is quietly forgotten.
+  useEffect(() => {
+    if (remembered && !last && state.institutionsState === 'ready') {
+      forgetRemembered();
+      setRemembered(null);
+    }
+  }, [remembered, last, state.institutionsState]);
+  let featured: Institution[] = [];
+  try {
+    featured = [...new Set(props.featuredInstitutions)]
+      .map(find)
+      .filter((i): i is Institution => !!i && i !== last);
+  } catch {
+    // Not a list of ids: no featured banks (a development warning says so, in the session).
+  }
+  const list = (banks: Institution[], label: string) => (
+    <>
+      <p className={cx('service-group')} aria-hidden="true">
+        {label}
+      </p>
+      <BankList
+        institutions={banks}
+        messages={messages}
+        cx={cx}
+        label={label}
+        choosable={state.payButtonEnabled && state.status !== 'initiating'}
+        initiatingId={state.status === 'initiating' ? state.selectedInstitution?.id : undefined}
+        onChoose={(bank) => void session.payWithInstitution(bank)}
+      />
+    </>
+  );
+  return (
+    <>
+      {last && list([last], words.lastUsed)}
+      {last && (
+        <button
+          type="button"
+          className={cx('service-retry service-forget')}
+          onClick={(event) => {
+            forgetRemembered();
+            setRemembered(null);
+            setForgotten(true);
+            // The button goes with the bank: focus moves to the step's heading, not to nothing.
+            event.currentTarget.closest('section')?.querySelector<HTMLElement>('h2')?.focus();
+          }}
+        >
+          {words.forgetBank}
+        </button>
+      )}
+      {featured.length > 0 && list(featured, words.featured)}
+      <p className={cx('service-status')} role="status">
+        {forgotten && !last ? words.bankForgotten : ''}
+      </p>
+      {(last || featured.length > 0) && (
+        <p className={cx('service-group')} aria-hidden="true">
+          {words.allBanks}
+        </p>
+      )}
+    </>
+  );
+}
+
+/**
+ * The component's opt-in extras, for `<ServicePay extras={extras}>` and
+ * `useServicePayment({ extras })`: the desktop handoff (with `statusUrl`), the remembered bank
+ * (`rememberBank`) and the featured banks (`featuredInstitutions`). `window.Service` loads
+ * them itself when its options ask for them.
+ */
+export const extras: ServicePayExtras = { options, Extras: Extras as ServicePayExtras['Extras'] };
