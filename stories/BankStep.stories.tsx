@@ -1,6 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { ServicePay } from 'servicepay';
+import { HANDOFF_MEDIA } from 'servicepay/core';
 import { extras } from 'servicepay/extras';
 import { servicePayArgs, servicePayArgTypes } from './support/meta';
 import type { ServicePayStoryArgs } from './support/meta';
@@ -152,6 +153,22 @@ const handoffStory = (answer: typeof statusAnswer, story: string): Story => ({
   parameters: { docs: { description: { story } } },
 });
 
+/**
+ * Pay, then a bank; true when the catalogue's browser is a desktop, where the handoff panel
+ * takes the place of the bank's page (a touch screen or a narrow viewport opens the bank).
+ */
+async function chooseOnDesktop(
+  args: ServicePayStoryArgs,
+  canvasElement: HTMLElement,
+  bank: string,
+): Promise<boolean> {
+  const { canvas, pay } = partsOf(canvasElement);
+  await banksArrived(args);
+  await userEvent.click(pay());
+  await userEvent.click(await canvas.findByRole('button', { name: bank }));
+  return window.matchMedia(HANDOFF_MEDIA).matches;
+}
+
 export const ScanWithYourPhone: Story = {
   ...handoffStory(
     'PENDING',
@@ -161,13 +178,8 @@ export const ScanWithYourPhone: Story = {
   ),
   name: 'Scan with your phone',
   play: async ({ args, canvasElement }) => {
-    const { canvas, pay } = partsOf(canvasElement);
-    await banksArrived(args);
-    await userEvent.click(pay());
-    await userEvent.click(await canvas.findByRole('button', { name: 'Monzo' }));
-    if (!window.matchMedia('(hover:hover) and (pointer:fine) and (min-width:600px)').matches) {
-      return; // A touch screen or a narrow viewport: no handoff, the bank opens.
-    }
+    if (!(await chooseOnDesktop(args, canvasElement, 'Monzo'))) return;
+    const { canvas } = partsOf(canvasElement);
     await canvas.findByRole('heading', { name: 'Scan with your phone' }, BACKEND_WAIT);
     await expect(await canvas.findByRole('img', { name: /Monzo/ })).toBeInTheDocument();
     await expect(args.openUrl).not.toHaveBeenCalled();
@@ -183,13 +195,8 @@ export const HandoffReceived: Story = {
   ),
   name: 'Handoff: payment received',
   play: async ({ args, canvasElement }) => {
-    const { canvas, pay } = partsOf(canvasElement);
-    await banksArrived(args);
-    await userEvent.click(pay());
-    await userEvent.click(await canvas.findByRole('button', { name: 'Barclays' }));
-    if (!window.matchMedia('(hover:hover) and (pointer:fine) and (min-width:600px)').matches) {
-      return;
-    }
+    if (!(await chooseOnDesktop(args, canvasElement, 'Barclays'))) return;
+    const { canvas } = partsOf(canvasElement);
     await waitFor(
       () => expect(canvas.getByRole('heading', { name: 'Payment received' })).toBeInTheDocument(),
       BACKEND_WAIT,
@@ -205,13 +212,8 @@ export const HandoffNotCompleted: Story = {
   ),
   name: 'Handoff: not completed',
   play: async ({ args, canvasElement }) => {
-    const { canvas, pay } = partsOf(canvasElement);
-    await banksArrived(args);
-    await userEvent.click(pay());
-    await userEvent.click(await canvas.findByRole('button', { name: 'Barclays' }));
-    if (!window.matchMedia('(hover:hover) and (pointer:fine) and (min-width:600px)').matches) {
-      return;
-    }
+    if (!(await chooseOnDesktop(args, canvasElement, 'Barclays'))) return;
+    const { canvas } = partsOf(canvasElement);
     await canvas.findByRole('heading', { name: 'Payment not completed' }, BACKEND_WAIT);
     await userEvent.click(canvas.getByRole('button', { name: 'Try again' }));
     await expect(await canvas.findByRole('list', { name: 'Banks' })).toBeInTheDocument();

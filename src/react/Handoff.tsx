@@ -2,7 +2,8 @@
 import { useEffect, useInsertionEffect, useRef, useState } from 'react';
 import { resolveHandoffMessages, resolveResultMessages, resultText } from '../core/index';
 import type { Handoff, PaymentOutcome } from '../core/index';
-import { injectHandoffStylesheet } from './handoff-styles';
+import handoffCss from '../styles/handoff.css?raw';
+import { injectPartStylesheet } from './result-styles';
 import { useResultController } from './usePaymentResult';
 
 export interface HandoffPanelProps {
@@ -109,7 +110,7 @@ export function HandoffPanel(props: HandoffPanelProps) {
   }, [paymentId]);
 
   useInsertionEffect(() => {
-    if (!plain) injectHandoffStylesheet(nonce);
+    if (!plain) injectPartStylesheet('handoff', handoffCss, nonce);
   }, [plain, nonce]);
 
   // Focus on the heading when the panel appears (the bank the shopper chose has gone with the

@@ -3,7 +3,8 @@ import { useEffect, useId, useInsertionEffect, useRef } from 'react';
 import type { ReactNode } from 'react';
 import { resolveResultMessages, resultText } from '../core/index';
 import type { PaymentResultState } from '../core/index';
-import { injectResultStylesheet } from './result-styles';
+import resultCss from '../styles/result.css?raw';
+import { injectPartStylesheet } from './result-styles';
 import { useResultController } from './usePaymentResult';
 import type { ResultControllerProp, UsePaymentResultOptions } from './usePaymentResult';
 
@@ -70,7 +71,7 @@ export function PaymentResult(props: PaymentResultProps & ResultControllerProp) 
   const shown = useRef(state);
 
   useInsertionEffect(() => {
-    if (!plain) injectResultStylesheet(nonce);
+    if (!plain) injectPartStylesheet('result', resultCss, nonce);
   }, [plain, nonce]);
 
   // A new state is announced by moving focus to its heading (read out, and next to its

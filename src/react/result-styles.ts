@@ -1,15 +1,14 @@
-import resultCss from '../styles/result.css?raw';
-
 /**
- * Injects the result page's stylesheet once per document, at mount, as ./styles does the
- * Pay component's (with its nonce for a strict `style-src`). A function of its own so that
- * the Pay component's bundle carries neither it nor its CSS.
+ * Injects a stylesheet that only some parts need (the result page's, the handoff panel's)
+ * once per document, at mount, as ./styles does the Pay component's (with its nonce for a
+ * strict `style-src`). Each caller imports its own CSS, so that a bundle carries only the
+ * sheets it uses, and the Pay component's bundle none of them.
  */
-export function injectResultStylesheet(nonce: string | undefined): void {
-  if (document.head.querySelector('style[data-servicepay="result"]')) return;
+export function injectPartStylesheet(kind: string, css: string, nonce: string | undefined): void {
+  if (document.head.querySelector(`style[data-servicepay="${kind}"]`)) return;
   const style = document.createElement('style');
-  style.dataset.servicepay = 'result';
+  style.dataset.servicepay = kind;
   if (nonce) style.setAttribute('nonce', nonce);
-  style.textContent = resultCss;
+  style.textContent = css;
   document.head.append(style);
 }
