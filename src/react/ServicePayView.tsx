@@ -1,7 +1,7 @@
 'use client';
 import { useEffect, useId, useImperativeHandle, useInsertionEffect, useRef } from 'react';
 import type { Ref } from 'react';
-import type { Handoff, PaymentOutcome } from '../core/index';
+import type { Handoff, PaymentIds, PaymentOutcome } from '../core/index';
 import { payStep, resolveMessages } from '../core/index';
 import { BankList } from './BankList';
 import { injectStylesheet } from './styles';
@@ -16,6 +16,12 @@ import type { ServicePayHandle, SessionProp, UseServicePaymentOptions } from './
 export interface ServicePayExtras {
   /** The session's options with the extras in. */
   options<P extends ServicePayProps>(props: P, id: string): P;
+  /**
+   * Takes the bank's address instead of opening it, for the component `id` (as `options`
+   * names it), while `show` is registered: how the handoff reaches whoever draws it. Returns
+   * the unregister function.
+   */
+  register(id: string, show: (url: string, payment: PaymentIds) => void): () => void;
   /** What the component draws at the top of its bank step (`step`) and under itself. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a component of React or Preact
   Extras(context: { step?: boolean; id: string }): any;
@@ -46,19 +52,6 @@ export interface ServicePayProps extends UseServicePaymentOptions {
    */
   disabledReason?: string;
   /**
-   * Where your status endpoint is mounted (`createPaymentStatusHandler`, e.g.
-   * `/api/payments/status`). With it, a shopper on a desktop is offered "Scan with your phone"
-   * after choosing a bank, and the page follows the payment's outcome in place
-   * (docs/handoff.md). Without it the handoff is not offered. Needs `extras`.
-   */
-  statusUrl?: string;
-  /**
-   * `false` turns the desktop handoff off: the bank's page opens on this computer, as on
-   * phones. It is offered only with `statusUrl`, on a desktop (never on touch screens).
-   * @default true
-   */
-  handoff?: boolean;
-  /**
    * Called when the handoff panel is shown for a payment (its QR code holds the bank's
    * address). `awaiting_authorisation` fires at the same moment (docs/handoff.md).
    */
@@ -79,12 +72,6 @@ export interface ServicePayProps extends UseServicePaymentOptions {
    * search still covers every bank. Unknown ids are skipped.
    */
   featuredInstitutions?: readonly string[];
-  /**
-   * The opt-in extras (`import { extras } from 'servicepay/extras'`): the desktop handoff
-   * (with `statusUrl`), the remembered bank and the featured banks (docs/handoff.md).
-   * Without them those options do nothing, and the page does not carry their code.
-   */
-  extras?: ServicePayExtras;
   /** Extra class names for the root element. */
   className?: string;
   /** CSP nonce for the injected `<style>` elements. */

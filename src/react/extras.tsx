@@ -62,6 +62,14 @@ export function options<P extends ViewProps>(props: P, id: string): P {
   };
 }
 
+/** Hands the addresses of component `id` to `show` (see ServicePayExtras.register). */
+export function register(id: string, show: (url: string, payment: PaymentIds) => void) {
+  panels.set(id, show);
+  return () => {
+    if (panels.get(id) === show) panels.delete(id);
+  };
+}
+
 /** A desktop (HANDOFF_MEDIA): a fine pointer that can hover, wider than a phone. */
 function desktop(): boolean {
   try {
@@ -93,12 +101,9 @@ export function Extras(context: ExtrasContext & { step?: boolean }) {
   const { step } = context;
   useEffect(() => {
     if (step) return;
-    panels.set(id, (url, payment) =>
+    return register(id, (url, payment) =>
       setHandoff({ url, ...payment, institution: session.getState().selectedInstitution! }),
     );
-    return () => {
-      panels.delete(id);
-    };
   }, [step, id, session]);
   // Opening the step again (Pay, or Try again) leaves the handoff behind.
   useEffect(() => {
@@ -245,4 +250,8 @@ function StepExtras({ session, state, messages, cx, props, BankList }: ExtrasCon
  * (`rememberBank`) and the featured banks (`featuredInstitutions`). `window.Service` loads
  * them itself when its options ask for them.
  */
-export const extras: ServicePayExtras = { options, Extras: Extras as ServicePayExtras['Extras'] };
+export const extras: ServicePayExtras = {
+  options,
+  register,
+  Extras: Extras as ServicePayExtras['Extras'],
+};

@@ -1,7 +1,9 @@
 'use client';
-import { useEffect, useLayoutEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import { useEffect, useId, useLayoutEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { createPaymentSession, payStep, resolveMessages, shopperText } from '../core/index';
+import type { ServicePayExtras } from './ServicePayView';
 import type {
+  Handoff,
   PaymentArgs,
   PayStep,
   PaymentSession,
@@ -17,6 +19,25 @@ export interface UseServicePaymentOptions extends SessionOptions {
    * what is left out keeps its English default.
    */
   messages?: ServiceMessagesOption;
+  /**
+   * Where your status endpoint is mounted (`createPaymentStatusHandler`, e.g.
+   * `/api/payments/status`). With it, a shopper on a desktop is offered "Scan with your phone"
+   * after choosing a bank, and the page follows the payment's outcome in place
+   * (docs/handoff.md). Without it the handoff is not offered. Needs `extras`; `useServicePayment` then returns the handoff for you to draw.
+   */
+  statusUrl?: string;
+  /**
+   * `false` turns the desktop handoff off: the bank's page opens on this computer, as on
+   * phones. It is offered only with `statusUrl`, on a desktop (never on touch screens).
+   * @default true
+   */
+  handoff?: boolean;
+  /**
+   * The opt-in extras (`import { extras } from 'servicepay/extras'`): the desktop handoff
+   * (with `statusUrl`), the remembered bank and the featured banks (docs/handoff.md).
+   * Without them those options do nothing, and the page does not carry their code.
+   */
+  extras?: ServicePayExtras;
 }
 
 /** The actions of a payment session; also what the `<ServicePay>` ref handle exposes. */
@@ -46,6 +67,14 @@ export interface ServicePaymentApi extends SessionState, ServicePayHandle {
   closeInstitutionSelection(): void;
   /** Fetches the institutions again after a failed fetch. */
   retry(): void;
+  /**
+   * The payment whose bank's address went to the shopper's phone (with `extras` and
+   * `statusUrl`, on a desktop): draw its `url` as a QR code and follow it with
+   * `usePaymentResult({ statusUrl, payment: handoff })`; null otherwise.
+   */
+  handoff: Handoff | null;
+  /** During a handoff: opens the bank's page on this computer instead (`openUrl`). */
+  continueHere(): void;
 }
 
 type Action = keyof ServicePayHandle | 'closeInstitutionSelection' | 'retry';
@@ -111,14 +140,36 @@ export function useSession(
  * own UI.
  */
 export function useServicePayment(options: UseServicePaymentOptions): ServicePaymentApi {
-  const [session, state] = useSession(options);
-  const { messages } = options;
+  const { extras, messages } = options;
+  // With `extras` and `statusUrl`, a desktop hands the bank's address to the merchant's own
+  // handoff (`handoff`) instead of opening it, as <ServicePay> hands it to its panel.
+  const id = useId();
+  const [handoff, setHandoff] = useState<Handoff | null>(null);
+  const [session, state] = useSession(extras ? extras.options(options, id) : options);
+  useEffect(
+    () =>
+      extras?.register(id, (url, payment) =>
+        setHandoff({ url, ...payment, institution: session.getState().selectedInstitution! }),
+      ),
+    [extras, id, session],
+  );
+  // Opening the bank step again leaves the handoff behind.
+  useEffect(() => {
+    if (state.listState !== 'closed') setHandoff(null);
+  }, [state.listState]);
   return useMemo(() => {
     const words = resolveMessages(messages);
     return {
       ...state,
       text: shopperText(state, words),
       payStep: payStep(state, words, session),
+      handoff,
+      continueHere() {
+        if (!handoff) return;
+        setHandoff(null);
+        // As the session opens a bank's page: the merchant's openUrl, else this tab.
+        (options.openUrl ?? ((url: string) => window.location.assign(url)))(handoff.url, handoff);
+      },
       ...pick(
         session,
         'createPayment',
@@ -129,5 +180,6 @@ export function useServicePayment(options: UseServicePaymentOptions): ServicePay
         'retry',
       ),
     };
-  }, [state, session, messages]);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- openUrl is read when called
+  }, [state, session, messages, handoff]);
 }
