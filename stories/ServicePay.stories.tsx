@@ -98,6 +98,7 @@ export const PickABank: Story = {
       await waitFor(() => expect(args.openUrl).toHaveBeenCalledTimes(1), BACKEND_WAIT);
       await expect(args.openUrl).toHaveBeenCalledWith(
         'https://bank.example/ob-monzo/authorise?payment_id=pay_000001',
+        expect.objectContaining({ paymentId: 'pay_000001' }),
       );
     });
     await step('The events arrived in order, and the backend got the payment', async () => {
@@ -177,6 +178,7 @@ export const KeyboardOnly: Story = {
       await waitFor(() => expect(args.openUrl).toHaveBeenCalledTimes(1), BACKEND_WAIT);
       await expect(args.openUrl).toHaveBeenCalledWith(
         expect.stringContaining('https://bank.example/ob-natwest/'),
+        expect.objectContaining({ paymentId: 'pay_000001' }),
       );
       await expect(eventsOf(args)).toEqual([
         ...WHOLE_PAYMENT.slice(0, 2),
@@ -299,6 +301,7 @@ export const IsWebView: Story = {
     await waitFor(() => expect(args.openUrl).toHaveBeenCalledTimes(1), BACKEND_WAIT);
     await expect(args.openUrl).toHaveBeenCalledWith(
       'https://bank.example/ob-barclays/authorise?payment_id=pay_000001#OPEN_AS_APPLINK',
+      expect.objectContaining({ paymentId: 'pay_000001' }),
     );
   },
 };

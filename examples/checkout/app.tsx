@@ -1,10 +1,14 @@
 // The example merchant checkout: <ServicePay> in SANDBOX against the local sandbox. After the
 // bank redirects back, the result page (result.tsx, the library's <PaymentResult>) shows the
-// status the example's server heard in the verified webhook, never the redirect alone.
+// status the example's server heard in the verified webhook, never the redirect alone. With the
+// extras on (docs/handoff.md): on a desktop the shopper scans a QR code and approves on their
+// phone, and this page follows the outcome in place; the bank last paid with comes first, and
+// the shop's popular banks next.
 import { StrictMode, useEffect, useRef, useState } from 'react';
 import { createRoot } from 'react-dom/client';
-import { ServiceEvent, ServicePay } from 'servicepay';
+import { DEFAULT_RESULT_MESSAGES, ServiceEvent, ServicePay } from 'servicepay';
 import type { ServiceError, ServicePayHandle } from 'servicepay';
+import { extras } from 'servicepay/extras';
 import { ORDER, formatAmount, lastReference, rememberReference } from './order';
 import { Result } from './result';
 
@@ -15,7 +19,12 @@ interface Config {
   merchantName: string;
   /** This page's CSP nonce, for the component's injected stylesheet. */
   nonce: string;
+  /** This shop's payment status endpoint, which follows a payment handed to the phone. */
+  statusUrl: string;
 }
+
+/** The banks most of this shop's customers use, shown above the full list. */
+const FEATURED_BANKS = ['barclays', 'monzo'];
 
 const config = JSON.parse(document.getElementById('config')!.textContent!) as Config;
 
@@ -23,7 +32,12 @@ function Checkout() {
   const [reference, setReference] = useState(() => lastReference() ?? ORDER.defaultReference);
   const [events, setEvents] = useState<string[]>([]);
   const [errors, setErrors] = useState<ServiceError[]>([]);
+  // Paid in this page (the desktop handoff): the order is confirmed here, as on the result page.
+  const [confirmed, setConfirmed] = useState(false);
+  // The developer panel's payWithInstitution field.
+  const [institutionId, setInstitutionId] = useState('');
   const service = useRef<ServicePayHandle>(null);
+  const log = (event: string) => setEvents((all) => [...all, event]);
   // "Try again" on the result page comes back here to choose a bank (the same or another).
   useEffect(() => {
     const query = new URLSearchParams(window.location.search);
@@ -39,6 +53,7 @@ function Checkout() {
         <p>
           {ORDER.item} — {formatAmount(ORDER.amount)}
         </p>
+        {confirmed && <p className="confirmed">Your order is confirmed. Thank you!</p>}
         <label htmlFor="reference">Payment reference (shown in your banking app)</label>
         <input
           id="reference"
@@ -53,12 +68,25 @@ function Checkout() {
         baseUrl={config.sandboxUrl}
         nonce={config.nonce}
         payment={{ amount: ORDER.amount, paymentReference: reference, metadata: { orderId: 1042 } }}
+        extras={extras}
+        statusUrl={config.statusUrl}
+        rememberBank
+        featuredInstitutions={FEATURED_BANKS}
         eventConsumer={(event) => {
           // The result page shows this reference while the bank has not confirmed yet.
           if (event === ServiceEvent.PAYMENT_INITIATED) rememberReference(reference);
-          setEvents((all) => [...all, event]);
+          log(event);
         }}
         errorConsumer={(error) => setErrors((all) => [...all, error])}
+        onHandoffShown={(handoff) => log(`onHandoffShown: ${handoff.institution.name}`)}
+        // The outcome of a payment approved on the phone, shown in place by the handoff panel:
+        // the shop does here what its result page does (result.tsx).
+        onResult={({ status }) => {
+          log(`onResult: ${status}`);
+          if (status !== 'COMPLETED') return;
+          setConfirmed(true);
+          document.title = `${DEFAULT_RESULT_MESSAGES.received} – ${config.merchantName}`;
+        }}
       />
       {/* For the developer trying the example, not for the shopper: a real checkout shows none
           of this. Closed by default, so the page reads as a shop; the counts show activity. */}
@@ -78,12 +106,31 @@ function Checkout() {
           </ul>
         </section>
         <section aria-labelledby="events-title">
-          <h2 id="events-title">Events (eventConsumer)</h2>
+          <h2 id="events-title">Events (eventConsumer, onHandoffShown, onResult)</h2>
           <ol aria-label="Events" data-testid="events">
             {events.map((event, index) => (
               <li key={index}>{event}</li>
             ))}
           </ol>
+        </section>
+        <section aria-labelledby="methods-title">
+          <h2 id="methods-title">Methods (ref)</h2>
+          {/* The ref handle's payWithInstitution, as a shop's own bank buttons would call it. */}
+          <form
+            className="controls"
+            onSubmit={(event) => {
+              event.preventDefault();
+              void service.current?.payWithInstitution(institutionId);
+            }}
+          >
+            <label htmlFor="institution-id">Institution id</label>
+            <input
+              id="institution-id"
+              value={institutionId}
+              onChange={(event) => setInstitutionId(event.target.value)}
+            />
+            <button type="submit">payWithInstitution</button>
+          </form>
         </section>
       </details>
     </main>

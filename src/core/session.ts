@@ -22,10 +22,12 @@ export const SLOW_LOAD_MS = 5000;
 
 // Some developer sentences come in two lengths: the whole sentence (what went wrong and how to
 // fix it) in development, its gist (what went wrong, with the values) in production, where
-// bundlers fold the test and keep only the short form: `typeof process == 'object' &&
-// process.env.NODE_ENV !== 'production' ? whole : gist`, written at each spot (a helper would
-// keep both in production). The test is `typeof`-guarded, so a page without a bundler (no
-// `process`) gets the gist and nothing throws. docs/react.md lists both forms.
+// bundlers fold the test and keep only the short form: `let m = gist; try { if
+// (process.env.NODE_ENV !== 'production') m = whole } catch {}`, written at each spot (a
+// helper, or a flag set once, would keep both in production). The same guard as the warnings
+// below: a browser build in development gets the whole sentence (its bundler replaces
+// `process.env.NODE_ENV`, though the page has no `process`), and a page without a bundler
+// the gist, with nothing thrown. docs/react.md lists both forms.
 //
 // Development-only warnings sit in `try { if (process.env.NODE_ENV !== 'production' ...) }`:
 // bundlers replace the expression, so production builds drop the check and its message, and
@@ -209,9 +211,15 @@ export function createPaymentSession(
     if (options.transport) return options.transport;
     // The real service's addresses are not published in its spec: we never guess them.
     if (!baseUrl) {
-      return typeof process == 'object' && process.env.NODE_ENV !== 'production'
-        ? `${PREFIX} no backend address for LIVE: pass the baseUrl of your backend or a transport`
-        : `${PREFIX} LIVE needs baseUrl or transport`;
+      let message = `${PREFIX} LIVE needs baseUrl or transport`;
+      try {
+        if (process.env.NODE_ENV !== 'production') {
+          message = `${PREFIX} no backend address for LIVE: pass the baseUrl of your backend or a transport`;
+        }
+      } catch {
+        // No bundler: the gist.
+      }
+      return message;
     }
     // The HTTP transport holds no state, so one is made per call.
     return createHttpTransport({ baseUrl });
@@ -265,11 +273,15 @@ export function createPaymentSession(
 
   function notPrepared(action: string): boolean {
     if (state.prepared) return false;
-    reportPay(
-      typeof process == 'object' && process.env.NODE_ENV !== 'production'
-        ? `${PREFIX} ${action} needs a valid payment: call createPayment({ amount, paymentReference }) first`
-        : `${PREFIX} ${action} before createPayment`,
-    );
+    let message = `${PREFIX} ${action} before createPayment`;
+    try {
+      if (process.env.NODE_ENV !== 'production') {
+        message = `${PREFIX} ${action} needs a valid payment: call createPayment({ amount, paymentReference }) first`;
+      }
+    } catch {
+      // No bundler: the gist.
+    }
+    reportPay(message);
     return true;
   }
 
@@ -517,11 +529,15 @@ export function createPaymentSession(
       if (state.paymentState === 'initiating' || notPrepared('payWithInstitution')) return;
       if (invalid) return reportPay(invalid);
       if (!mounts) {
-        return reportPay(
-          typeof process == 'object' && process.env.NODE_ENV !== 'production'
-            ? `${PREFIX} payWithInstitution needs the component in the page (rendered, or injectComponent called): its redirect would be lost`
-            : `${PREFIX} payWithInstitution before the component is rendered`,
-        );
+        let message = `${PREFIX} payWithInstitution before the component is rendered`;
+        try {
+          if (process.env.NODE_ENV !== 'production') {
+            message = `${PREFIX} payWithInstitution needs the component in the page (rendered, or injectComponent called): its redirect would be lost`;
+          }
+        } catch {
+          // No bundler: the gist.
+        }
+        return reportPay(message);
       }
       const institution = state.institutions.find((i) => i.id === institutionId);
       // Before the list is here the backend validates the id; a bank the list marks

@@ -57,12 +57,7 @@ export function checkInstitutions(answer: unknown): CheckedInstitutions {
   if (!list) {
     return {
       institutions: null,
-      problem: `${PREFIX}fetchInstitutions resolved with ${describeValue(answer)}, not ${
-        // Development has the whole sentence, production its gist (session.ts says how).
-        typeof process == 'object' && process.env.NODE_ENV !== 'production'
-          ? 'an array of institutions { id, name, iconUrl? }'
-          : 'an array'
-      }`,
+      problem: `${PREFIX}fetchInstitutions resolved with ${describeValue(answer)}, not an array`,
     };
   }
   list.forEach((item, i) => {
@@ -99,11 +94,7 @@ export function checkInstitutions(answer: unknown): CheckedInstitutions {
     }
   });
   const fixed = problems.length
-    ? `${PREFIX}fetchInstitutions answer fixed${
-        typeof process == 'object' && process.env.NODE_ENV !== 'production'
-          ? ', the other banks are shown (logos must be http(s) or base64 PNG, JPEG, GIF or WebP data URLs)'
-          : ''
-      }: ${problems.slice(0, 5).join('; ')}${problems.length > 5 ? `; ${problems.length - 5} more` : ''}`
+    ? `${PREFIX}fetchInstitutions answer fixed: ${problems.slice(0, 5).join('; ')}${problems.length > 5 ? `; ${problems.length - 5} more` : ''}`
     : '';
   return {
     institutions,
@@ -111,11 +102,7 @@ export function checkInstitutions(answer: unknown): CheckedInstitutions {
     // are left are shown (all of them kept, however many: the view bounds what it renders).
     problem:
       (list.length > LONGEST_REAL_LIST
-        ? `${PREFIX}fetchInstitutions answered ${list.length} banks, too many${
-            typeof process == 'object' && process.env.NODE_ENV !== 'production'
-              ? `; ${MAX_SHOWN_INSTITUTIONS} are shown at a time`
-              : ''
-          }${fixed && '; '}`
+        ? `${PREFIX}fetchInstitutions answered ${list.length} banks, too many${fixed && '; '}`
         : '') + fixed || null,
   };
 }

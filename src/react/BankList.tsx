@@ -28,8 +28,6 @@ export interface BankListProps {
   /** The bank whose payment is being opened, shown busy. */
   initiatingId: string | undefined;
   onChoose: (institutionId: string) => void;
-  /** The list's accessible name. @default messages.banks */
-  label?: string;
 }
 
 /**
@@ -47,7 +45,7 @@ const banksOf = (list: Element | null) =>
  * decorative, and the initials are drawn by CSS.
  */
 export function BankList(props: BankListProps) {
-  const { institutions, messages, cx, choosable, initiatingId, onChoose, label } = props;
+  const { institutions, messages, cx, choosable, initiatingId, onChoose } = props;
   const [query, setQuery] = useState('');
   const [active, setActive] = useState<string>();
   // Logos that failed to load: their banks show the initials instead (no broken-image glyph).
@@ -122,7 +120,7 @@ export function BankList(props: BankListProps) {
       )}
       <ul
         className={cx('service-banks', 'grid gap-2')}
-        aria-label={label ?? messages.banks}
+        aria-label={messages.banks}
         onKeyDown={move}
       >
         {shown.map(({ id, name, iconUrl, available }) => (

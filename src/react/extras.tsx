@@ -204,9 +204,9 @@ function StepExtras({ session, state, messages, cx, props, BankList }: ExtrasCon
       </p>
       <BankList
         institutions={banks}
-        messages={messages}
+        // The list's accessible name is `messages.banks`: here the group's.
+        messages={{ ...messages, banks: label }}
         cx={cx}
-        label={label}
         choosable={state.payButtonEnabled && state.status !== 'initiating'}
         initiatingId={state.status === 'initiating' ? state.selectedInstitution?.id : undefined}
         onChoose={(bank) => void session.payWithInstitution(bank)}

@@ -146,8 +146,7 @@ describe('createHttpTransport: fetchInstitutions', () => {
     expect(log.errors()).toEqual([
       {
         location: 'fetchInstitutions',
-        error:
-          'servicepay: fetchInstitutions resolved with undefined, not an array of institutions { id, name, iconUrl? }',
+        error: 'servicepay: fetchInstitutions resolved with undefined, not an array',
       },
     ]);
   });

@@ -58,6 +58,33 @@ const stayOffTheBank = (target: Page) =>
     (route) => route.fulfill({ status: 204 }),
   );
 
+/**
+ * Checks that `extended` is `plain` with one run of lines inserted, the rest the same line for
+ * line, and returns that run. The React checkout turns on the component's extras (featured
+ * banks, the remembered bank, the desktop handoff) and the plain page does not: the extras add
+ * their own elements to the markup and change none of the rest.
+ */
+function inserted(plain: string, extended: string): string[] {
+  const a = plain.split('\n');
+  const b = extended.split('\n');
+  let start = 0;
+  while (start < a.length && a[start] === b[start]) start++;
+  let end = 0;
+  while (end < a.length - start && end < b.length - start && a.at(-1 - end) === b.at(-1 - end)) {
+    end++;
+  }
+  // Shown as a diff if anything but the inserted run differs.
+  expect([...b.slice(0, start), ...b.slice(b.length - end)].join('\n')).toEqual(plain);
+  return b.slice(start, b.length - end);
+}
+
+/**
+ * The example checkout's own lines in its events list: it logs the extras' callbacks there
+ * too (onHandoffShown, onResult). They are not the component's events; the plain page, which
+ * does not use the extras, has none.
+ */
+const extrasCallback = (line: string) => /^(?:onHandoffShown|onResult): /.test(line);
+
 describe('the plain page with the script tag (examples/script-tag)', () => {
   it('loads the script from the sandbox as the script host, versioned and at the bare address', async () => {
     const versioned = `${sandbox.url}/js/Service-${version}.min.js`;
@@ -152,18 +179,36 @@ describe('the plain page with the script tag (examples/script-tag)', () => {
         await expect.poll(seen).toEqual(['mounted', 'institutions_fetched']);
         markups[name] = [await describe('idle')];
         await target.getByRole('button', { name: 'Pay £12.50' }).click();
-        await target.getByRole('button', { name: 'Barclays' }).waitFor();
+        // The full list: the React checkout lists its popular banks above it too.
+        const barclays = target
+          .getByRole('list', { name: 'Banks', exact: true })
+          .getByRole('button', { name: 'Barclays' });
+        await barclays.waitFor();
         markups[name].push(await describe('selecting'));
-        await target.getByRole('button', { name: 'Barclays' }).click();
+        await barclays.click();
         await expect.poll(seen).toContain('awaiting_authorisation');
+        if (name === 'react') {
+          // A desktop page: the React checkout hands off to the phone, the bank page unopened.
+          await target.getByRole('region', { name: 'Scan with your phone' }).waitFor();
+          await expect.poll(seen).toContain('onHandoffShown: Barclays');
+        }
         markups[name].push(await describe('awaiting-authorisation'));
         events[name] = await seen();
       }
       expect(events['script-tag']).toEqual(WHOLE_PAYMENT);
-      expect(events['script-tag']).toEqual(events.react);
-      // React 19 and Preact render the one component alike (generated ids aside).
-      expect(markups['script-tag']).toEqual(markups.react);
-      expect(markups.react![1]).toContain('"Barclays"');
+      expect(events.react!.filter(extrasCallback)).toEqual(['onHandoffShown: Barclays']);
+      expect(events.react!.filter((line) => !extrasCallback(line))).toEqual(events['script-tag']);
+      // React 19 and Preact render the one component alike (generated ids aside), but for what
+      // the React checkout's extras add: the same idle markup, and in the later states the
+      // plain page's markup with one block inserted, the extras' own.
+      const [idle, selecting, awaiting] = markups.react!;
+      const plain = markups['script-tag']!;
+      expect(idle).toEqual(plain[0]);
+      const featured = inserted(plain[1]!, selecting!).join('\n');
+      expect(featured).toContain('<ul aria-label="Popular banks"');
+      expect(featured).toContain('"All banks"');
+      expect(inserted(plain[2]!, awaiting!)[0]).toMatch(/^ *<section .*class="service-handoff /);
+      expect(plain[1]).toContain('"Barclays"');
       expect(sandbox.payments.size).toBe(2);
     } finally {
       await react.close();

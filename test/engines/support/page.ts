@@ -26,6 +26,11 @@ export type Key =
 export interface Control {
   role: 'button' | 'link' | 'heading';
   name: string;
+  /**
+   * The accessible name (aria-label) of the list or group it is in, for a name that is on more
+   * than one control (a bank both among the popular banks and in the full list).
+   */
+  within?: string;
 }
 
 export interface PageOptions {
@@ -70,13 +75,13 @@ export function script<A extends unknown[], T>(fn: (...args: A) => T, ...args: A
 }
 
 /**
- * Finds the visible control with this role and exact name (its text, or aria-label): the page
- * side of `click` and `waitFor`. A hidden control (display: none, visibility: hidden, zero
- * size) is not found, as a shopper would not find it.
+ * Finds the visible control with this role and exact name (its text, or aria-label), in the
+ * element named `within` if given: the page side of `click` and `waitFor`. A hidden control
+ * (display: none, visibility: hidden, zero size) is not found, as a shopper would not find it.
  */
-export function findControl({ role, name }: Control): string {
+export function findControl({ role, name, within }: Control): string {
   return script(
-    (role: string, name: string) => {
+    (role: string, name: string, within: string | null) => {
       const selector = {
         button: 'button, input[type="submit"], [role="button"]',
         link: 'a[href], [role="link"]',
@@ -89,10 +94,17 @@ export function findControl({ role, name }: Control): string {
         const box = e.getBoundingClientRect();
         return box.width > 0 && box.height > 0 && getComputedStyle(e).visibility === 'visible';
       };
-      return [...document.querySelectorAll(selector)].find((e) => named(e) && shown(e)) ?? null;
+      const scope = within
+        ? [...document.querySelectorAll('[aria-label]')].find(
+            (e) => e.getAttribute('aria-label') === within,
+          )
+        : document;
+      if (!scope) return null;
+      return [...scope.querySelectorAll(selector)].find((e) => named(e) && shown(e)) ?? null;
     },
     role,
     name,
+    within ?? null,
   );
 }
 
