@@ -105,7 +105,8 @@ module.exports = [
     import: '{ extras }',
     ignore: ['react', 'react-dom'],
     gzip: true,
-    limit: '7.2 KB',
+    // Measured 7.27 kB (with the hook's handoff and the focus after Continue).
+    limit: '7.3 KB',
     modifyEsbuildConfig: (config) =>
       production({ ...config, plugins: [...(config.plugins ?? []), splitPoint('qr')] }),
   },
@@ -125,6 +126,7 @@ module.exports = [
     path: `dist/standalone/Service-extras-${version}.min.js`,
     disablePlugins: ['@size-limit/esbuild'],
     gzip: true,
-    limit: '7.4 KB',
+    // Measured 7.41 kB.
+    limit: '7.45 KB',
   },
 ];
