@@ -53,8 +53,8 @@ export default tseslint.config(
         {
           patterns: [
             {
-              // ...and two dependency-free modules: the shared addresses and describeValue.
-              regex: '^\\.\\./core(/(?!(service-addresses|describe-value)$).*)?$',
+              // ...and three dependency-free modules: the shared addresses, describeValue and the protocol.
+              regex: '^\\.\\./core(/(?!(service-addresses|describe-value|protocol)$).*)?$',
               allowTypeImports: true,
               message: 'webhook imports only types from core',
             },
