@@ -15,11 +15,7 @@ export function fixedKeySource<K>(keys: readonly KeyInput<K>[]): KeySource<K> {
     // The key after `stale` in the list: the receiver tries each once, in order.
     refresh: (stale) => Promise.resolve(keys[keys.indexOf(stale) + 1] ?? null),
     alternates: keys.length - 1,
-    ...(keys.length > 1
-      ? {
-          tried: `any of the ${keys.length} keys of publicKey (${keys.map((_, i) => `publicKey[${i}]`).join(', ')})`,
-        }
-      : {}),
+    ...(keys.length > 1 ? { tried: `each of the ${keys.length} keys of publicKey` } : {}),
   };
 }
 
