@@ -20,7 +20,7 @@
  * restart), the store takes another with bounded backoff while anybody waits, LISTENs again and
  * then re-reads the outcome of every waiting payment in one query: an outcome recorded in the gap,
  * whose notification went to nobody, is found there. A connection that died silently is found by
- * the checks of outcome-listening.ts (a `SELECT 1` on it) and by TCP keepalive, and replaced the
+ * the checks of outcome-listening.ts (its LISTEN again) and by TCP keepalive, and replaced the
  * same way; one the server ended while it sat idle in the pool fails its LISTEN, and another is
  * taken. A pool of one connection is refused for listening: the listener would hold it, and every
  * statement of the store would wait behind it (docs/decisions.md).
@@ -187,6 +187,7 @@ export function postgresOutcomes(options: PostgresOutcomesOptions): PostgresOutc
     return prepared;
   }
 
+  const listen = (): string => `LISTEN "${channel.replaceAll('"', '""')}"`;
   const deliverRows = (rows: unknown[]): void => {
     for (const row of rows) {
       const outcome = fromRow(row);
@@ -256,7 +257,7 @@ export function postgresOutcomes(options: PostgresOutcomesOptions): PostgresOutc
         if (entry.over) listening.finish(entry, listening.closed ? 'close' : 'idle');
         wanted();
         try {
-          await client.query(`LISTEN "${channel.replaceAll('"', '""')}"`);
+          await client.query(listen());
         } catch (error) {
           if (entry.over || attempt >= attempts) throw error;
           entry.released = true;
@@ -274,7 +275,8 @@ export function postgresOutcomes(options: PostgresOutcomesOptions): PostgresOutc
       }
     },
 
-    ping: (entry) => (entry.client as PostgresListenClient).query('SELECT 1'),
+    // LISTEN again: a no-op round trip that leaves LISTEN its last statement in pg_stat_activity.
+    ping: (entry) => (entry.client as PostgresListenClient).query(listen()),
 
     // Gives the connection back: healthy ones to the pool, lost ones to be closed.
     end(entry, how, error) {
@@ -370,10 +372,11 @@ export function postgresOutcomes(options: PostgresOutcomesOptions): PostgresOutc
 
     readOutcome: read,
 
-    subscribeOutcome: (paymentId, listener, onLost) =>
-      poolSize === 1
-        ? Promise.reject(new Error(POOL_OF_ONE))
-        : listening.subscribe(paymentId, listener, onLost),
+    async subscribeOutcome(paymentId, listener, onLost) {
+      if (poolSize === 1) throw new Error(POOL_OF_ONE);
+      await prepare(); // The table, before the listening connection's bounded opening.
+      return listening.subscribe(paymentId, listener, onLost);
+    },
 
     async close() {
       listening.close();

@@ -115,6 +115,11 @@ describe.skipIf(!redisAvailable)('the Redis pub/sub connection under faults', ()
 
   it('no pub/sub connection can be opened again: the streams end after the current status', async () => {
     const { relay, store, other } = await relayedStore();
+    expect(() =>
+      createRedisStore({ client: { sendCommand: async () => null }, listenerCheckMs: 0 }),
+    ).toThrow(
+      'servicepay: createRedisStore listenerCheckMs must be a positive number of milliseconds, got 0.',
+    );
     const quiet = outcome();
     const recorded = outcome();
     const waiting = await openStream(store, quiet.paymentId);
