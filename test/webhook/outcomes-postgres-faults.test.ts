@@ -11,8 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresStore } from '../../src/webhook/postgres';
 import { postgresOutcomes } from '../../src/webhook/postgres-outcomes';
 import { createFetchPaymentStatusHandler } from '../../src/webhook/status';
-import type { OutcomeStore } from '../../src/webhook/outcomes';
 import { readEventStream } from './support/event-stream';
+import { expectHeardThroughFreeze } from './support/listener-faults';
 import { eventually, hear, outcome } from './support/outcomes';
 import { startRelay, throughRelay } from './support/relay';
 import type { Relay } from './support/relay';
@@ -60,19 +60,6 @@ function track<T extends { close(): Promise<void> }>(store: T): T {
   return store;
 }
 
-/** A status endpoint on `store`, and an event stream of it for `sent`'s payment. */
-async function openStream(store: OutcomeStore, paymentId: string) {
-  const status = createFetchPaymentStatusHandler({ store, onError: () => {} });
-  closers.push(() => status.close());
-  const query = `paymentId=${paymentId}&merchantPaymentId=order-${paymentId}`;
-  const response = await status(
-    new Request(`http://localhost/status?${query}`, { headers: { accept: 'text/event-stream' } }),
-  );
-  const events = readEventStream(response.body as ReadableStream<Uint8Array>);
-  expect(await events.next()).toBe('{"status":"PENDING"}');
-  return events;
-}
-
 beforeAll(async () => {
   server = await startPostgres();
   admin = new pg.Pool({ connectionString: server.url, max: 2 });
@@ -94,27 +81,19 @@ describe('the PostgreSQL listening connection under faults', () => {
     const { relay, pool } = await relayedPool('pf-b1');
     const b = track(createPostgresStore({ pool, table, listenerCheckMs: CHECK_MS }));
     await b.readOutcome(randomUUID()); // the table exists
-    const sent = outcome();
-    const heard = await hear(b, sent.paymentId);
-    const stream = await openStream(b, sent.paymentId);
-    // Only the listening connection is left open: the freeze catches it, and it alone.
-    await eventually(
-      async () => pool.idleCount,
-      (idle) => idle === 0,
+    await expectHeardThroughFreeze(
+      a,
+      b,
+      async () => {
+        // Only the listening connection is left open: the freeze catches it, and it alone.
+        await eventually(
+          async () => pool.idleCount,
+          (idle) => idle === 0,
+        );
+        relay.freeze();
+      },
+      closers,
     );
-    relay.freeze();
-
-    await a.recordOutcome(sent, 60_000);
-    expect(await heard.first).toEqual(sent);
-    expect(await stream.next()).toBe('{"status":"COMPLETED"}');
-    await stream.ended;
-
-    // Live again on the new connection.
-    const next = outcome();
-    const again = await hear(b, next.paymentId);
-    await a.recordOutcome(next, 60_000);
-    expect(await again.first).toEqual(next);
-    expect(heard.calls).toEqual([sent]);
   }, 30_000);
 
   it('the last subscriber leaves a frozen connection: UNLISTEN holds no pool connection', async () => {

@@ -8,10 +8,8 @@ import { randomUUID } from 'node:crypto';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisStore } from '../../src/webhook/redis';
-import { createFetchPaymentStatusHandler } from '../../src/webhook/status';
-import type { OutcomeStore } from '../../src/webhook/outcomes';
-import { readEventStream } from './support/event-stream';
-import { hear, outcome } from './support/outcomes';
+import { expectHeardThroughFreeze, openStream } from './support/listener-faults';
+import { outcome } from './support/outcomes';
 import { startRelay, throughRelay } from './support/relay';
 import type { Relay } from './support/relay';
 import { redisServerPath, startRedis } from './support/servers.mjs';
@@ -68,19 +66,6 @@ async function relayedStore() {
   return { relay, store, other };
 }
 
-/** An event stream of the status endpoint on `store` for `paymentId`, past its first event. */
-async function openStream(store: OutcomeStore, paymentId: string) {
-  const status = createFetchPaymentStatusHandler({ store, onError: () => {} });
-  closers.push(() => status.close());
-  const query = `paymentId=${paymentId}&merchantPaymentId=order-${paymentId}`;
-  const response = await status(
-    new Request(`http://localhost/status?${query}`, { headers: { accept: 'text/event-stream' } }),
-  );
-  const events = readEventStream(response.body as ReadableStream<Uint8Array>);
-  expect(await events.next()).toBe('{"status":"PENDING"}');
-  return events;
-}
-
 beforeAll(async () => {
   if (redisAvailable) server = await startRedis();
 }, 60_000);
@@ -95,22 +80,7 @@ afterAll(async () => {
 describe.skipIf(!redisAvailable)('the Redis pub/sub connection under faults', () => {
   it('frozen without a FIN: noticed, replaced, and the outcome recorded meanwhile reaches the subscriber and the stream', async () => {
     const { relay, store: b, other: a } = await relayedStore();
-    const sent = outcome();
-    const heard = await hear(b, sent.paymentId);
-    const stream = await openStream(b, sent.paymentId);
-    relay.freeze();
-
-    await a.recordOutcome(sent, 60_000);
-    expect(await heard.first).toEqual(sent);
-    expect(await stream.next()).toBe('{"status":"COMPLETED"}');
-    await stream.ended;
-
-    // Live again on the new connection.
-    const next = outcome();
-    const again = await hear(b, next.paymentId);
-    await a.recordOutcome(next, 60_000);
-    expect(await again.first).toEqual(next);
-    expect(heard.calls).toEqual([sent]);
+    await expectHeardThroughFreeze(a, b, async () => relay.freeze(), closers);
   }, 30_000);
 
   it('no pub/sub connection can be opened again: the streams end after the current status', async () => {
@@ -122,8 +92,8 @@ describe.skipIf(!redisAvailable)('the Redis pub/sub connection under faults', ()
     );
     const quiet = outcome();
     const recorded = outcome();
-    const waiting = await openStream(store, quiet.paymentId);
-    const settled = await openStream(store, recorded.paymentId);
+    const waiting = await openStream(store, quiet.paymentId, closers);
+    const settled = await openStream(store, recorded.paymentId, closers);
     relay.freeze();
     relay.refuse();
     // Published to a connection that no longer forwards: nobody hears it.
