@@ -49,9 +49,9 @@ const CLOSED =
 /** `listenerCheckMs` as given to `entry`, checked, or the default. */
 export function listenerCheckMs(value: unknown, entry: string): number {
   if (value === undefined) return LISTENER_CHECK_MS;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
+  if (typeof value !== 'number' || !(value > 0 && value <= 2 ** 31 - 1)) {
     throw new TypeError(
-      `servicepay: ${entry} listenerCheckMs must be a positive number of milliseconds, got ${String(value)}.`,
+      `servicepay: ${entry} listenerCheckMs must be a positive number of milliseconds (at most 2147483647), got ${String(value)}.`,
     );
   }
   return value;

@@ -64,10 +64,10 @@ export interface RedisStoreOptions {
   subscriber?: RedisSubscriberClient;
   /**
    * How often the connection listening for payment outcomes (for createPaymentStatusHandler) is
-   * checked with a round trip, which must answer within half of it, as must opening one. A
-   * listener that died without a word (a NAT or load balancer dropping an idle flow) is so
-   * noticed within 1.5 times this and replaced; while it cannot be, event streams end after the
-   * current status and return pages poll.
+   * checked with a round trip, which must answer within half of it; opening one must take at
+   * most all of it. A listener that died without a word (a NAT or load balancer dropping an idle
+   * flow) is so noticed within 1.5 times this and replaced; while it cannot be, event streams end
+   * after the current status and return pages poll. At most 2147483647 (setTimeout's bound).
    * @default 10000
    */
   listenerCheckMs?: number;

@@ -120,9 +120,9 @@ describe('the PostgreSQL listening connection under faults', () => {
   it('a pool of one connection is refused for listening; status answers and deliveries go on', async () => {
     const table = freshTable();
     const pool = newPool('pf-b3', { max: 1 });
-    for (const listenerCheckMs of [0, -1, Number.NaN]) {
+    for (const listenerCheckMs of [0, -1, Number.NaN, 2 ** 31]) {
       expect(() => createPostgresStore({ pool, table, listenerCheckMs })).toThrow(
-        `servicepay: createPostgresStore listenerCheckMs must be a positive number of milliseconds, got ${listenerCheckMs}.`,
+        `servicepay: createPostgresStore listenerCheckMs must be a positive number of milliseconds (at most 2147483647), got ${listenerCheckMs}.`,
       );
     }
     const store = track(createPostgresStore({ pool, table }));

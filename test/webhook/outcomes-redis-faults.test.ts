@@ -88,7 +88,7 @@ describe.skipIf(!redisAvailable)('the Redis pub/sub connection under faults', ()
     expect(() =>
       createRedisStore({ client: { sendCommand: async () => null }, listenerCheckMs: 0 }),
     ).toThrow(
-      'servicepay: createRedisStore listenerCheckMs must be a positive number of milliseconds, got 0.',
+      'servicepay: createRedisStore listenerCheckMs must be a positive number of milliseconds (at most 2147483647), got 0.',
     );
     const quiet = outcome();
     const recorded = outcome();
