@@ -42,7 +42,9 @@ export type OutcomeListener = (outcome: PaymentOutcome) => void;
  *    once the subscription is live, so an outcome recorded after it resolved is never missed
  *    (the caller reads the current state after subscribing). It gives an unsubscribe function.
  *    After a lost connection the store subscribes again and re-reads the outcome of every
- *    waiting subscriber, calling the listener for those recorded meanwhile.
+ *    waiting subscriber, calling the listener for those recorded meanwhile. While it cannot
+ *    subscribe again, it calls each waiting subscriber's `onLost` once: the outcome may still
+ *    come, but late, so a subscriber that promised it live (an event stream) should stop.
  * 4. `close` (optional) ends what subscriptions hold open (a listening connection), so that a
  *    merchant's `pool.end()` or shutdown never hangs on it.
  */
@@ -52,6 +54,7 @@ export interface OutcomeStore {
   subscribeOutcome(
     paymentId: string,
     listener: OutcomeListener,
+    onLost?: () => void,
   ): (() => void) | Promise<() => void>;
   close?(): void | Promise<void>;
   /**
@@ -126,20 +129,21 @@ export function toOutcome(value: unknown): PaymentOutcome | null {
 }
 
 /**
- * Listeners by paymentId, for a store's subscriptions: add, remove, deliver once, and the ids
- * still waiting (to re-read after a lost connection).
+ * Listeners by paymentId, for a store's subscriptions: add, remove, deliver once, the ids still
+ * waiting (to re-read after a lost connection), and their `onLost` calls.
  */
 export class OutcomeListeners {
-  readonly #byPayment = new Map<string, Set<OutcomeListener>>();
+  /** Each payment's listeners, with the onLost not called yet (if any). */
+  readonly #byPayment = new Map<string, Map<OutcomeListener, (() => void) | undefined>>();
 
   /** Number of listeners waiting, over every payment. */
   size = 0;
 
   /** Adds `listener`; the function returned removes it (once). */
-  add(paymentId: string, listener: OutcomeListener): () => void {
-    let set = this.#byPayment.get(paymentId);
-    if (set === undefined) this.#byPayment.set(paymentId, (set = new Set()));
-    set.add(listener);
+  add(paymentId: string, listener: OutcomeListener, onLost?: () => void): () => void {
+    let entries = this.#byPayment.get(paymentId);
+    if (entries === undefined) this.#byPayment.set(paymentId, (entries = new Map()));
+    entries.set(listener, onLost);
     this.size++;
     let removed = false;
     return () => {
@@ -150,23 +154,28 @@ export class OutcomeListeners {
   }
 
   #remove(paymentId: string, listener: OutcomeListener): void {
-    const set = this.#byPayment.get(paymentId);
-    if (set?.delete(listener) !== true) return;
+    const entries = this.#byPayment.get(paymentId);
+    if (entries?.delete(listener) !== true) return;
     this.size--;
-    if (set.size === 0) this.#byPayment.delete(paymentId);
+    if (entries.size === 0) this.#byPayment.delete(paymentId);
   }
 
   /** Calls every listener of the outcome's payment once, and forgets them. */
   deliver(outcome: PaymentOutcome): void {
-    const set = this.#byPayment.get(outcome.paymentId);
-    if (set === undefined) return;
+    const entries = this.#byPayment.get(outcome.paymentId);
+    if (entries === undefined) return;
     this.#byPayment.delete(outcome.paymentId);
-    this.size -= set.size;
-    for (const listener of set) {
-      try {
-        listener(outcome);
-      } catch {
-        // One listener's failure is its own; the others still hear.
+    this.size -= entries.size;
+    for (const listener of entries.keys()) guarded(() => listener(outcome));
+  }
+
+  /** Calls the onLost of every listener waiting, once each: the store cannot listen now. */
+  lost(): void {
+    for (const entries of this.#byPayment.values()) {
+      for (const [listener, onLost] of entries) {
+        if (onLost === undefined) continue;
+        entries.set(listener, undefined);
+        guarded(onLost);
       }
     }
   }
@@ -177,163 +186,10 @@ export class OutcomeListeners {
   }
 }
 
-// The listening connection ------------------------------------------------------------------
-
-/** One connection a store listens for outcomes on, or the attempt to open one. */
-export interface ListeningConnection {
-  /** Settles once the subscription is live (and a gap re-read), or the attempt failed. */
-  ready: Promise<void>;
-  /** Lost, idle or closed: its events no longer count. */
-  over: boolean;
-}
-
-/** What differs between stores: how a connection is opened, ended and read around. */
-export interface ListeningDriver<C extends ListeningConnection> {
-  /** A new connection record, not yet connecting; `lost(error)` is what its events call. */
-  create(lost: (error?: unknown) => void): C;
-  /** Connects and subscribes; `wanted()` throws once the connection was closed or left meanwhile. */
-  connect(connection: C, wanted: () => void): Promise<void>;
-  /** Gives the connection back or closes it (may be called again for one already over). */
-  end(connection: C, how: 'idle' | 'close' | 'lost', error?: unknown): void;
-  /** Reads the outcome of each waiting payment and delivers those recorded. */
-  reread(waiting: string[], listeners: OutcomeListeners): Promise<void>;
-}
-
-const MAX_BACKOFF_MS = 5000;
-const CLOSED =
-  'servicepay: subscribeOutcome was called after the store was closed (close()). Subscribe before closing it, or create a new store.';
-
-/**
- * The listening half both shared stores have in common: ONE connection per store, opened when
- * the first subscriber arrives and ended when nobody waits (or on close()); when it is lost
- * while somebody waits, another is opened with bounded backoff and the outcome of every
- * waiting payment re-read, so an outcome announced in the gap, to nobody, is found there.
- */
-export class OutcomeListening<C extends ListeningConnection> {
-  listeners = new OutcomeListeners();
-  readonly #driver: ListeningDriver<C>;
-  #current: C | undefined;
-  #closed = false;
-  /** Set when a connection was lost while somebody waited: re-read on the next one. */
-  #gap = false;
-  #retries = 0;
-  #retryTimer: ReturnType<typeof setTimeout> | undefined;
-
-  constructor(driver: ListeningDriver<C>) {
-    this.#driver = driver;
-  }
-
-  get current(): C | undefined {
-    return this.#current;
-  }
-
-  get closed(): boolean {
-    return this.#closed;
-  }
-
-  /** Delivers the outcomes recorded for every waiting payment. */
-  reread(): Promise<void> {
-    const waiting = this.listeners.waiting();
-    return waiting.length === 0 ? Promise.resolve() : this.#driver.reread(waiting, this.listeners);
-  }
-
-  async subscribe(paymentId: string, listener: OutcomeListener): Promise<() => void> {
-    if (this.#closed) throw new Error(CLOSED);
-    const remove = this.listeners.add(paymentId, listener);
-    this.#current ??= this.#open();
-    try {
-      await this.#current.ready;
-    } catch (error) {
-      remove();
-      this.#idle();
-      throw error;
-    }
-    return () => {
-      remove();
-      this.#idle();
-    };
-  }
-
-  /** Ends `connection` (marked over, no longer current). */
-  finish(connection: C, how: 'idle' | 'close' | 'lost', error?: unknown): void {
-    connection.over = true;
-    if (this.#current === connection) this.#current = undefined;
-    this.#driver.end(connection, how, error);
-  }
-
-  /** A live connection was lost: another, and a re-read, while anybody waits. */
-  lost(connection: C, error?: unknown): void {
-    if (connection.over) return;
-    this.finish(connection, 'lost', error);
-    if (this.listeners.size > 0) {
-      this.#gap = true;
-      this.#retryLater();
-    }
-  }
-
-  close(): void {
-    this.#closed = true;
-    this.listeners = new OutcomeListeners();
-    clearTimeout(this.#retryTimer);
-    this.#retryTimer = undefined;
-    if (this.#current !== undefined) this.finish(this.#current, 'close');
-  }
-
-  #open(): C {
-    const connection = this.#driver.create((error) => this.lost(connection, error));
-    const wanted = (): void => {
-      if (!connection.over) return;
-      throw new Error(
-        this.#closed
-          ? CLOSED
-          : 'servicepay: the connection listening for outcomes was lost or closed while subscribing; subscribe again.',
-      );
-    };
-    connection.ready = (async () => {
-      try {
-        await this.#driver.connect(connection, wanted);
-        wanted();
-        this.#retries = 0;
-        if (this.#gap) {
-          await this.reread();
-          wanted();
-          this.#gap = false;
-        }
-      } catch (error) {
-        // Closed or left meanwhile: say that, rather than how the connection ended.
-        wanted();
-        throw error;
-      }
-    })();
-    connection.ready.catch((error: unknown) => {
-      if (connection.over) return;
-      this.finish(connection, 'lost', error);
-      if (this.#gap) this.#retryLater();
-    });
-    return connection;
-  }
-
-  /** Opens a connection again after a bounded, growing pause, while anybody waits. */
-  #retryLater(): void {
-    if (this.#closed || this.#retryTimer !== undefined) return;
-    const pause = Math.min(MAX_BACKOFF_MS, 100 * 2 ** this.#retries++);
-    this.#retryTimer = setTimeout(() => {
-      this.#retryTimer = undefined;
-      if (!this.#closed && this.listeners.size > 0 && this.#current === undefined) {
-        this.#current = this.#open();
-      }
-    }, pause);
-    // Never what keeps a process alive.
-    (this.#retryTimer as { unref?: () => void }).unref?.();
-  }
-
-  /** After the last subscriber left: nobody to re-read for, and the connection goes back. */
-  #idle(): void {
-    if (this.listeners.size > 0) return;
-    this.#gap = false;
-    this.#retries = 0;
-    clearTimeout(this.#retryTimer);
-    this.#retryTimer = undefined;
-    if (this.#current !== undefined) this.finish(this.#current, 'idle');
+function guarded(call: () => void): void {
+  try {
+    call();
+  } catch {
+    // One listener's failure is its own; the others still hear.
   }
 }

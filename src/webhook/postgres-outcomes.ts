@@ -19,15 +19,16 @@
  * `public.name` hear each other. When the listening connection is lost (pg_terminate_backend, a
  * restart), the store takes another with bounded backoff while anybody waits, LISTENs again and
  * then re-reads the outcome of every waiting payment in one query: an outcome recorded in the gap,
- * whose notification went to nobody, is found there.
+ * whose notification went to nobody, is found there. A connection that died silently is found by
+ * the checks of outcome-listening.ts (its LISTEN again) and by TCP keepalive, and replaced the
+ * same way; one the server ended while it sat idle in the pool fails its LISTEN, and another is
+ * taken. A pool of one connection is refused for listening: the listener would hold it, and every
+ * statement of the store would wait behind it (docs/decisions.md).
  */
-import { OutcomeListening, toOutcome } from './outcomes';
-import type {
-  ListeningConnection,
-  OutcomeListener,
-  OutcomeStore,
-  PaymentOutcome,
-} from './outcomes';
+import { listenerCheckMs, OutcomeListening, within } from './outcome-listening';
+import type { ListeningConnection } from './outcome-listening';
+import { toOutcome } from './outcomes';
+import type { OutcomeListener, OutcomeStore, PaymentOutcome } from './outcomes';
 import {
   completeClaimSql,
   outcomesChannel,
@@ -74,13 +75,19 @@ export interface PostgresOutcomesOptions {
    * passes its own, which prepares statements when it does. @default pool.query
    */
   statement?: (text: string) => (values: unknown[]) => Promise<{ rows: unknown[] }>;
+  /** How often the listening connection is checked (createPostgresStore's). @default 10000 */
+  listenerCheckMs?: number;
 }
 
 /** The outcome half of the PostgreSQL store, and the close() that gives its connection back. */
 export interface PostgresOutcomeStore extends OutcomeStore {
   recordOutcome(outcome: PaymentOutcome, ttlMs: number): Promise<PaymentOutcome>;
   readOutcome(paymentId: string): Promise<PaymentOutcome | null>;
-  subscribeOutcome(paymentId: string, listener: OutcomeListener): Promise<() => void>;
+  subscribeOutcome(
+    paymentId: string,
+    listener: OutcomeListener,
+    onLost?: () => void,
+  ): Promise<() => void>;
   close(): Promise<void>;
   completeWithOutcome(
     key: string,
@@ -93,6 +100,15 @@ export interface PostgresOutcomeStore extends OutcomeStore {
 
 /** NOTIFY refuses payloads of 8000 bytes or more; a larger outcome is announced empty. */
 const MAX_PAYLOAD_BYTES = 7999;
+
+const POOL_OF_ONE =
+  "servicepay: createPostgresStore's pool has one connection (max: 1): listening for payment outcomes would hold it, and every statement of the store (status answers, webhook deliveries) would wait behind it. Give the pool max: 2 or more (node-postgres's default is 10).";
+
+/** What the store reads of node-postgres's Pool and its clients, where they have it. */
+interface PoolInternals {
+  options?: { max?: unknown };
+  connection?: { stream?: { setKeepAlive?(enable: boolean, delayMs: number): unknown } };
+}
 
 /** One listening connection, or the attempt to take one. */
 interface Listening extends ListeningConnection {
@@ -156,6 +172,8 @@ export function postgresOutcomes(options: PostgresOutcomesOptions): PostgresOutc
     `SELECT ${columns} FROM ${name} ` +
     `WHERE payment_id = ANY($1::text[]) AND expires_at > clock_timestamp()`;
   const sweep = sweeper(pool, name, 'payment_id', cleanupIntervalMs);
+  const checkMs = listenerCheckMs(options.listenerCheckMs, 'createPostgresStore');
+  const poolSize = (pool as PoolInternals).options?.max;
 
   let prepared: Promise<string> | undefined;
   let channel = '';
@@ -169,6 +187,7 @@ export function postgresOutcomes(options: PostgresOutcomesOptions): PostgresOutc
     return prepared;
   }
 
+  const listen = (): string => `LISTEN "${channel.replaceAll('"', '""')}"`;
   const deliverRows = (rows: unknown[]): void => {
     for (const row of rows) {
       const outcome = fromRow(row);
@@ -177,6 +196,7 @@ export function postgresOutcomes(options: PostgresOutcomesOptions): PostgresOutc
   };
 
   const listening: OutcomeListening<Listening> = new OutcomeListening<Listening>({
+    checkMs,
     create: (lost) => {
       const entry: Listening = {
         ready: Promise.resolve(),
@@ -211,25 +231,52 @@ export function postgresOutcomes(options: PostgresOutcomesOptions): PostgresOutc
           'servicepay: subscribing to outcomes needs { pool } to be a node-postgres Pool: the store takes one connection from it with pool.connect() to LISTEN on.',
         );
       }
-      const client = (await connect.call(pool).catch((error: unknown) => {
-        // node-postgres's Client, connected already, answers connect() so.
-        if (!/already been connected/.test(String(error))) throw error;
-        return undefined;
-      })) as PostgresListenClient | undefined;
-      if (typeof client?.release !== 'function' || typeof client.on !== 'function') {
-        throw new TypeError(
-          'servicepay: subscribing to outcomes needs { pool } to be a node-postgres Pool, whose connect() lends a client with release(); a single Client cannot lend its connection.',
-        );
+      const borrow = async (): Promise<PostgresListenClient> => {
+        const client = (await connect.call(pool).catch((error: unknown) => {
+          // node-postgres's Client, connected already, answers connect() so.
+          if (!/already been connected/.test(String(error))) throw error;
+          return undefined;
+        })) as PostgresListenClient | undefined;
+        if (typeof client?.release !== 'function' || typeof client.on !== 'function') {
+          throw new TypeError(
+            'servicepay: subscribing to outcomes needs { pool } to be a node-postgres Pool, whose connect() lends a client with release(); a single Client cannot lend its connection.',
+          );
+        }
+        return client;
+      };
+      // A pooled connection the server ended while it sat idle fails its LISTEN: another is
+      // taken, each failure closing one, at most as many times as the pool has connections.
+      const attempts = (typeof poolSize === 'number' ? poolSize : 10) + 1;
+      for (let attempt = 1; ; attempt++) {
+        const client = await borrow();
+        entry.client = client;
+        entry.released = false;
+        // Its errors are the failed LISTEN's until it listens (an unheard one would crash).
+        client.on('error', ignore);
+        // Closed or left idle while connecting: the connection goes back at once.
+        if (entry.over) listening.finish(entry, listening.closed ? 'close' : 'idle');
+        wanted();
+        try {
+          await client.query(listen());
+        } catch (error) {
+          if (entry.over || attempt >= attempts) throw error;
+          entry.released = true;
+          client.release(error instanceof Error ? error : true);
+          continue;
+        }
+        wanted();
+        client.removeListener('error', ignore);
+        client.on('error', entry.onLost);
+        client.on('end', entry.onLost);
+        client.on('notification', entry.onNotification);
+        // Keepalive probes keep a NAT's entry for the idle connection, and find a dead peer.
+        (client as PoolInternals).connection?.stream?.setKeepAlive?.(true, checkMs);
+        return;
       }
-      entry.client = client;
-      client.on('error', entry.onLost);
-      client.on('end', entry.onLost);
-      client.on('notification', entry.onNotification);
-      // Closed or left idle while connecting: the connection goes back at once.
-      if (entry.over) listening.finish(entry, listening.closed ? 'close' : 'idle');
-      wanted();
-      await client.query(`LISTEN "${channel.replaceAll('"', '""')}"`);
     },
+
+    // LISTEN again: a no-op round trip that leaves LISTEN its last statement in pg_stat_activity.
+    ping: (entry) => (entry.client as PostgresListenClient).query(listen()),
 
     // Gives the connection back: healthy ones to the pool, lost ones to be closed.
     end(entry, how, error) {
@@ -237,16 +284,24 @@ export function postgresOutcomes(options: PostgresOutcomesOptions): PostgresOutc
       if (client === undefined || entry.released) return;
       entry.released = true;
       client.removeListener('notification', entry.onNotification);
+      client.on('error', ignore);
+      let given = false;
       const destroy = (): void => {
+        if (given) return;
+        given = true;
         // The 'error' listener stays: a closing connection may still emit one.
         client.release(error instanceof Error ? error : true);
       };
       if (how !== 'idle') return destroy();
-      // Not listening any more before it goes back, so the pool's next borrower hears nothing.
-      client.query('UNLISTEN *').then(() => {
+      // Not listening any more before it goes back, so the pool's next borrower hears nothing;
+      // bounded, so a dead connection is closed rather than held by an UNLISTEN never answered.
+      within(client.query('UNLISTEN *'), listening.timeoutMs, 'UNLISTEN unanswered').then(() => {
+        if (given) return;
+        given = true;
         client.release();
         client.removeListener('error', entry.onLost);
         client.removeListener('end', entry.onLost);
+        client.removeListener('error', ignore);
       }, destroy);
     },
 
@@ -317,13 +372,19 @@ export function postgresOutcomes(options: PostgresOutcomesOptions): PostgresOutc
 
     readOutcome: read,
 
-    subscribeOutcome: (paymentId, listener) => listening.subscribe(paymentId, listener),
+    async subscribeOutcome(paymentId, listener, onLost) {
+      if (poolSize === 1) throw new Error(POOL_OF_ONE);
+      await prepare(); // The table, before the listening connection's bounded opening.
+      return listening.subscribe(paymentId, listener, onLost);
+    },
 
     async close() {
       listening.close();
     },
   };
 }
+
+function ignore(): void {}
 
 function fromRow(row: unknown): PaymentOutcome | null {
   const r = (row ?? {}) as Record<string, unknown>;

@@ -57,6 +57,15 @@ export interface PostgresStoreOptions {
    * @default true when `pool` has node-postgres's `connect` method, else false
    */
   preparedStatements?: boolean;
+  /**
+   * How often the connection listening for payment outcomes (for createPaymentStatusHandler) is
+   * checked with a round trip, which must answer within half of it; opening one must take at
+   * most all of it. A listener that died without a word (a NAT or load balancer dropping an idle
+   * flow) is so noticed within 1.5 times this and replaced; while it cannot be, event streams end
+   * after the current status and return pages poll. At most 2147483647 (setTimeout's bound).
+   * @default 10000
+   */
+  listenerCheckMs?: number;
 }
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
@@ -195,7 +204,13 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
     return rows.length > 0;
   }
 
-  const outcomes = postgresOutcomes({ pool, table: name, cleanupIntervalMs, statement });
+  const outcomes = postgresOutcomes({
+    pool,
+    table: name,
+    cleanupIntervalMs,
+    statement,
+    listenerCheckMs: options.listenerCheckMs,
+  });
 
   return {
     async claim(key: string, ttlMs: number): Promise<IdempotencyClaim> {

@@ -17,16 +17,15 @@
  * store re-reads (MGET) the outcome of every waiting payment: an outcome published while the
  * connection was down reached nobody, and is found there. Should the duplicate give up
  * reconnecting (a reconnectStrategy that stops), the store opens another, with bounded backoff,
- * while anybody waits.
+ * while anybody waits. A connection that died silently (no FIN, no RST, so node-redis never
+ * notices) is found by the checks of outcome-listening.ts, a PING on it, and replaced the same
+ * way; the merchant's own subscriber cannot be replaced, so it is subscribed on again.
  */
 import { createHash } from 'node:crypto';
-import { OutcomeListening, toOutcome } from './outcomes';
-import type {
-  ListeningConnection,
-  OutcomeListener,
-  OutcomeStore,
-  PaymentOutcome,
-} from './outcomes';
+import { listenerCheckMs, OutcomeListening } from './outcome-listening';
+import type { ListeningConnection } from './outcome-listening';
+import { toOutcome } from './outcomes';
+import type { OutcomeListener, OutcomeStore, PaymentOutcome } from './outcomes';
 
 /** What the store needs of the client it was given: createRedisStore's, plus `duplicate`. */
 export interface RedisOutcomesClient {
@@ -43,6 +42,8 @@ export interface RedisSubscriberClient {
   unsubscribe(channel: string, listener: (message: string) => void): Promise<unknown>;
   on(event: 'ready' | 'error', listener: () => void): unknown;
   removeListener(event: 'ready' | 'error', listener: () => void): unknown;
+  /** A round trip, the store's check of the connection (skipped where missing). */
+  ping?(): Promise<unknown>;
   /** v5: closes the connection at once. */
   destroy?(): unknown;
   /** v4: closes the connection at once. */
@@ -58,13 +59,19 @@ export interface RedisOutcomesOptions {
   subscriber?: RedisSubscriberClient;
   /** Put before the outcome keys and the channel (the idempotency store's prefix). */
   prefix: string;
+  /** How often the pub/sub connection is checked (createRedisStore's). @default 10000 */
+  listenerCheckMs?: number;
 }
 
 /** The outcome half of the Redis store, and the close() that ends its pub/sub connection. */
 export interface RedisOutcomeStore extends OutcomeStore {
   recordOutcome(outcome: PaymentOutcome, ttlMs: number): Promise<PaymentOutcome>;
   readOutcome(paymentId: string): Promise<PaymentOutcome | null>;
-  subscribeOutcome(paymentId: string, listener: OutcomeListener): Promise<() => void>;
+  subscribeOutcome(
+    paymentId: string,
+    listener: OutcomeListener,
+    onLost?: () => void,
+  ): Promise<() => void>;
   close(): Promise<void>;
 }
 
@@ -118,6 +125,7 @@ export function redisOutcomes(options: RedisOutcomesOptions): RedisOutcomeStore 
       `servicepay: the outcome keys' prefix must be a string, got ${typeof prefix}.`,
     );
   }
+  const checkMs = listenerCheckMs(options.listenerCheckMs, 'createRedisStore');
   const channel = `${prefix}outcomes`;
   const key = (paymentId: string): string => `${prefix}outcome:${paymentId}`;
 
@@ -142,6 +150,7 @@ export function redisOutcomes(options: RedisOutcomesOptions): RedisOutcomeStore 
   }
 
   const listening: OutcomeListening<Session> = new OutcomeListening<Session>({
+    checkMs,
     create: (lost) => {
       const entry: Session = {
         ready: Promise.resolve(),
@@ -172,6 +181,8 @@ export function redisOutcomes(options: RedisOutcomesOptions): RedisOutcomeStore 
       sub.on('ready', entry.onReady);
       await sub.subscribe(channel, entry.onMessage);
     },
+
+    ping: (entry) => entry.sub?.ping?.() ?? Promise.resolve(),
 
     // Unsubscribes, and closes the connection when it is ours.
     end(entry) {
@@ -240,13 +251,13 @@ export function redisOutcomes(options: RedisOutcomesOptions): RedisOutcomeStore 
       return parse(await client.sendCommand(['GET', key(paymentId)]));
     },
 
-    subscribeOutcome(paymentId, listener) {
+    subscribeOutcome(paymentId, listener, onLost) {
       const session = listening.current;
       // The merchant closed their subscriber client since: connect it again.
       if (session?.ours === false && subscriber?.isOpen === false) {
         listening.finish(session, 'idle');
       }
-      return listening.subscribe(paymentId, listener);
+      return listening.subscribe(paymentId, listener, onLost);
     },
 
     async close() {

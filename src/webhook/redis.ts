@@ -62,6 +62,15 @@ export interface RedisStoreOptions {
    * @default client.duplicate()
    */
   subscriber?: RedisSubscriberClient;
+  /**
+   * How often the connection listening for payment outcomes (for createPaymentStatusHandler) is
+   * checked with a round trip, which must answer within half of it; opening one must take at
+   * most all of it. A listener that died without a word (a NAT or load balancer dropping an idle
+   * flow) is so noticed within 1.5 times this and replaced; while it cannot be, event streams end
+   * after the current status and return pages poll. At most 2147483647 (setTimeout's bound).
+   * @default 10000
+   */
+  listenerCheckMs?: number;
 }
 
 /** The Redis store: claims (IdempotencyStore) and payment outcomes (OutcomeStore). */
@@ -209,7 +218,12 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
   // PX takes whole milliseconds, at least 1.
   const ms = (ttlMs: number): string => String(Math.max(1, Math.ceil(ttlMs)));
 
-  const outcomes = redisOutcomes({ client, subscriber: options.subscriber, prefix });
+  const outcomes = redisOutcomes({
+    client,
+    subscriber: options.subscriber,
+    prefix,
+    listenerCheckMs: options.listenerCheckMs,
+  });
 
   return {
     async claim(key: string, ttlMs: number): Promise<IdempotencyClaim> {

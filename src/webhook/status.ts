@@ -316,18 +316,18 @@ export function createStatusCore(options: PaymentStatusHandlerOptions, entry: st
           if (body !== PENDING_BODY) send(body);
         });
       };
+      const current = async () => bodyFor(query, await store.readOutcome(query.paymentId));
+      // No live outcome to promise (the store cannot listen): the current status, the end, a poll.
+      const end = () => void current().then(send, stream.finish).finally(stream.finish);
       try {
-        // Subscribe first, then read: an outcome recorded in between is caught by one or the
-        // other, never lost to a reconnecting client.
-        const off = await store.subscribeOutcome(query.paymentId, deliver);
+        // Subscribe, then read: an outcome recorded in between is caught by one or the other.
+        const off = await store.subscribeOutcome(query.paymentId, deliver, end);
         if (done) off();
         else unsubscribe = off;
-        const current = await store.readOutcome(query.paymentId);
-        send(await bodyFor(query, current));
+        send(await current());
       } catch (error) {
         report(error);
-        // Unknown state: end the stream; the client reconnects or polls.
-        stream.finish();
+        end();
       }
       if (closed) stream.finish();
       return () => stream.finish();

@@ -3,18 +3,28 @@
 // <PaymentResult> (bundled from the sources) and the plain page's Service-result script (from
 // dist/, served by the sandbox as the script host), each against a node:http status endpoint
 // speaking Server-Sent Events (test/helpers/status-server.ts). The page turns from waiting to
-// received without a reload; when the event stream fails, it polls.
+// received without a reload; when the event stream fails, it polls. And against the real
+// createPaymentStatusHandler on PostgreSQL, whose listening connection freezes behind a relay
+// (a NAT dropping the idle flow): the page still turns to received.
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import pg from 'pg';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_RESULT_MESSAGES as M } from '../../src/core/index';
 import { startSandbox } from '../../src/sandbox/index';
+import { createPaymentStatusHandler } from '../../src/webhook/index';
+import { createPostgresStore } from '../../src/webhook/postgres';
 import { launchChromium } from '../helpers/browser';
 import { startStatusServer } from '../helpers/status-server';
 import type { StatusServer, StatusServerOptions } from '../helpers/status-server';
+import { listen } from '../webhook/support/http';
+import type { TestServer } from '../webhook/support/http';
+import { eventually } from '../webhook/support/outcomes';
+import { startRelay, throughRelay } from '../webhook/support/relay';
+import { startPostgres } from '../webhook/support/servers.mjs';
 import { axeViolations, prepareScreenshots, shot } from './support';
 
 const IDS = { paymentId: '7c9e6679-7425-40de-944b-e07fc1f90ae7', merchantPaymentId: 'order-1042' };
@@ -232,5 +242,70 @@ describe('the result page in Chromium', () => {
     expect(server.requests.map((r) => r.accept)).toEqual(['text/event-stream']);
     expect(await axeViolations(page)).toEqual([]);
     expect(failures).toEqual([]);
+  });
+});
+
+describe('the result page on the real status endpoint, in Chromium', () => {
+  it('the store’s listening connection freezes mid-wait: the page still turns to received', async () => {
+    const database = await startPostgres();
+    const relay = await startRelay({ host: '127.0.0.1', port: Number(new URL(database.url).port) });
+    // This instance's connections pass the relay; idle ones close at once, so that the freeze
+    // catches the listening connection alone. The receiver's instance goes straight.
+    const relayed = new pg.Pool({
+      connectionString: throughRelay(database.url, relay),
+      idleTimeoutMillis: 50,
+      application_name: 'shop',
+    });
+    const direct = new pg.Pool({ connectionString: database.url });
+    for (const pool of [relayed, direct]) pool.on('error', () => {});
+    const store = createPostgresStore({ pool: relayed, listenerCheckMs: 1000 });
+    const receiver = createPostgresStore({ pool: direct });
+    const status = createPaymentStatusHandler({ store });
+    const routes = pages(reactBundle, () => sandbox.url);
+    let shop: TestServer | undefined;
+    /** What the page asked the status endpoint: how it listened. */
+    const asked: string[] = [];
+    try {
+      await store.readOutcome(IDS.paymentId); // the tables exist
+      shop = await listen((req, res) => {
+        if (routes(req, res)) return;
+        asked.push(req.headers.accept ?? '');
+        status(req, res);
+      });
+      page = await browser.newPage({ bypassCSP: true });
+      page.on('pageerror', (error) => failures.push(error.message));
+      await page.goto(`${shop.url}/react/result${QUERY}`);
+      await page.evaluate(() => Object.assign(window, { sameDocument: true }));
+      await heading(M.waiting).waitFor();
+      // The page's stream listens on the one connection the store holds; then the flow dies.
+      const listeners = `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'shop' AND query ILIKE 'LISTEN%'`;
+      await eventually(
+        async () => [
+          (await direct.query(listeners)).rows[0].n,
+          relayed.totalCount,
+          relayed.idleCount,
+        ],
+        ([listening, total, idle]) => listening === 1 && total === 1 && idle === 0,
+      );
+      relay.freeze();
+
+      await receiver.recordOutcome(
+        { ...IDS, status: 'COMPLETED', recordedAt: new Date().toISOString() },
+        60_000,
+      );
+      await heading(M.received).waitFor(WAIT);
+      expect(await sameDocument()).toBe(true);
+      // Heard on the stream it opened first, once the store listened again: no polling.
+      expect(asked).toEqual(['text/event-stream']);
+      expect(failures).toEqual([]);
+    } finally {
+      await page?.close();
+      await status.close();
+      await Promise.all([store.close(), receiver.close()]);
+      await shop?.close();
+      await relay.close();
+      await Promise.all([relayed.end(), direct.end()]);
+      await database.stop();
+    }
   });
 });
