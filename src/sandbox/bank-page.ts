@@ -86,6 +86,17 @@ ${summary(context)}
   });
 }
 
+/**
+ * Without a return address the shopper stays here: the note names the flag (and option) that
+ * sends them back, since this is where a merchant following the docs finds themselves stuck.
+ */
+function noCallbackNote(agentType: string): string {
+  const mobile = agentType === 'MOBILE_APPLICATION';
+  const flag = mobile ? '--mobile-callback-url' : '--web-callback-url';
+  const option = mobile ? 'mobileCallbackUrl' : 'webCallbackUrl';
+  return `<p class="note">No callback address is configured for ${escapeHtml(agentType)} payments, so the shopper stays on this page and the sandbox shows the result here. To send shoppers back to your result page, start the sandbox with <code>${flag} &lt;the address of your result page&gt;</code> (<code>startSandbox</code>: <code>${option}</code>); with the real service, it is your application's callback address.</p>`;
+}
+
 function resultPage(context: BankPageContext): string {
   const { payment, institution, merchantName, returnUrl } = context;
   const completed = payment.status === 'COMPLETED';
@@ -96,7 +107,7 @@ function resultPage(context: BankPageContext): string {
       : '';
   const back = returnUrl
     ? `<p><a class="button primary" href="${escapeHtml(returnUrl)}">Return to ${escapeHtml(merchantName)}</a></p>`
-    : `<p class="note">No callback address is configured for ${escapeHtml(payment.agentType)} payments, so the sandbox shows the result here. You can close this page.</p>`;
+    : noCallbackNote(payment.agentType);
   const body = `${bankBar(institution)}
 <main>
 <div class="card">

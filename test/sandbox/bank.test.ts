@@ -170,6 +170,10 @@ describe('the decision', () => {
     expect(html).toContain('<h1 class="status-FAILED">Payment failed</h1>');
     expect(html).toContain('<p>Reason: The payment was rejected by the user</p>');
     expect(html).not.toContain('<form');
+    // Where a merchant following the docs without a return address ends up: the way out named.
+    expect(html).toContain(
+      'start the sandbox with <code>--web-callback-url &lt;the address of your result page&gt;</code>',
+    );
   });
 
   it('is final: deciding again changes nothing and answers as the first time', async () => {
