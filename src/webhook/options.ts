@@ -6,6 +6,7 @@
  * secrets) only warns, so a route module that creates its handler at module level still
  * imports; deliveries are then answered 500 with an error naming the variable.
  */
+import { defaultErrorLog } from './error-log';
 import { WebhookConfigError } from './errors';
 import type { WebhookNotification } from './notification';
 import type { WebhookOutcome } from './receiver';
@@ -147,7 +148,8 @@ export interface WebhookReceiverOptions<K> extends ReconcileOptions {
    * Told about every delivery not answered 200, about store failures after success, and
    * (without onMismatch) about each payment recorded NEEDS_REVIEW (outcome `needs-review`), for
    * logging. Errors it throws are ignored.
-   * @default logs 5xx outcomes and needs-review through console.error
+   * @default logs 5xx outcomes and needs-review through console.error, and a signature failure
+   * (401) as one line asking whether the key is this environment's, at most once a minute
    */
   onError?: (error: unknown, context: WebhookErrorContext) => void;
 }
@@ -204,7 +206,8 @@ export function resolveReceiverOptions<K>(
       throw new WebhookConfigError(`servicepay: ${hook} must be a function.`, hook);
     }
   }
-  const onError = options.onError ?? logServerErrors;
+  const keys = keySource(options, crypto);
+  const onError = options.onError ?? defaultErrorLog(keyName(options, keys));
   const report: ResolvedReceiverOptions<K>['report'] = (error, context) => {
     try {
       onError(error, context);
@@ -213,7 +216,7 @@ export function resolveReceiverOptions<K>(
     }
   };
   return {
-    keys: keySource(options, crypto),
+    keys,
     handle: createNotificationHandler(options.onNotification, options, report),
     store,
     maxBodyBytes: positive(options.maxBodyBytes, 65_536, 'maxBodyBytes'),
@@ -308,10 +311,13 @@ function positive(value: unknown, fallback: number, option: string, allowZero = 
   return value;
 }
 
-function logServerErrors(error: unknown, context: WebhookErrorContext): void {
-  if (context.status >= 500 || context.outcome === 'needs-review') {
-    console.error(`servicepay webhook: answered ${context.status} (${context.outcome})`, error);
-  }
+/** The receiver's key as its signature line names it. */
+function keyName<K>(options: WebhookReceiverOptions<K>, keys: KeySource<K>): string {
+  if (keys.tried !== undefined) return keys.tried;
+  if (options.publicKey !== undefined) return 'publicKey';
+  return options.publicKeyUrl !== undefined
+    ? `the key from ${options.publicKeyUrl}`
+    : `the ${String(options.environment)} key`;
 }
 
 // The source-address allowlist (spec 5.1.7) ---------------------------------------------------
