@@ -6,9 +6,16 @@
  * machine.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import {
+  checkCaseState,
+  checkCaseView,
+  checkPart,
+  checkSection,
+  shownAttempts,
+} from './receiver-check-page';
+import type { CheckCaseView, CheckState } from './receiver-check-page';
 import { checkFaults, describeFaults } from './deliveries';
 import type { NotificationView } from './deliveries';
-import { RECEIVER_CHECK_NOTE, caseTitle } from './diagnosis';
 import { SandboxError } from './errors';
 import {
   DELIVERIES_FORM,
@@ -37,7 +44,6 @@ import type {
   DeliveryFaults,
   DeliveryFaultTarget,
   DeliveryReason,
-  ReceiverCheckReport,
   WebhookDeliveryAttempt,
 } from './types';
 
@@ -59,13 +65,6 @@ export interface DeliveriesPageContext {
   check: CheckState;
   /** The latest attempt's id when the page was made: its event stream starts after it. */
   lastAttemptId: number;
-}
-
-export interface CheckState {
-  running: boolean;
-  report: ReceiverCheckReport | null;
-  /** Whether there is a webhook URL to check. */
-  available: boolean;
 }
 
 const REASONS: Record<DeliveryReason, string> = {
@@ -166,7 +165,11 @@ export const notificationAnchor = (paymentId: string) => `n-${paymentId}`;
  * Where it stands is its latest attempt's outcome: a resend answered 200 turns it green even
  * while an older copy still waits for its retry, since that is the news a reader is after.
  */
-export function notificationSection(view: NotificationView, token: string): string {
+export function notificationSection(
+  view: NotificationView,
+  token: string,
+  checkCase: CheckCaseView | null = null,
+): string {
   const id = notificationAnchor(view.paymentId);
   const latest = view.attempts[0]!;
   const copies = new Set(view.attempts.map((a) => a.copy)).size;
@@ -180,7 +183,7 @@ ${inner}<button type="submit">${button}</button>
 </form>`;
   return `<section class="notification" id="${escapeHtml(id)}" aria-labelledby="${escapeHtml(id)}-heading">
 <h3 id="${escapeHtml(id)}-heading">${escapeHtml(title)} <code>${escapeHtml(view.paymentId)}</code> <span class="status-${escapeHtml(view.paymentStatus)}">${escapeHtml(view.paymentStatus)}</span></h3>
-<p class="state" data-part="${escapeHtml(id)}-state">Latest: <span class="verdict verdict-${escapeHtml(latest.outcome)}">${OUTCOMES[latest.outcome]}</span> · ${view.attempts.length} attempt${view.attempts.length === 1 ? '' : 's'} in ${copies} cop${copies === 1 ? 'y' : 'ies'} · to <code>${escapeHtml(latest.url)}</code></p>
+<p class="state" data-part="${escapeHtml(id)}-state">${checkCase ? checkCaseState(checkCase) : `Latest: <span class="verdict verdict-${escapeHtml(latest.outcome)}">${OUTCOMES[latest.outcome]}</span>`} · ${view.attempts.length} attempt${view.attempts.length === 1 ? '' : 's'} in ${copies} cop${copies === 1 ? 'y' : 'ies'} · to <code>${escapeHtml(latest.url)}</code></p>
 <div class="actions">
 ${resendForm('', 'Resend')}
 </div>
@@ -194,7 +197,7 @@ ${scrollTable(
   `${id}-attempts`,
   `Attempts for ${escapeHtml(view.paymentId)}, newest first`,
   '<th scope="col">Answer</th><th scope="col">Outcome</th><th scope="col">Copy</th><th scope="col">Attempt</th><th scope="col">Took</th><th scope="col">Time</th><th scope="col">Next attempt</th>',
-  attemptRows(view.attempts),
+  attemptRows(shownAttempts(view, checkCase)),
 )}
 </section>`;
 }
@@ -247,50 +250,6 @@ ${faultFields('break')}
 </section>`;
 }
 
-/** The receiver check's form and last report: replaced as a whole while the page is open. */
-export function checkPart(state: CheckState, token: string): string {
-  const button = !state.available
-    ? '<p>The receiver check needs a webhook URL: start the sandbox with <code>--webhook-url</code>.</p>'
-    : state.running
-      ? '<p><strong>The receiver check is running…</strong> Its report appears here when it ends.</p>'
-      : `<form method="post" action="/deliveries/check">${hidden('token', token)}<button type="submit" class="primary" id="run-receiver-check">Run the receiver check</button></form>`;
-  const { report } = state;
-  let result = '';
-  if (report !== null) {
-    const failed = report.cases.filter((c) => !c.passed).length;
-    const rows = report.cases
-      .map(
-        (c) => `<tr class="${c.passed ? 'passed' : 'failed'}">
-<th scope="row">${escapeHtml(caseTitle(c.name))}<br><code>${escapeHtml(c.paymentId)}</code></th>
-<td>${escapeHtml(c.description)}</td>
-<td>${escapeHtml(c.expected)}</td>
-<td>${c.copies.map((copy) => `copy ${copy.copy}: ${escapeHtml(copy.answers.join(' → '))}`).join('<br>')}</td>
-<td><strong class="verdict verdict-${c.passed ? 'delivered' : 'gave-up'}">${c.passed ? 'As expected' : 'Not as expected'}</strong> ${escapeHtml(c.verdict)}</td>
-</tr>`,
-      )
-      .join('\n');
-    result = `${scrollTable(
-      'receiver-check-report',
-      `Receiver check of ${escapeHtml(report.url)}, ${timeElement(report.startedAt)}: ${failed === 0 ? 'every case as expected' : `${failed} of ${report.cases.length} cases not as expected`}`,
-      '<th scope="col">Case</th><th scope="col">What the sandbox did</th><th scope="col">Expected</th><th scope="col">Answers</th><th scope="col">Result</th>',
-      rows,
-    )}
-<p class="note">${escapeHtml(report.note)}</p>`;
-  }
-  return `<div id="receiver-check-result" data-part="receiver-check-result">
-${button}
-${result}
-</div>`;
-}
-
-function checkSection(context: DeliveriesPageContext): string {
-  return `<section id="receiver-check" aria-labelledby="receiver-check-heading">
-<h2 id="receiver-check-heading">Receiver check</h2>
-<p>Sends one signed notification per case to the webhook URL, one case after another: delivered once; twice at once; again after a 200; two network failures first; delayed a second; a forged signature. Then shows what your receiver answered to each. ${escapeHtml(RECEIVER_CHECK_NOTE)}</p>
-${checkPart(context.check, context.token)}
-</section>`;
-}
-
 function pageLinks(context: DeliveriesPageContext): string {
   if (context.pages <= 1) return '';
   const links = [
@@ -306,7 +265,9 @@ function pageLinks(context: DeliveriesPageContext): string {
 
 export function deliveriesPage(context: DeliveriesPageContext): string {
   const live = context.page === 1;
-  const groups = context.notifications.map((view) => notificationSection(view, context.token));
+  const groups = context.notifications.map((view) =>
+    notificationSection(view, context.token, checkCaseView(view, context.check)),
+  );
   const list =
     groups.length > 0 ? groups.join('\n') : '<p id="no-deliveries">No delivery attempts yet.</p>';
   const body = `<main class="wide"${live ? ` data-events="/deliveries/events?after=${context.lastAttemptId}"` : ''}>
@@ -315,7 +276,7 @@ export function deliveriesPage(context: DeliveriesPageContext): string {
 ${live ? '<p class="note">This page updates by itself while it is open: new attempts appear without reloading.</p>' : ''}
 <p id="deliveries-live" class="live" role="status" aria-live="polite"></p>
 ${breakSection(context)}
-${checkSection(context)}
+${checkSection(context.check, context.token)}
 <h2 id="notifications-heading">Notifications, latest activity first</h2>
 <div id="notifications">
 ${list}
@@ -384,7 +345,7 @@ export function deliveryEvents(
   const sendAttempt = (attempt: WebhookDeliveryAttempt) => {
     const view = ctx.deliverer.notification(attempt.paymentId);
     if (view === undefined || view.attempts.length === 0) return;
-    const html = notificationSection(view, token);
+    const html = notificationSection(view, token, checkCaseView(view, checkState(ctx)));
     write('attempt', { html, summary: attemptSummary(attempt) }, attempt.id);
   };
   const sendCheck = (announce: boolean) => {

@@ -141,7 +141,7 @@ export function hintLine(attempt: Pick<WebhookDeliveryAttempt, 'hint' | 'respons
 export const RECEIVER_CHECK_NOTE =
   'The sandbox sees only what the receiver answered. Whether your handler did its work once (one order marked paid, one email, one stock movement per payment) is yours to check in your own database and logs: each case sent a notification with its own payment id, listed here.';
 
-interface CaseSpec {
+export interface CaseSpec {
   name: ReceiverCheckCaseName;
   title: string;
   description: string;
@@ -246,7 +246,7 @@ const CASES: readonly CaseSpec[] = [
     name: 'forged-signature',
     title: 'Forged signature',
     description: 'A notification whose signature was made over other bytes, sent once.',
-    expected: '401 (any refusal), and nothing done.',
+    expected: '401 (any refusal), and nothing done (a signature failure it logs now is this).',
     forged: true,
     judge: ([copy]) => {
       const status = copy?.[0]?.status ?? null;
@@ -418,7 +418,7 @@ export function createReceiverCheck(options: {
   };
 }
 
-/** The check's title for a case name (the page's table). */
-export function caseTitle(name: ReceiverCheckCaseName): string {
-  return CASES.find((spec) => spec.name === name)?.title ?? name;
+/** A case of the check by its name: its title, expectation and judge (the deliveries page). */
+export function caseSpec(name: unknown): CaseSpec | undefined {
+  return CASES.find((spec) => spec.name === name);
 }

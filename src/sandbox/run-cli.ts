@@ -8,7 +8,7 @@ import { PUBLIC_KEY_PATH, isUuid } from '../core/index';
 import { askSandbox, DEFAULT_SANDBOX_ADDRESS, UsageError } from './cli-client';
 import { SCRIPT_HOST_PATH } from './api';
 import { describeFaults } from './deliveries';
-import { caseTitle } from './diagnosis';
+import { caseSpec } from './diagnosis';
 import { SandboxConfigError } from './errors';
 import { BANK_ERROR_DESCRIPTION, sendTestWebhook } from './notification';
 import type { TestWebhookPayloadOverrides } from './notification';
@@ -448,7 +448,7 @@ async function checkReceiverCommand(argv: readonly string[], io: CliIo): Promise
   for (const c of report.cases) {
     const answers = c.copies.map((copy) => `copy ${copy.copy}: ${copy.answers.join(' → ')}`);
     io.out(
-      `  ${c.passed ? 'ok  ' : 'NOT '} ${caseTitle(c.name)} (${c.paymentId}): ${answers.join('; ')}. ${c.verdict}`,
+      `  ${c.passed ? 'ok  ' : 'NOT '} ${caseSpec(c.name)?.title ?? c.name} (${c.paymentId}): ${answers.join('; ')}. ${c.verdict}`,
     );
   }
   io.out(report.note);

@@ -384,6 +384,28 @@ describe('the receiver check', () => {
     const html = await page(sandbox);
     expect(html).toContain('every case as expected');
     expect(html).toContain(escapeHtml(report.note));
+    // And the check's deliveries as its cases with their verdicts: the forged one's 401 is the
+    // check passing, not a delivery that gave up over a parsed body.
+    const section = (paymentId: string) =>
+      new RegExp(`<section class="notification" id="n-${paymentId}"[^]*?</section>`).exec(html)![0];
+    expect(section(forged)).toContain(
+      'Receiver check case “Forged signature”, expected: 401 (any refusal), and nothing done (a signature failure it logs now is this). <span class="verdict verdict-delivered">As expected</span> Refused with 401.',
+    );
+    expect(section(forged)).not.toContain('Gave up');
+    expect(section(forged)).not.toContain('body was parsed');
+    expect(section(forged)).toContain('Forged on purpose by the receiver check');
+    for (const c of report.cases) {
+      expect(section(c.paymentId)).toContain(
+        `<span class="verdict verdict-delivered">As expected</span> ${escapeHtml(c.verdict)}`,
+      );
+    }
+
+    // A case of an earlier check, no longer in the report, is judged again from its attempts.
+    const again = await sandbox.checkReceiver();
+    expect(again.passed).toBe(true);
+    const later = await page(sandbox);
+    expect(later.match(/verdict-delivered">As expected</g)).toHaveLength(2 * 6 + 6);
+    expect(later).not.toContain('Gave up');
   });
 
   it('against a receiver that verifies nothing: the forged case says so', async () => {
@@ -394,6 +416,9 @@ describe('the receiver check', () => {
     expect(forged.passed).toBe(false);
     expect(forged.verdict).toMatch(/does not verify signatures/);
     expect(report.passed).toBe(false);
+    expect(await page(sandbox)).toContain(
+      `<span class="verdict verdict-gave-up">Not as expected</span> ${escapeHtml(forged.verdict)}`,
+    );
     // The forged request's signature is over other bytes: the library refuses it.
     const sent = r.requests.find((q) => q.body.toString().includes(forged.paymentId))!;
     expect(
