@@ -38,7 +38,16 @@ export default async function setup(project: TestProject) {
     const apps: Record<Exclude<keyof SmokeApps, 'tarball'>, string[]> = {
       bare: [],
       react18: ['react@18.3.1', 'react-dom@18.3.1', ...testing],
-      react19: [pinned('react'), pinned('react-dom'), ...testing],
+      // With what docs/your-own-shop.md installs beside it: Express, Vite, and tsx to run the
+      // server's TypeScript as the page does (own-shop.test.ts).
+      react19: [
+        pinned('react'),
+        pinned('react-dom'),
+        ...testing,
+        pinned('express'),
+        pinned('vite'),
+        'tsx@4.23.15',
+      ],
     };
 
     // allSettled, not all: on a failure the other installs are still writing into root, which

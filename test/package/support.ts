@@ -15,7 +15,7 @@ export interface SmokeApps {
   bare: string;
   /** React 18 and react-dom 18, @testing-library/react and user-event. */
   react18: string;
-  /** React 19 (the repo's version) and the same testing libraries. */
+  /** React 19 (the repo's version), the same testing libraries, Express, Vite and tsx. */
   react19: string;
 }
 
@@ -86,6 +86,14 @@ export async function runFixture<T>(app: string, file: string): Promise<T> {
 export interface StartOptions {
   /** How long the script may take to print its first line; then it is killed. */
   startTimeoutMs?: number;
+  /** Arguments after the file, and variables added to the environment. */
+  args?: string[];
+  env?: Record<string, string>;
+  /**
+   * For a command that prints text rather than JSON: the line that says it is ready (earlier
+   * lines are skipped). `info` is then that line.
+   */
+  ready?: RegExp;
 }
 
 /** After SIGTERM, how long `stop()` waits before SIGKILL. */
@@ -96,19 +104,25 @@ const STOP_GRACE_MS = 5_000;
  * (the script prints where it listens). If the script exits, fails to print within
  * `startTimeoutMs` or prints something other than JSON, it is killed and the promise rejects
  * with what it wrote to stderr. `stop()` sends SIGTERM, then SIGKILL after 5 s, and waits for
- * the exit.
+ * the exit; `output()` is everything it printed so far (stdout, then stderr).
  */
 export async function startFixture<T>(
   app: string,
   file: string,
   options: StartOptions = {},
-): Promise<{ info: T; stop: () => Promise<void> }> {
-  const { startTimeoutMs = 30_000 } = options;
-  const child = spawn(process.execPath, [file], { cwd: app, stdio: ['ignore', 'pipe', 'pipe'] });
+): Promise<{ info: T; stop: () => Promise<void>; output: () => string }> {
+  const { startTimeoutMs = 30_000, args = [], env, ready } = options;
+  const child = spawn(process.execPath, [file, ...args], {
+    cwd: app,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
+  let printed = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
   // Read stdout to its end, so a chatty script never blocks on a full pipe.
   const lines = createInterface({ input: child.stdout });
+  lines.on('line', (line) => (printed += `${line}\n`));
   let ended = false;
   const exited = new Promise<void>((resolve) => {
     const done = () => {
@@ -144,10 +158,13 @@ export async function startFixture<T>(
         () => reject(new Error(`printed nothing within ${startTimeoutMs} ms (killed)`)),
         startTimeoutMs,
       );
-      lines.once('line', (line) => {
+      const onLine = (line: string) => {
+        if (ready && !ready.test(line)) return;
+        lines.off('line', onLine);
         clearTimeout(timer);
         resolve(line);
-      });
+      };
+      lines.on('line', onLine);
       // 'close', not 'exit': stdout is drained by then, so a last line is not mistaken for none.
       child.once('close', (code, signal) => {
         clearTimeout(timer);
@@ -158,7 +175,11 @@ export async function startFixture<T>(
         reject(error);
       });
     });
-    return { info: JSON.parse(firstLine) as T, stop };
+    return {
+      info: (ready ? firstLine : JSON.parse(firstLine)) as T,
+      stop,
+      output: () => `${printed}${stderr}`,
+    };
   } catch (error) {
     await stop();
     const why = error instanceof Error ? error.message : String(error);
