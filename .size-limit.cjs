@@ -69,8 +69,9 @@ module.exports = [
     gzip: true,
     // Issue 22: the extras' words and facts (core/handoff.ts), which `import { ServicePay }`
     // does not carry: 8.15 KB. The one id rule and the needs-review state (its words, the
-    // status codec of core/protocol.ts): 8.30 KB (+1.7%).
-    limit: '8.33 KB',
+    // status codec of core/protocol.ts): 8.30 KB (+1.7%). The handoff's note for a bank page on
+    // this computer only (loopbackNote, isLoopbackUrl): 8.43 KB.
+    limit: '8.45 KB',
     modifyEsbuildConfig: production,
   },
   // The file a plain page loads with <script src> (spec 4.3), measured as served: rollup has
@@ -110,7 +111,8 @@ module.exports = [
     gzip: true,
     // Measured 7.27 kB (with the hook's handoff and the focus after Continue). The panel's
     // needs-review state (its words, the shared icon, its colour) and the status codec: 7.86 kB.
-    limit: '7.9 KB',
+    // The note for a bank page on this computer only (loopbackNote): 8.0 kB.
+    limit: '8.05 KB',
     modifyEsbuildConfig: (config) =>
       production({ ...config, plugins: [...(config.plugins ?? []), splitPoint('qr')] }),
   },
@@ -130,7 +132,7 @@ module.exports = [
     path: `dist/standalone/Service-extras-${version}.min.js`,
     disablePlugins: ['@size-limit/esbuild'],
     gzip: true,
-    // Measured 7.41 kB; 7.96 kB with the panel's needs-review state.
-    limit: '8 KB',
+    // Measured 7.41 kB; 7.96 kB with the panel's needs-review state; 8.1 kB with loopbackNote.
+    limit: '8.15 KB',
   },
 ];

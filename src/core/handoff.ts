@@ -42,6 +42,12 @@ export const DEFAULT_HANDOFF_MESSAGES = {
   qrAlt: (bank: string) => `QR code that opens ${bank} on your phone`,
   /** Above the authorisation address, for those who cannot scan. */
   linkIntro: 'Can’t scan? Open this address on your phone:',
+  /**
+   * In place of linkIntro when the bank's address is on this computer only (the local sandbox
+   * on 127.0.0.1), which no phone can open: only developers see it, so it names the flag.
+   */
+  loopbackNote:
+    'A phone can’t open this address: it is on this computer only. To scan, start the sandbox with --host 0.0.0.0 and open this page at this computer’s network address.',
   /** The button that opens the bank on this computer instead (today's redirect). */
   continueHere: 'Continue on this computer',
   /** While the page waits for the payment's outcome. */
@@ -59,6 +65,14 @@ export const DEFAULT_HANDOFF_MESSAGES = {
 };
 
 export type HandoffMessages = typeof DEFAULT_HANDOFF_MESSAGES;
+
+/** Whether an address is on the computer that opened it (loopback): no phone reaches it. */
+export function isLoopbackUrl(url: string): boolean {
+  const host = new URL(url).hostname;
+  return (
+    host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || /^127\./.test(host)
+  );
+}
 
 /** The handoff table with a merchant's overrides (taken as resolveMessages takes them). */
 export function resolveHandoffMessages(overrides: unknown): HandoffMessages {

@@ -60,6 +60,7 @@ export {
   DEFAULT_HANDOFF_MESSAGES,
   HANDOFF_MEDIA,
   REMEMBERED_BANK_KEY,
+  isLoopbackUrl,
   resolveHandoffMessages,
 } from './handoff';
 export type { Handoff, HandoffMessages } from './handoff';

@@ -1,6 +1,11 @@
 'use client';
 import { useEffect, useInsertionEffect, useRef, useState } from 'react';
-import { resolveHandoffMessages, resolveResultMessages, resultText } from '../core/index';
+import {
+  isLoopbackUrl,
+  resolveHandoffMessages,
+  resolveResultMessages,
+  resultText,
+} from '../core/index';
 import type { Handoff, PaymentOutcome } from '../core/index';
 import handoffCss from '../styles/handoff.css?raw';
 import { ResultIcon } from './ResultIcon';
@@ -166,15 +171,6 @@ export function HandoffPanel(props: HandoffPanelProps) {
         {waiting ? messages.handoffWaiting : words.text}
       </p>
       {contact && <p className={cx('service-handoff-contact')}>{contact}</p>}
-      {scanning && (
-        <>
-          <p className={cx('service-handoff-intro')}>{messages.linkIntro}</p>
-          {/* Text, not a link: followed here it would open the bank on this computer. */}
-          <p className={cx('service-handoff-link')} dir="ltr">
-            {url}
-          </p>
-        </>
-      )}
       {/* Nothing to do once the bank paid, even when the shop checks the payment by hand. */}
       {state !== 'received' && !review && (
         <div className={cx('service-handoff-actions', 'flex items-center gap-2')}>
@@ -205,6 +201,18 @@ export function HandoffPanel(props: HandoffPanelProps) {
             </button>
           )}
         </div>
+      )}
+      {/* Below the actions: "Continue on this computer" stays in view on a laptop's screen. */}
+      {scanning && (
+        <>
+          <p className={cx('service-handoff-intro')}>
+            {isLoopbackUrl(url) ? messages.loopbackNote : messages.linkIntro}
+          </p>
+          {/* Text, not a link: followed here it would open the bank on this computer. */}
+          <p className={cx('service-handoff-link')} dir="ltr">
+            {url}
+          </p>
+        </>
       )}
     </section>
   );

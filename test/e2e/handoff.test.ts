@@ -137,6 +137,13 @@ describe('the desktop handoff in the example checkout', () => {
     expect(await page.evaluate((media) => matchMedia(media).matches, HANDOFF_MEDIA)).toBe(true);
     // Focus on the panel's heading, which replaced the bank step.
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe(H.handoffHeading);
+    // The sandbox is on 127.0.0.1, as with `npm start`: the code is there, and the panel says
+    // that no phone can open the address and how to make it reachable. "Continue on this
+    // computer", the way on from here, is in view on a 1280 × 800 screen, from the page's top.
+    expect(await panel.getByText(H.loopbackNote).count()).toBe(1);
+    const onward = await panel.getByRole('button', { name: H.continueHere }).boundingBox();
+    const scrolled = await page.evaluate(() => window.scrollY);
+    expect(scrolled + onward!.y + onward!.height).toBeLessThanOrEqual(800);
     const url = await scan(page, panel);
     await shot(page, 'handoff-e2e-waiting');
 

@@ -232,6 +232,23 @@ describe('<HandoffPanel> while waiting', () => {
     expect(screen.getAllByRole('button', { name: H.continueHere })).toHaveLength(2);
   });
 
+  it('a bank page on this computer (the local sandbox): the code still, and why a phone cannot open it', async () => {
+    for (const host of ['127.0.0.1:4010', 'localhost:4010', 'shop.localhost', '[::1]:4010']) {
+      const url = `http://${host}/bank/${HANDOFF.paymentId}`;
+      const { unmount } = renderPanel({ handoff: { ...HANDOFF, url } });
+      expect(await screen.findByRole('img', { name: H.qrAlt('Barclays') })).toBeInTheDocument();
+      expect(screen.getByText(H.loopbackNote)).toBeInTheDocument();
+      expect(screen.queryByText(H.linkIntro)).toBeNull();
+      expect(screen.getByText(url)).toBeInTheDocument();
+      expect(screen.getByRole('button', { name: H.continueHere })).toBeInTheDocument();
+      unmount();
+    }
+    // An address a phone may reach: the usual words.
+    renderPanel({ handoff: { ...HANDOFF, url: 'http://192.168.1.20:4010/bank/1' } });
+    expect(screen.getByText(H.linkIntro)).toBeInTheDocument();
+    expect(screen.queryByText(H.loopbackNote)).toBeNull();
+  });
+
   it('takes the merchant’s words from both tables, and ignores what is not a word', async () => {
     renderPanel({
       messages: {
