@@ -6,7 +6,8 @@
 // title, and where "Try again" goes.
 import { DEFAULT_RESULT_MESSAGES, PaymentResult } from 'servicepay';
 import type { PaymentResultMessages } from 'servicepay';
-import { ORDER, formatAmount, lastReference } from './order';
+import { formatAmount, lastOrder } from './order';
+import type { Order } from './order';
 
 /**
  * The shop's own words where it can say more than the library's defaults: it confirms the
@@ -18,20 +19,20 @@ const shopMessages = (shop: string): Partial<PaymentResultMessages> => ({
     'Your bank did not complete the payment, so no money has been taken. You can try again with the same bank or choose another one.',
 });
 
-function Summary({ reference }: { reference: string }) {
+function Summary({ order }: { order: Order }) {
   return (
     <dl className="summary">
       <div>
         <dt>Item</dt>
-        <dd>{ORDER.item}</dd>
+        <dd>{order.item}</dd>
       </div>
       <div>
         <dt>Amount</dt>
-        <dd>{formatAmount(ORDER.amount)}</dd>
+        <dd>{formatAmount(order.amount)}</dd>
       </div>
       <div>
         <dt>Reference</dt>
-        <dd>{reference}</dd>
+        <dd>{order.reference}</dd>
       </div>
     </dl>
   );
@@ -41,7 +42,7 @@ export function Result({ shop, nonce }: { shop: string; nonce: string }) {
   const messages = shopMessages(shop);
   // Remembered by this tab when it sent the shopper to the bank (order.ts); none when the
   // tab paid nothing, and then no order is shown either.
-  const reference = lastReference();
+  const order = lastOrder();
   return (
     <>
       <header className="site-header">
@@ -60,10 +61,10 @@ export function Result({ shop, nonce }: { shop: string; nonce: string }) {
             document.title = `${heading} – ${shop}`;
           }}
           // Back to the checkout with the banks open (app.tsx reads ?choose-bank), the same
-          // reference ready.
+          // order ready.
           onTryAgain={() => window.location.assign('/?choose-bank')}
         >
-          {reference && <Summary reference={reference} />}
+          {order && <Summary order={order} />}
           <p>
             <a href="/">Back to the shop</a>
           </p>

@@ -14,6 +14,19 @@ export interface StoredPayment {
   timesProcessed: number;
 }
 
+/**
+ * An order the shop made (orders.mjs): `open` until a payment that matches it is confirmed,
+ * `needs-review` when a confirmed payment named it but did not match it.
+ */
+export interface Order {
+  orderId: string;
+  item: string;
+  amount: number;
+  currency: 'GBP';
+  reference: string;
+  status: 'open' | 'paid' | 'needs-review';
+}
+
 export declare function startCheckout(options?: { port?: number; host?: string }): Promise<{
   url: string;
   /** The shop's display name, the payee to give the sandbox. */
@@ -27,6 +40,8 @@ export declare function startCheckout(options?: { port?: number; host?: string }
   /** Where createPaymentStatusHandler answers the return page. */
   statusUrl: string;
   payments: Map<string, StoredPayment>;
+  /** The shop's orders, by orderId: made by POST /api/orders, settled by the receiver. */
+  orders: Map<string, Order>;
   /** The store the receiver records outcomes in and the status endpoint reads. */
   store: MemoryIdempotencyStore;
   useSandbox(target: { url: string; applicationId: string }): void;

@@ -151,9 +151,12 @@ describe('the plain page with the script tag (examples/script-tag)', () => {
         timesProcessed: 1,
       }),
     ]);
+    // The payment names the order the shop's server made, which is now paid.
+    const [order] = [...checkout.orders.values()];
+    expect(order).toMatchObject({ amount: 12.5, reference: 'ORDER-1042', status: 'paid' });
     expect([...sandbox.payments.values()][0]).toMatchObject({
       institutionId: 'barclays',
-      metadata: { orderId: 1042 },
+      metadata: { orderId: order!.orderId },
       merchantPaymentId: shownId,
     });
     expect(failures).toEqual([]);

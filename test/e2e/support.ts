@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import type { AxeResults } from 'axe-core';
 import type { Page } from 'playwright-core';
 import { startCheckout } from '../../examples/checkout/server.mjs';
+import type { PaymentInitiation } from '../../src/core/transport';
 import { SANDBOX_APPLICATION_ID, startSandbox } from '../../src/sandbox/index';
 
 export type Checkout = Awaited<ReturnType<typeof startCheckout>>;
@@ -56,5 +57,42 @@ export async function axeViolations(page: Page): Promise<string[]> {
   return page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run(context: Document): Promise<AxeResults> } }).axe;
     return (await axe.run(document)).violations.map((v) => `${v.id}: ${v.nodes.length}`);
+  });
+}
+
+/**
+ * A bank's button in the full list. The React checkout also lists its popular banks above it
+ * (and, once paid, the last bank used), so a bank's name can be on two buttons.
+ */
+export const bankButton = (page: Page, bank: string) =>
+  page.getByRole('list', { name: 'Banks', exact: true }).getByRole('button', { name: bank });
+
+/**
+ * Chooses a bank and goes on to the sandbox's bank page. On a desktop (a mouse, Playwright's
+ * 1280 px) the React checkout offers "Scan with your phone" first: the shopper here pays on
+ * this computer (the handoff itself is test/e2e/handoff.test.ts). The plain page has no
+ * handoff: `handoff: false` goes straight to the bank.
+ */
+export async function chooseBank(page: Page, bank: string, { handoff = true } = {}) {
+  await bankButton(page, bank).click();
+  if (handoff) await page.getByRole('button', { name: 'Continue on this computer' }).click();
+  await page.waitForURL(/\/bank\//);
+}
+
+/**
+ * Changes every payment `page` creates at the sandbox in flight, as a shopper with developer
+ * tools can: the JSON body of the POST to its payments endpoint is rewritten by `change`.
+ */
+export function tamperWithPayments(
+  page: Page,
+  sandbox: Sandbox,
+  change: (payment: PaymentInitiation) => void,
+) {
+  return page.route(`${sandbox.url}/v1/payments`, async (route) => {
+    const request = route.request();
+    if (request.method() !== 'POST') return route.continue();
+    const payment = request.postDataJSON() as PaymentInitiation;
+    change(payment);
+    await route.continue({ postData: JSON.stringify(payment) });
   });
 }
