@@ -3,13 +3,10 @@
 // bank is kept for the tab (sessionStorage), so the result page can show it while the bank has
 // not answered yet, and "Try again" or a reload pays the same order while it is still open.
 
-export interface Order {
-  orderId: string;
-  item: string;
-  amount: number;
-  currency: 'GBP';
-  reference: string;
-}
+import type { Order as ShopOrder } from './server.mjs';
+
+/** The order as the server answers it: what to pay, not its status. */
+export type Order = Omit<ShopOrder, 'status'>;
 
 const KEY = 'example-coffee:order';
 

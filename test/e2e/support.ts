@@ -2,10 +2,12 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type { AxeResults } from 'axe-core';
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { startCheckout } from '../../examples/checkout/server.mjs';
 import type { PaymentInitiation } from '../../src/core/transport';
 import { SANDBOX_APPLICATION_ID, startSandbox } from '../../src/sandbox/index';
+import { launchChromium } from '../helpers/browser';
 
 export type Checkout = Awaited<ReturnType<typeof startCheckout>>;
 export type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
@@ -37,6 +39,46 @@ export async function startCheckoutWithSandbox(): Promise<{
       await checkout.stop();
     },
   };
+}
+
+/** What went wrong in `page`: uncaught errors, console errors (CSP included), HTTP >= 400. */
+export function watchFailures(page: Page): string[] {
+  const failures: string[] = [];
+  page.on('pageerror', (error) => failures.push(error.message));
+  page.on('console', (msg) => msg.type() === 'error' && failures.push(msg.text()));
+  page.on('response', (r) => r.status() >= 400 && failures.push(`${r.status()} ${r.url()}`));
+  return failures;
+}
+
+/**
+ * Registers a test file's hooks: one Chromium for the file, and for each test a fresh checkout
+ * with its sandbox and a page, whose failures are listed, all closed afterwards. The returned
+ * object holds the current test's.
+ */
+export function shopPerTest() {
+  const shop = {} as {
+    browser: Browser;
+    checkout: Checkout;
+    sandbox: Sandbox;
+    page: Page;
+    failures: string[];
+    stop?: () => Promise<void>;
+  };
+  beforeAll(async () => {
+    await prepareScreenshots();
+    shop.browser = await launchChromium();
+  });
+  afterAll(() => shop.browser?.close());
+  beforeEach(async () => {
+    Object.assign(shop, await startCheckoutWithSandbox());
+    shop.page = await shop.browser.newPage();
+    shop.failures = watchFailures(shop.page);
+  });
+  afterEach(async () => {
+    await shop.page?.close();
+    await shop.stop?.();
+  });
+  return shop;
 }
 
 /** Screenshots for review, in a git-ignored folder. */
