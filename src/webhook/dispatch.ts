@@ -34,10 +34,13 @@ import type { ResolvedReceiverOptions } from './options';
 import type { IdempotencyClaim } from './idempotency';
 import { claimAnswer } from './idempotency';
 import { describeValue } from '../core/describe-value';
-import { isThenable } from './encoding';
+import { isThenable, messageOf } from './encoding';
 import { outcomeOf, recordsOutcomes } from './outcomes';
 import type { PaymentOutcome } from './outcomes';
+import type { RecordedStatus } from './reconcile';
 
+/** What the merchant's code came to: the status to record (null: none), or its failure. */
+type Ran = { status: RecordedStatus } | { error: unknown };
 export type DispatchOutcome = Extract<
   WebhookOutcome,
   | 'processed'
@@ -73,13 +76,7 @@ export interface Dispatcher {
 
 type Options = Pick<
   ResolvedReceiverOptions<unknown>,
-  | 'store'
-  | 'onNotification'
-  | 'claimTtlMs'
-  | 'completedTtlMs'
-  | 'maxHandlingMs'
-  | 'outcomeTtlMs'
-  | 'report'
+  'store' | 'handle' | 'claimTtlMs' | 'completedTtlMs' | 'maxHandlingMs' | 'outcomeTtlMs' | 'report'
 >;
 
 const DUPLICATE: DispatchResult = { outcome: 'duplicate' };
@@ -170,10 +167,6 @@ async function retrying<T>(
 const quickly = (n: number): number | null =>
   n === 0 ? 0 : (COMPLETE_RETRY_DELAYS_MS[n - 1] ?? null);
 
-function messageOf(error: unknown): string {
-  return String((error as Error | undefined)?.message ?? error);
-}
-
 /** A pause that never keeps a Node process alive (edge runtimes have no unref). */
 function pause(ms: number): Promise<void> {
   return new Promise((resolve) => {
@@ -195,8 +188,15 @@ interface Keeper {
 }
 
 export function createDispatcher(options: Options): Dispatcher {
-  const { store, onNotification, claimTtlMs, completedTtlMs, maxHandlingMs, outcomeTtlMs, report } =
-    options;
+  const {
+    store,
+    handle: run,
+    claimTtlMs,
+    completedTtlMs,
+    maxHandlingMs,
+    outcomeTtlMs,
+    report,
+  } = options;
   /** The store's outcome half, when it has one (outcomes.ts): null keeps 0.10's behaviour. */
   const outcomes = recordsOutcomes(store) ? store : null;
   const renewEvery = Math.floor(claimTtlMs / 3);
@@ -369,8 +369,8 @@ export function createDispatcher(options: Options): Dispatcher {
     };
     const ran = runHandler(notification, context);
     const outcome = isThenable(ran) ? await Promise.race([ran, abandonment]) : ran;
-    if (outcome !== undefined && 'outcome' in outcome) return outcome;
-    if (outcome !== undefined) {
+    if ('outcome' in outcome) return outcome;
+    if ('error' in outcome) {
       const problem = keeper.stop();
       if (problem !== undefined)
         report(problem, { outcome: 'handler-failed', status: 500, notification });
@@ -384,7 +384,7 @@ export function createDispatcher(options: Options): Dispatcher {
       return { outcome: 'handler-failed', error: outcome.error };
     }
     running.abandon = undefined;
-    return complete(key, token, keeper, notification);
+    return complete(key, token, keeper, notification, outcome.status);
   }
 
   /**
@@ -408,16 +408,16 @@ export function createDispatcher(options: Options): Dispatcher {
     );
   }
 
-  /** Runs onNotification: undefined when it succeeded, its failure otherwise. */
+  /** Runs the merchant's code (reconcile.ts): the status to record, or its failure. */
   function runHandler(
     notification: WebhookNotification,
     context: WebhookNotificationContext,
-  ): { error: unknown } | undefined | Promise<{ error: unknown } | undefined> {
+  ): Ran | Promise<Ran> {
     try {
-      const handled = onNotification(notification, context);
-      if (!isThenable(handled)) return undefined;
+      const handled = run(notification, context);
+      if (!isThenable(handled)) return { status: handled };
       return Promise.resolve(handled).then(
-        () => undefined,
+        (status) => ({ status }),
         (error: unknown) => ({ error }),
       );
     } catch (error) {
@@ -434,9 +434,10 @@ export function createDispatcher(options: Options): Dispatcher {
     token: string,
     keeper: Keeper,
     notification: WebhookNotification,
+    status: RecordedStatus,
   ): Promise<DispatchResult> {
     keeper.completing = true;
-    const outcome = outcomes === null ? null : outcomeOf(notification);
+    const outcome = outcomes === null ? null : outcomeOf(notification, status);
     if (outcome !== null && outcomes?.completeWithOutcome !== undefined) {
       // One step, one round trip (PostgreSQL: one statement): the shortest window in which a
       // crash reruns the handler. Should it fail, the two calls below take over, so that an

@@ -144,3 +144,8 @@ export function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T
     typeof (value as { then?: unknown }).then === 'function'
   );
 }
+
+/** An error's message, or the value itself, for a one-line report. */
+export function messageOf(error: unknown): string {
+  return String((error as Error | undefined)?.message ?? error);
+}

@@ -3,7 +3,7 @@
  * `servicepay/webhook/web` (web.ts) each re-export this and add what depends on their crypto
  * (the verifier and the Fetch handler bound to it). Nothing here imports a Node built-in.
  */
-export { parseWebhookNotification } from './notification';
+export { isFinalNotification, parseWebhookNotification } from './notification';
 export { fetchPublicKey, publicKeyUrl, PUBLIC_KEY_PATH, SANDBOX_BASE_URL } from './key-fetch';
 export {
   IdempotencyStoreFullError,
@@ -24,6 +24,8 @@ export {
 
 export type { WebhookBody } from './encoding';
 export type {
+  FinalNotification,
+  OtherStatusNotification,
   WebhookMetadata,
   WebhookNotification,
   WebhookPaymentRequest,
@@ -41,6 +43,7 @@ export type {
   WebhookReceiverOptions,
 } from './options';
 export type { WebhookOutcome } from './receiver';
+export type { ExpectedPayment, PaymentMismatch, PaymentMismatchReason } from './reconcile';
 export type { OutcomeListener, OutcomeStore, PaymentOutcome } from './outcomes';
 export type { FetchPaymentStatusHandler, PaymentStatusHandlerOptions } from './status';
 export type { FetchReceiverOptions, FetchWebhookHandler } from './fetch-handler';

@@ -344,32 +344,14 @@ export interface KeySource<K> {
   /** The key to verify with now. Rejects when the endpoint cannot be fetched. */
   current(): Promise<KeyInput<K>>;
   /**
-   * After `stale` failed to verify: a newer key to retry with, or null when there is none to
-   * try (a fixed key, or a refetch too soon after the last one or after a failure).
+   * After `stale` failed to verify: another key to retry with, or null when there is none to
+   * try (the last fixed key, or a refetch too soon after the last one or after a failure).
    */
   refresh(stale: KeyInput<K>): Promise<KeyInput<K> | null>;
-}
-
-/** A key given in the options: nothing to refresh. */
-export function fixedKeySource<K>(key: KeyInput<K>): KeySource<K> {
-  const current = Promise.resolve(key);
-  return {
-    peek: () => key,
-    current: () => current,
-    refresh: () => Promise.resolve(null),
-  };
-}
-
-/**
- * No key configured (the environment variable is not set, e.g. during `next build`): every
- * delivery that needs the key fails with `error`, answered 500 and reported to onError.
- */
-export function missingKeySource<K>(error: Error): KeySource<K> {
-  return {
-    peek: () => undefined,
-    current: () => Promise.reject(error),
-    refresh: () => Promise.resolve(null),
-  };
+  /** How many keys refresh may offer in a row: one refetch, or the rest of a fixed list. */
+  readonly alternates: number;
+  /** The keys tried, for the signature error when every one failed (fixed lists). */
+  readonly tried?: string;
 }
 
 export interface UrlKeySourceOptions {
@@ -411,6 +393,7 @@ export function urlKeySource<K>(url: string, options: UrlKeySourceOptions): KeyS
   };
 
   return {
+    alternates: 1,
     // The key fetched last from the address: a refresh in flight keeps the previous one at
     // hand until it succeeds (and fetchPublicKey restores it on failure).
     peek: () => settledKey(url),

@@ -10,6 +10,14 @@ import { WebhookPayloadError } from './errors';
 /** The final statuses a notification is sent for (spec 3). */
 export type WebhookPaymentStatus = 'COMPLETED' | 'FAILED';
 
+/** Whether `notification` reports one of the final statuses (COMPLETED or FAILED). */
+export function isFinalNotification(notification: {
+  paymentStatus: string;
+}): notification is FinalNotification {
+  const status = notification.paymentStatus;
+  return status === 'COMPLETED' || status === 'FAILED';
+}
+
 /** What was asked of the payer (spec 2.1, `paymentRequest`). */
 export interface WebhookPaymentRequest {
   /** Payment amount, a decimal number in `currency`. */
@@ -23,17 +31,12 @@ export interface WebhookPaymentRequest {
 /** A JSON object: the metadata the merchant supplied at payment creation, returned unchanged. */
 export type WebhookMetadata = { [key: string]: unknown };
 
-/**
- * A payment that reached a final status (spec 2.1). Fields beyond these are kept as received
- * (the payment record may carry more) but are not typed.
- */
-export interface WebhookNotification {
+/** The fields every notification carries (spec 2.1), whatever its status. */
+interface NotificationFields {
   /** The service's identifier of the payment (a UUID). */
   paymentId: string;
   /** The merchant's own identifier when one was supplied; any string form, null or absent otherwise. */
   merchantPaymentId?: string | null;
-  /** `COMPLETED` or `FAILED`. */
-  paymentStatus: WebhookPaymentStatus;
   /** Why the payment failed, when paymentStatus is FAILED; null or absent otherwise. */
   errorDescription?: string | null;
   /** Amount, currency and reference of the payment. */
@@ -43,6 +46,32 @@ export interface WebhookNotification {
   /** Refund data; its content is not specified, null in the signed test payloads. */
   paymentRefundData?: unknown;
 }
+
+/**
+ * A payment that reached a final status (spec 2.1). Fields beyond these are kept as received
+ * (the payment record may carry more) but are not typed.
+ */
+export interface FinalNotification extends NotificationFields {
+  /** `COMPLETED` or `FAILED`. */
+  paymentStatus: WebhookPaymentStatus;
+}
+
+/**
+ * A notification of another status: the live service also sends `SETTLED` (after COMPLETED,
+ * for some accounts) and `PENDING`, and may add more. Handed to onNotification as received;
+ * it never changes a payment's recorded outcome.
+ */
+export interface OtherStatusNotification extends NotificationFields {
+  /** Any status other than COMPLETED and FAILED, e.g. `SETTLED` or `PENDING`. */
+  paymentStatus: string & {};
+}
+
+/**
+ * A verified notification: a final one, or one of another status. A `switch` on
+ * `paymentStatus` with cases for COMPLETED and FAILED handles the final ones; anything else
+ * falls through to its default (use isFinalNotification to narrow).
+ */
+export type WebhookNotification = FinalNotification | OtherStatusNotification;
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
@@ -61,10 +90,9 @@ export function parseWebhookNotification(body: WebhookBody): WebhookNotification
   }
   requireString(value, 'paymentId', false);
   optionalString(value, 'merchantPaymentId');
-  const status = value.paymentStatus;
-  if (status !== 'COMPLETED' && status !== 'FAILED') {
-    throw fieldError('paymentStatus', 'must be "COMPLETED" or "FAILED"', status);
-  }
+  // Any status the service sends is a notification (SETTLED, PENDING, one added later); only
+  // COMPLETED and FAILED decide an outcome (dispatch.ts).
+  requireString(value, 'paymentStatus', false);
   optionalString(value, 'errorDescription');
   const request = value.paymentRequest;
   if (!isObject(request)) throw fieldError('paymentRequest', 'must be an object', request);

@@ -9,7 +9,8 @@
 import { WebhookConfigError } from './errors';
 import type { WebhookNotification } from './notification';
 import type { WebhookOutcome } from './receiver';
-import { fixedKeySource, missingKeySource, publicKeyUrl, urlKeySource } from './key-fetch';
+import { publicKeyUrl, urlKeySource } from './key-fetch';
+import { fixedKeySource, missingKeySource } from './fixed-keys';
 import type { KeySource, WebhookEnvironment } from './key-fetch';
 import { PUBLIC_KEY_ENV } from './public-key';
 import type { CryptoProvider, KeyInput } from './public-key';
@@ -19,6 +20,8 @@ import {
   notificationIdempotencyKey,
 } from './idempotency';
 import type { IdempotencyStore } from './idempotency';
+import { createNotificationHandler } from './reconcile';
+import type { NotificationHandler, ReconcileOptions } from './reconcile';
 
 /** Passed to onNotification with each notification. */
 export interface WebhookNotificationContext {
@@ -44,16 +47,18 @@ export interface WebhookErrorContext {
  * Options common to createWebhookHandler and createFetchWebhookHandler. Give exactly one of
  * `publicKey`, `publicKeyUrl` or `environment`. `K` is the runtime's key object type.
  */
-export interface WebhookReceiverOptions<K> {
+export interface WebhookReceiverOptions<K> extends ReconcileOptions {
   /**
    * The service's public key: the text served at `<base>/.well-known/signature/pem`, a full
-   * PEM, or a key object. A fixed key is never refetched. The documented form is
+   * PEM, or a key object; or several, to rotate without downtime (`[current, next]`: a
+   * notification verified by any of them is accepted; absent or empty entries are left out).
+   * A fixed key is never refetched. The documented form is
    * `publicKey: process.env.SERVICEPAY_PUBLIC_KEY`: when it is undefined or empty (and neither
    * publicKeyUrl nor environment is given) the handler is still created, with a console
    * warning, and answers every delivery 500. A key that is present but malformed, cut short or
    * under 2048 bits throws WebhookKeyError at creation.
    */
-  publicKey?: KeyInput<K>;
+  publicKey?: KeyInput<K> | readonly (KeyInput<K> | undefined)[];
   /**
    * The full address of the public-key endpoint: https (plain http only to a loopback address).
    * The key is fetched at the first delivery, cached, and refetched once when a signature fails
@@ -71,7 +76,9 @@ export interface WebhookReceiverOptions<K> {
   /**
    * Handles a verified notification. Called once per distinct notification; the service is
    * answered 200 only after it resolves. If it throws or rejects, the service is answered 500
-   * and its resend is processed again: make it safe to retry after a partial failure.
+   * and its resend is processed again: make it safe to retry after a partial failure. Besides
+   * COMPLETED and FAILED it gets the service's other statuses (SETTLED, PENDING) as received;
+   * with `expectedPayment`, a COMPLETED that does not match its order goes to onMismatch.
    */
   onNotification: (
     notification: WebhookNotification,
@@ -137,9 +144,10 @@ export interface WebhookReceiverOptions<K> {
    */
   fetch?: typeof fetch;
   /**
-   * Told about every delivery not answered 200, and about store failures after success, for
+   * Told about every delivery not answered 200, about store failures after success, and
+   * (without onMismatch) about each payment recorded NEEDS_REVIEW (outcome `needs-review`), for
    * logging. Errors it throws are ignored.
-   * @default logs outcomes with a 5xx status through console.error
+   * @default logs 5xx outcomes and needs-review through console.error
    */
   onError?: (error: unknown, context: WebhookErrorContext) => void;
 }
@@ -149,7 +157,8 @@ export interface WebhookReceiverOptions<K> {
 /** Options after defaults and validation. */
 export interface ResolvedReceiverOptions<K> {
   keys: KeySource<K>;
-  onNotification: WebhookReceiverOptions<K>['onNotification'];
+  /** onNotification behind reconciliation (reconcile.ts). */
+  handle: NotificationHandler;
   store: IdempotencyStore;
   maxBodyBytes: number;
   isAllowedSource: ((address: string | null | undefined) => boolean) | null;
@@ -190,10 +199,22 @@ export function resolveReceiverOptions<K>(
       'idempotencyKey',
     );
   }
+  for (const hook of ['expectedPayment', 'onMismatch'] as const) {
+    if (options[hook] !== undefined && typeof options[hook] !== 'function') {
+      throw new WebhookConfigError(`servicepay: ${hook} must be a function.`, hook);
+    }
+  }
   const onError = options.onError ?? logServerErrors;
+  const report: ResolvedReceiverOptions<K>['report'] = (error, context) => {
+    try {
+      onError(error, context);
+    } catch {
+      // A logging hook must never change the answer to the service.
+    }
+  };
   return {
     keys: keySource(options, crypto),
-    onNotification: options.onNotification,
+    handle: createNotificationHandler(options.onNotification, options, report),
     store,
     maxBodyBytes: positive(options.maxBodyBytes, 65_536, 'maxBodyBytes'),
     isAllowedSource: createAddressFilter(options.allowedSourceAddresses),
@@ -202,22 +223,18 @@ export function resolveReceiverOptions<K>(
     completedTtlMs: positive(options.completedTtlMs, 86_400_000, 'completedTtlMs'),
     outcomeTtlMs: positive(options.outcomeTtlMs, 86_400_000, 'outcomeTtlMs'),
     maxHandlingMs: positive(options.maxHandlingMs, 300_000, 'maxHandlingMs'),
-    report: (error, context) => {
-      try {
-        onError(error, context);
-      } catch {
-        // A logging hook must never change the answer to the service.
-      }
-    },
+    report,
   };
 }
 
 function keySource<K>(options: WebhookReceiverOptions<K>, crypto: CryptoProvider<K>): KeySource<K> {
-  // An unset or empty environment variable is absence, not a malformed key.
-  const publicKey =
-    typeof options.publicKey === 'string' && options.publicKey.trim() === ''
-      ? undefined
-      : options.publicKey;
+  // An unset or empty environment variable is absence, not a malformed key: in a list too, so
+  // `[process.env.SERVICEPAY_PUBLIC_KEY, process.env.SERVICEPAY_NEXT_PUBLIC_KEY]` works
+  // whether or not a rotation is under way.
+  const listed = (Array.isArray(options.publicKey) ? options.publicKey : [options.publicKey])
+    .filter((key) => key !== undefined && key !== null)
+    .filter((key) => typeof key !== 'string' || key.trim() !== '') as KeyInput<K>[];
+  const publicKey = listed.length === 0 ? undefined : listed;
   const given = [publicKey, options.publicKeyUrl, options.environment].filter(
     (value) => value !== undefined,
   ).length;
@@ -233,8 +250,8 @@ function keySource<K>(options: WebhookReceiverOptions<K>, crypto: CryptoProvider
     return missingKeySource(new WebhookConfigError(message, 'publicKey'));
   }
   if (publicKey !== undefined) {
-    // Parse the key now: a bad key should fail at start-up, not at the first payment.
-    crypto.checkKey(publicKey);
+    // Parse the keys now: a bad key should fail at start-up, not at the first payment.
+    for (const key of publicKey) crypto.checkKey(key);
     return fixedKeySource(publicKey);
   }
   const url = publicKeyUrl(
@@ -292,7 +309,7 @@ function positive(value: unknown, fallback: number, option: string, allowZero = 
 }
 
 function logServerErrors(error: unknown, context: WebhookErrorContext): void {
-  if (context.status >= 500) {
+  if (context.status >= 500 || context.outcome === 'needs-review') {
     console.error(`servicepay webhook: answered ${context.status} (${context.outcome})`, error);
   }
 }

@@ -8,7 +8,8 @@
  * them keeps receiving webhooks exactly as before, and the status handler refuses it at
  * creation, naming what is missing.
  */
-import type { WebhookPaymentStatus } from './notification';
+import { isPaymentStatus } from '../core/protocol';
+import type { FinalPaymentStatus } from '../core/protocol';
 
 /** A payment's final outcome, as recorded once its notification was handled. */
 export interface PaymentOutcome {
@@ -16,8 +17,11 @@ export interface PaymentOutcome {
   readonly paymentId: string;
   /** The merchant's payment id, as sent with the payment (the component always sends one). */
   readonly merchantPaymentId: string;
-  /** The final status the notification reported. */
-  readonly status: WebhookPaymentStatus;
+  /**
+   * The final status: the notification's COMPLETED or FAILED, or NEEDS_REVIEW for a COMPLETED
+   * that does not match its order (the receiver's `expectedPayment`).
+   */
+  readonly status: FinalPaymentStatus;
   /** When it was recorded: an ISO 8601 time. */
   readonly recordedAt: string;
 }
@@ -31,7 +35,7 @@ export type OutcomeListener = (outcome: PaymentOutcome) => void;
  *
  * 1. `recordOutcome` keeps the first outcome recorded for a paymentId, for `ttlMs`, and
  *    answers the outcome that stands (the earlier one when there was one): a later FAILED never
- *    overwrites a COMPLETED, nor the reverse.
+ *    overwrites a COMPLETED, nor the reverse; NEEDS_REVIEW is a final status like the others.
  * 2. `readOutcome` answers the unexpired outcome of a paymentId, or null.
  * 3. `subscribeOutcome` calls the listener once with the outcome of that paymentId when it is
  *    recorded by any receiver sharing the store (in this process or another), and resolves only
@@ -77,21 +81,23 @@ export function recordsOutcomes(store: unknown): store is OutcomeStore {
   );
 }
 
-/** The outcome a handled notification leaves, or null when it carries no merchantPaymentId. */
+/**
+ * The outcome a handled notification leaves with `status` (null: a status that decides none,
+ * such as SETTLED), or null when it carries no merchantPaymentId.
+ */
 export function outcomeOf(
-  notification: {
-    paymentId: string;
-    merchantPaymentId?: string | null;
-    paymentStatus: WebhookPaymentStatus;
-  },
+  notification: { paymentId: string; merchantPaymentId?: string | null },
+  status: FinalPaymentStatus | null,
   now: Date = new Date(),
 ): PaymentOutcome | null {
-  const { paymentId, merchantPaymentId, paymentStatus } = notification;
-  if (typeof merchantPaymentId !== 'string' || merchantPaymentId === '') return null;
+  const { paymentId, merchantPaymentId } = notification;
+  if (status === null || typeof merchantPaymentId !== 'string' || merchantPaymentId === '') {
+    return null;
+  }
   return Object.freeze({
     paymentId,
     merchantPaymentId,
-    status: paymentStatus,
+    status,
     recordedAt: now.toISOString(),
   });
 }
@@ -105,7 +111,8 @@ export function toOutcome(value: unknown): PaymentOutcome | null {
   if (
     typeof paymentId !== 'string' ||
     typeof merchantPaymentId !== 'string' ||
-    (status !== 'COMPLETED' && status !== 'FAILED')
+    !isPaymentStatus(status) ||
+    status === 'PENDING'
   ) {
     return null;
   }

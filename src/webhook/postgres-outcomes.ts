@@ -268,7 +268,7 @@ export function postgresOutcomes(options: PostgresOutcomesOptions): PostgresOutc
     const outcome = toOutcome(given);
     if (outcome === null || Number.isNaN(Date.parse(outcome.recordedAt))) {
       throw new TypeError(
-        'servicepay: recordOutcome needs an outcome with paymentId, merchantPaymentId, a final status (COMPLETED or FAILED) and recordedAt (an ISO 8601 time).',
+        'servicepay: recordOutcome needs an outcome with paymentId, merchantPaymentId, a final status (COMPLETED, FAILED or NEEDS_REVIEW) and recordedAt (an ISO 8601 time).',
       );
     }
     const channel = await prepare();

@@ -31,6 +31,11 @@ export type WebhookOutcome =
   | 'processed'
   /** 200: already handled; onNotification was not called again. */
   | 'duplicate'
+  /**
+   * 200: a COMPLETED that does not match its order (expectedPayment), recorded NEEDS_REVIEW;
+   * onError hears it with this outcome when there is no onMismatch.
+   */
+  | 'needs-review'
   /** 405: not a PUT. */
   | 'method-not-allowed'
   /** 403: the source address is not in allowedSourceAddresses. */
@@ -80,6 +85,7 @@ export interface ReceiverResponse {
 const STATUS: Record<WebhookOutcome, number> = {
   processed: 200,
   duplicate: 200,
+  'needs-review': 200,
   'method-not-allowed': 405,
   'forbidden-source': 403,
   'body-too-large': 413,
@@ -105,6 +111,7 @@ const STATUS: Record<WebhookOutcome, number> = {
 const BODY: Record<WebhookOutcome, string> = {
   processed: '',
   duplicate: '',
+  'needs-review': '',
   'method-not-allowed': 'method not allowed: webhook notifications are PUT requests',
   'forbidden-source': 'forbidden',
   'body-too-large': 'payload too large',
@@ -209,15 +216,23 @@ export function createReceiver<K>(
     return (await verify(body, authorization, key)) || retryWithFreshKey(body, authorization, key);
   }
 
-  /** A well-formed signature that fails may be from a rotated key: one refetch, then retry. */
+  /**
+   * A well-formed signature that fails may be from a rotated key: one refetch, or the next of
+   * the keys given, then retry.
+   */
   async function retryWithFreshKey(
     body: Uint8Array,
     authorization: string | null,
     stale: KeyInput<K>,
   ): Promise<boolean> {
     if (signatureFromAuthorization(authorization) === null) return false;
-    const fresh = await keys.refresh(stale);
-    return fresh !== null && (await verify(body, authorization, fresh));
+    for (let key = stale, left = keys.alternates; left > 0; left--) {
+      const fresh = await keys.refresh(key);
+      if (fresh === null) return false;
+      if (await verify(body, authorization, fresh)) return true;
+      key = fresh;
+    }
+    return false;
   }
 
   /** After verification: parse, then hand over once. Synchronous for a synchronous duplicate. */
@@ -290,12 +305,13 @@ export function createReceiver<K>(
       try {
         const authentic = isAuthentic(body, authorization);
         if (authentic === true) return accept(body, sourceAddress);
-        if (authentic === false) return refuse('invalid-signature', signatureError(authorization));
+        if (authentic === false)
+          return refuse('invalid-signature', signatureError(authorization, keys.tried));
         return authentic.then(
           (ok) =>
             ok
               ? accept(body, sourceAddress)
-              : refuse('invalid-signature', signatureError(authorization)),
+              : refuse('invalid-signature', signatureError(authorization, keys.tried)),
           failed,
         );
       } catch (error) {
@@ -326,10 +342,10 @@ function tooLarge(maxBodyBytes: number): WebhookRequestError {
   );
 }
 
-function signatureError(authorization: string | null): WebhookSignatureError {
+function signatureError(authorization: string | null, tried?: string): WebhookSignatureError {
   return new WebhookSignatureError(
     authorization
-      ? 'servicepay: the webhook signature does not verify over the exact body received. If genuine deliveries fail, check that nothing re-serialised or re-encoded the body before verification and that the key is the one of this environment.'
+      ? `servicepay: the webhook signature does not verify over the exact body received${tried === undefined ? '' : ` with ${tried}`}. If genuine deliveries fail, check that nothing re-serialised or re-encoded the body before verification and that the key is the one of this environment.`
       : 'servicepay: the delivery has no Authorization header.',
   );
 }

@@ -221,7 +221,7 @@ export function redisOutcomes(options: RedisOutcomesOptions): RedisOutcomeStore 
       const outcome = toOutcome(given);
       if (outcome === null) {
         throw new TypeError(
-          'servicepay: recordOutcome needs an outcome with paymentId, merchantPaymentId and a final status (COMPLETED or FAILED).',
+          'servicepay: recordOutcome needs an outcome with paymentId, merchantPaymentId and a final status (COMPLETED, FAILED or NEEDS_REVIEW).',
         );
       }
       const standing = parse(await record(outcome, ttlMs));

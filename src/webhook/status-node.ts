@@ -14,8 +14,8 @@ export interface PaymentStatusHandler {
 
 /**
  * The payment status endpoint for node:http and Express: `GET ?paymentId=…&merchantPaymentId=…`
- * answers `{"status":"PENDING"|"COMPLETED"|"FAILED"}` as JSON, or as Server-Sent Events when
- * the client accepts `text/event-stream` (docs/after-the-bank.md).
+ * answers `{"status":"PENDING"|"COMPLETED"|"FAILED"|"NEEDS_REVIEW"}` as JSON, or as Server-Sent
+ * Events when the client accepts `text/event-stream` (docs/after-the-bank.md).
  *
  * @throws WebhookConfigError when the store records no outcomes or an option is unusable.
  */

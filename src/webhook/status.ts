@@ -3,7 +3,7 @@
  * outcome, from the outcomes the receiver recorded in the shared store (outcomes.ts).
  *
  *   GET <mounted path>?paymentId=<id>&merchantPaymentId=<id>
- *   Accept: application/json (or none)  -> 200 {"status":"PENDING"|"COMPLETED"|"FAILED"}
+ *   Accept: application/json (or none)  -> 200 {"status":<PaymentStatus of core/protocol.ts>}
  *   Accept: text/event-stream           -> Server-Sent Events, each `data` that same JSON
  *
  * It is no oracle for other people's payments: an unknown payment, a mismatched pair of ids and

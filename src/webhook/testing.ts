@@ -47,8 +47,8 @@ export type IdempotencyStoreRule =
   | 'settles'
   /**
    * Outcomes (checked when the store has recordOutcome, readOutcome and subscribeOutcome):
-   * the first recorded for a payment stands, and both methods answer it; unknown payments read
-   * null; an outcome lapses after its ttlMs.
+   * the first recorded for a payment stands (NEEDS_REVIEW too), and both methods answer it;
+   * unknown payments read null; an outcome lapses after its ttlMs.
    */
   | 'outcome-record'
   /**
@@ -480,7 +480,7 @@ async function outcomes(checked: Checked): Promise<void> {
       'readOutcome of a payment never recorded answered an outcome; expected null.',
     );
   }
-  const first = outcome(id(), 'FAILED');
+  const first = outcome(id(), 'NEEDS_REVIEW'); // any final status, not only the notification's
   const stood = await record(first, 60_000);
   const later = await record({ ...outcome(first.paymentId, 'COMPLETED') }, 60_000);
   const readBack = await read(first.paymentId);

@@ -1,10 +1,12 @@
 // @vitest-environment node
 // Receivers that fetch the key from the public-key endpoint: a rotated key is picked up by one
-// refetch on the first signature failure; forged signatures cannot flood the endpoint.
+// refetch on the first signature failure; forged signatures cannot flood the endpoint. And
+// receivers given several keys (publicKey: [current, next]) for a rotation without downtime.
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   createFetchWebhookHandler as createFetchOnNode,
   createWebhookHandler,
+  WebhookKeyError,
 } from '../../src/webhook/index';
 import { createFetchWebhookHandler as createFetchOnWeb } from '../../src/webhook/web';
 import { createKeyPair } from './support/keys';
@@ -45,13 +47,15 @@ type Kind = 'node:http' | 'fetch (node:crypto)' | 'fetch (WebCrypto)';
 /** A receiver of the given kind over real HTTP, its key from `keys`. */
 async function receiver(
   kind: Kind,
-  keys: KeyEndpoint,
+  keys: KeyEndpoint | (string | undefined)[],
   extra: { environment?: boolean; keyRefreshIntervalMs?: number } = {},
 ): Promise<{ url: string; record: ReturnType<typeof recorder> }> {
   const record = recorder();
-  const keyOption = extra.environment
-    ? { environment: 'SANDBOX' as const, publicKeyBaseUrl: keys.url }
-    : { publicKeyUrl: keys.url + PATH };
+  const keyOption = Array.isArray(keys)
+    ? { publicKey: keys }
+    : extra.environment
+      ? { environment: 'SANDBOX' as const, publicKeyBaseUrl: keys.url }
+      : { publicKeyUrl: keys.url + PATH };
   const options = {
     ...keyOption,
     onNotification: record.onNotification,
@@ -116,6 +120,36 @@ describe.each<Kind>(['node:http', 'fetch (node:crypto)', 'fetch (WebCrypto)'])(
       expect(r.record.notifications).toHaveLength(21);
     });
 
+    it('publicKey [old, new] accepts notifications signed by either; old alone refuses new (401)', async () => {
+      const both = await receiver(kind, [keyA.publicText, keyB.publicPem]);
+      for (const pair of [keyA, keyB, keyA]) {
+        const d = parts(signed(notification(), pair.privateKey));
+        expect((await send(both.url, ...d)).status).toBe(200);
+      }
+      expect(both.record.notifications).toHaveLength(3);
+      expect(both.record.errors).toEqual([]);
+
+      const old = await receiver(kind, [keyA.publicText]);
+      expect((await send(old.url, ...parts(signed(notification(), keyB.privateKey)))).status).toBe(
+        401,
+      );
+      expect((old.record.errors[0]?.error as Error).message).toMatch(
+        /^servicepay: the webhook signature does not verify over the exact body received\. /,
+      );
+    });
+
+    it('a notification no key verifies: 401, and onError names every key tried', async () => {
+      // An unset variable in the list (no rotation under way) is left out, not an error.
+      const r = await receiver(kind, [keyA.publicText, undefined, keyB.publicText]);
+      const forged = parts(signed(notification(), createKeyPair().privateKey));
+      expect((await send(r.url, ...forged)).status).toBe(401);
+      expect(r.record.errors).toHaveLength(1);
+      expect((r.record.errors[0]?.error as Error).message).toMatch(
+        /does not verify over the exact body received with each of the 2 keys of publicKey\. /,
+      );
+      expect(r.record.notifications).toEqual([]);
+    });
+
     it('forged signatures cost at most one refetch per interval', async () => {
       const keys = await endpoint(keyA);
       const r = await receiver(kind, keys);
@@ -149,6 +183,14 @@ describe.each<Kind>(['node:http', 'fetch (node:crypto)', 'fetch (WebCrypto)'])(
     });
   },
 );
+
+describe('publicKey as a list', () => {
+  it('checks every key at creation: a malformed next key throws at once', () => {
+    expect(() =>
+      createWebhookHandler({ publicKey: [keyA.publicText, 'MIIBnot-a-key'], onNotification() {} }),
+    ).toThrow(WebhookKeyError);
+  });
+});
 
 function parts(d: { body: string; authorization: string }): [string, Record<string, string>] {
   return [d.body, { authorization: d.authorization }];

@@ -7,12 +7,17 @@ import {
   createWebhookHandler,
   fetchPublicKey,
   listenWebhook,
+  isFinalNotification,
   MemoryIdempotencyStore,
   parseWebhookNotification,
   signWebhookPayload,
   verifyWebhookSignature,
 } from '../../src/webhook/index';
 import type {
+  ExpectedPayment,
+  FinalNotification,
+  OtherStatusNotification,
+  PaymentMismatch,
   IdempotencyClaim,
   IdempotencyStore,
   WebhookHandler,
@@ -39,7 +44,27 @@ void fetchPublicKey({ environment: 'PRODUCTION' });
 
 const n = parseWebhookNotification('{}');
 expectTypeOf(n).toEqualTypeOf<WebhookNotification>();
-expectTypeOf(n.paymentStatus).toEqualTypeOf<'COMPLETED' | 'FAILED'>();
+// Any status the service sends (SETTLED, PENDING, ...); a switch over the final ones compiles.
+expectTypeOf(n.paymentStatus).toEqualTypeOf<'COMPLETED' | 'FAILED' | (string & {})>();
+function settle(notification: WebhookNotification): 'paid' | 'failed' | 'other' {
+  switch (notification.paymentStatus) {
+    case 'COMPLETED':
+      expectTypeOf(notification.paymentRequest.amount).toEqualTypeOf<number>();
+      return 'paid';
+    case 'FAILED':
+      return 'failed';
+    default:
+      return 'other';
+  }
+}
+void settle;
+if (isFinalNotification(n)) {
+  expectTypeOf(n).toEqualTypeOf<FinalNotification>();
+  expectTypeOf(n.paymentStatus).toEqualTypeOf<'COMPLETED' | 'FAILED'>();
+  // @ts-expect-error a final notification is COMPLETED or FAILED, never SETTLED
+  void (n.paymentStatus === 'SETTLED');
+}
+expectTypeOf<OtherStatusNotification['paymentStatus']>().toEqualTypeOf<string & {}>();
 expectTypeOf(n.merchantPaymentId).toEqualTypeOf<string | null | undefined>();
 expectTypeOf(n.paymentRequest.amount).toEqualTypeOf<number>();
 
@@ -75,6 +100,39 @@ web.createFetchWebhookHandler({
   getSourceAddress: (request) => request.headers.get('x-real-ip'),
 });
 createFetchWebhookHandler({ onNotification: () => {}, publicKey: key });
+
+// Key rotation: several keys; absent ones (an unset variable) are allowed in the list.
+createWebhookHandler({
+  onNotification: () => {},
+  publicKey: [process.env.SERVICEPAY_PUBLIC_KEY, process.env.SERVICEPAY_NEXT_PUBLIC_KEY],
+});
+web.createFetchWebhookHandler({ onNotification: () => {}, publicKey: [cryptoKey, 'MIIB...'] });
+
+// Reconciliation: sync or async, null for no order; onMismatch gets the reason.
+declare const orders: Map<string, ExpectedPayment>;
+createWebhookHandler({
+  publicKey: 'k',
+  onNotification: () => {},
+  expectedPayment: (notification) => {
+    expectTypeOf(notification).toEqualTypeOf<FinalNotification>();
+    return orders.get(notification.merchantPaymentId ?? '') ?? null;
+  },
+  onMismatch: (mismatch) => {
+    expectTypeOf(mismatch).toEqualTypeOf<PaymentMismatch>();
+    expectTypeOf(mismatch.reason).toEqualTypeOf<'amount' | 'currency' | 'reference' | 'no-order'>();
+  },
+});
+web.createFetchWebhookHandler({
+  publicKey: cryptoKey,
+  onNotification: () => {},
+  expectedPayment: async () => ({ amount: 12.5, currency: 'GBP', reference: 'ORDER-1' }),
+});
+createWebhookHandler({
+  publicKey: 'k',
+  onNotification: () => {},
+  // @ts-expect-error the amount is a number of pounds, not a string
+  expectedPayment: () => ({ amount: '12.50' }),
+});
 
 /** A shared store implements the contract with promises. */
 const redisLike: IdempotencyStore = {
