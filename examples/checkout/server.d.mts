@@ -1,5 +1,5 @@
 // Types for the example server (plain ESM so that `npm start` runs it with node directly).
-import type { MemoryIdempotencyStore } from 'servicepay/webhook';
+import type { MemoryIdempotencyStore, WebhookNotification } from 'servicepay/webhook';
 
 export declare function buildCheckoutBundle(): Promise<string>;
 
@@ -7,7 +7,8 @@ export declare function buildCheckoutBundle(): Promise<string>;
 export interface StoredPayment {
   paymentId: string;
   merchantPaymentId: string | null;
-  paymentStatus: 'COMPLETED' | 'FAILED';
+  /** COMPLETED (matching its order), FAILED, or another status the service sends (SETTLED). */
+  paymentStatus: WebhookNotification['paymentStatus'];
   errorDescription: string | null;
   amount: number;
   reference: string | null;

@@ -48,7 +48,7 @@ export async function buildCheckoutBundle() {
  * The shop's own record of a payment, written by its onNotification (a database row in a real
  * shop). The return page does not read it: it asks the status endpoint.
  * @typedef {{
- *   paymentId: string, merchantPaymentId: string | null, paymentStatus: 'COMPLETED' | 'FAILED',
+ *   paymentId: string, merchantPaymentId: string | null, paymentStatus: string,
  *   errorDescription: string | null, amount: number, reference: string | null,
  *   timesProcessed: number
  * }} StoredPayment

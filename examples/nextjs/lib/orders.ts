@@ -9,6 +9,7 @@
 // the status route, which the receiver's store answers (lib/store.ts).
 import 'server-only';
 import { randomUUID } from 'node:crypto';
+import { isFinalNotification } from 'servicepay/webhook';
 import type { ExpectedPayment, WebhookNotification } from 'servicepay/webhook';
 
 /** What the shop sells, at the price only the server decides. */
@@ -76,8 +77,13 @@ export function reviewOrder(notification: WebhookNotification): void {
   if (order && order.status !== 'paid') order.status = 'needs-review';
 }
 
-/** Called by the webhook route with a verified notification that matched its order. */
+/**
+ * Called by the webhook route with a verified notification: COMPLETED (it matched its order),
+ * FAILED, or another status the service sends (SETTLED follows COMPLETED), which changes
+ * nothing here.
+ */
 export function recordPayment(notification: WebhookNotification): void {
+  if (!isFinalNotification(notification)) return;
   const order = orderOf(notification);
   if (order && notification.paymentStatus === 'COMPLETED') order.status = 'paid';
   const previous = book.payments.get(notification.paymentId);
