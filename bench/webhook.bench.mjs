@@ -17,6 +17,11 @@
 //      Decision (issue 21): the baseline parses, because a receiver that did not could not
 //      tell which payment a notification is about; until then it did not, and the budget
 //      (0.85) had to leave room for a step no receiver can skip.
+//   3. the same receiver with `expectedPayment` set to an in-memory order lookup (a Map), as a
+//      merchant reconciling payments configures it, against the same baseline and budget.
+//      expectedPayment runs under the notification's claim, so with the repeating payload it
+//      runs for the first request; the row shows that reconciliation costs the resend path
+//      nothing (docs/decisions.md, "Reconciliation in the receiver").
 // Ours and the baseline alternate in short rounds, because these machines are shared and noisy:
 // the figures are medians of the rounds, and the ratio is the median of the per-round ratios
 // (each round pairs two neighbouring measurements, so a burst of load elsewhere affects both).
@@ -110,6 +115,7 @@ async function measureVerify(lib, payload) {
 async function measureReceiver(payload) {
   const servers = {
     ours: await startWorker(payload, 'ours'),
+    reconciled: await startWorker(payload, 'reconciled'),
     bare: await startWorker(payload, 'bare'),
   };
   try {
@@ -122,10 +128,13 @@ async function measureReceiver(payload) {
         connections: LOAD_CONNECTIONS,
         seconds,
       });
-    const names = ['ours', 'bare'];
+    const names = ['ours', 'reconciled', 'bare'];
     for (const name of names) await load(name, 1); // warm-up
     const rates = await rotatingRounds(names, LOAD_ROUNDS, (name) => load(name, LOAD_SECONDS));
-    return [rateRow('webhook: receiver (autocannon)', 'req/s', rates.ours, rates.bare, 0.9)];
+    return [
+      rateRow('webhook: receiver (autocannon)', 'req/s', rates.ours, rates.bare, 0.9),
+      rateRow('webhook: receiver with expectedPayment', 'req/s', rates.reconciled, rates.bare, 0.9),
+    ];
   } finally {
     await Promise.all(Object.values(servers).map((s) => s.worker.terminate()));
   }
@@ -142,11 +151,20 @@ function startWorker(payload, name) {
 }
 
 /** Worker side: one server on an ephemeral loopback port, reported to the parent. */
-async function serve({ name, libUrl, publicKey, publicKeyPem }) {
+async function serve({ name, libUrl, publicKey, publicKeyPem, body }) {
   let listener;
-  if (name === 'ours') {
+  if (name === 'ours' || name === 'reconciled') {
     const { createWebhookHandler } = await import(libUrl);
-    listener = createWebhookHandler({ publicKey, onNotification: () => {}, onError: () => {} });
+    const { paymentRequest, merchantPaymentId } = JSON.parse(body);
+    const orders = new Map([[merchantPaymentId, { amount: paymentRequest.amount }]]);
+    listener = createWebhookHandler({
+      publicKey,
+      onNotification: () => {},
+      onError: () => {},
+      ...(name === 'reconciled'
+        ? { expectedPayment: (n) => orders.get(n.merchantPaymentId) ?? null }
+        : {}),
+    });
   } else {
     const key = createPublicKey(publicKeyPem);
     // What every correct receiver does: read the exact bytes, verify, read the notification

@@ -21,7 +21,7 @@ export interface SandboxKeys {
 
 /** A new key pair, or the one in `keyFile` (created there when the file does not exist). */
 export async function loadKeys(keyFile?: string): Promise<SandboxKeys> {
-  if (keyFile === undefined) return keysFrom(await newPrivateKey());
+  if (keyFile === undefined) return newKeys();
   let pem: string | undefined;
   try {
     pem = await readFile(keyFile, 'utf8');
@@ -48,6 +48,11 @@ export async function loadKeys(keyFile?: string): Promise<SandboxKeys> {
     }
   }
   return keysFrom(parsePrivateKey(pem, keyFile));
+}
+
+/** A new key pair (a rotation's next key). */
+export async function newKeys(): Promise<SandboxKeys> {
+  return keysFrom(await newPrivateKey());
 }
 
 async function newPrivateKey(): Promise<KeyObject> {

@@ -4,12 +4,13 @@
  */
 import { parseArgs } from 'node:util';
 import type { ParseArgsConfig } from 'node:util';
-import { PUBLIC_KEY_PATH, SANDBOX_BASE_URL, isUuid } from '../core/index';
+import { PUBLIC_KEY_PATH, isUuid } from '../core/index';
+import { askSandbox, DEFAULT_SANDBOX_ADDRESS, UsageError } from './cli-client';
 import { SCRIPT_HOST_PATH } from './api';
 import { describeFaults } from './deliveries';
 import { caseTitle } from './diagnosis';
 import { SandboxConfigError } from './errors';
-import { BANK_ERROR_DESCRIPTION, describeFailure, sendTestWebhook } from './notification';
+import { BANK_ERROR_DESCRIPTION, sendTestWebhook } from './notification';
 import type { TestWebhookPayloadOverrides } from './notification';
 import { DEFAULT_DELIVERY_HISTORY, DEFAULT_MERCHANT_NAME, SANDBOX_DEFAULT_PORT } from './options';
 import { startSandbox } from './server';
@@ -38,9 +39,6 @@ export interface CliIo {
   onStarted?(sandbox: Sandbox): void;
 }
 
-/** Where resend, break and check-receiver find the sandbox unless --sandbox says otherwise. */
-const DEFAULT_SANDBOX_ADDRESS = SANDBOX_BASE_URL;
-
 export const USAGE = `Usage:
   servicepay-sandbox [options]                 Start the ServicePay sandbox
   servicepay-sandbox send-webhook [options]    Send one signed test notification (spec 5.3)
@@ -53,6 +51,9 @@ export const USAGE = `Usage:
                                                on purpose
   servicepay-sandbox check-receiver            Run the receiver check against the sandbox's
                                                webhook URL and print what it answered
+  servicepay-sandbox rotate-key [--prepare]    Rehearse a key rotation: --prepare prints the
+                                               next key (publish it beside the current one);
+                                               without it, the sandbox signs with that key
 
 Sandbox options:
   --port <n>                   Port to listen on (default ${SANDBOX_DEFAULT_PORT}; 0 picks a free one)
@@ -93,7 +94,7 @@ Faults (resend, break): what the real service may do, done on purpose
   --delay <ms>                 Wait this many milliseconds before the first attempt
   resend without faults applies those armed for the payment, if any.
 
-resend, break and check-receiver talk to a running sandbox:
+resend, break, check-receiver and rotate-key talk to a running sandbox:
   --sandbox <url>              Its address (default ${DEFAULT_SANDBOX_ADDRESS})
   --payment <id>               break: only this payment's next delivery (when it settles, or
                                its next resend)
@@ -151,7 +152,10 @@ export const CHECK_OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsConfig['options'];
 
-class UsageError extends Error {}
+export const ROTATE_OPTIONS = {
+  ...CHECK_OPTIONS,
+  prepare: { type: 'boolean' },
+} as const satisfies ParseArgsConfig['options'];
 
 /** Runs the command; resolves to the process exit code. */
 export async function runCli(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
@@ -160,6 +164,7 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
     if (argv[0] === 'resend') return await resendCommand(argv.slice(1), io);
     if (argv[0] === 'break') return await breakCommand(argv.slice(1), io);
     if (argv[0] === 'check-receiver') return await checkReceiverCommand(argv.slice(1), io);
+    if (argv[0] === 'rotate-key') return await rotateKeyCommand(argv.slice(1), io);
     return await serveCommand(argv, io);
   } catch (error) {
     if (error instanceof HelpRequested) {
@@ -386,46 +391,6 @@ function faultFlags(values: {
   return faults;
 }
 
-/**
- * POSTs an action to a running sandbox as JSON, which its deliveries routes accept from
- * tools on this machine (a page elsewhere cannot send it).
- */
-async function askSandbox(
-  sandbox: string | undefined,
-  action: 'resend' | 'break' | 'check',
-  body: unknown,
-): Promise<{ address: string; answer: Record<string, unknown> }> {
-  const address = (sandbox ?? DEFAULT_SANDBOX_ADDRESS).replace(/\/+$/, '');
-  if (!URL.canParse(address) || !/^https?:$/.test(new URL(address).protocol)) {
-    throw new UsageError(`--sandbox must be the sandbox's http(s) address, got "${address}"`);
-  }
-  let response: Response;
-  try {
-    response = await fetch(`${address}/deliveries/${action}`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-  } catch (cause) {
-    throw new Error(
-      `servicepay: no sandbox answered at ${address} (${describeFailure((cause as Error).cause ?? cause)}). Start it, or give its address with --sandbox.`,
-      { cause },
-    );
-  }
-  const text = await response.text();
-  let answer: Record<string, unknown> = {};
-  try {
-    answer = JSON.parse(text) as Record<string, unknown>;
-  } catch {
-    // Not the sandbox's JSON: reported below with the status.
-  }
-  if (!response.ok) {
-    const message = typeof answer.error === 'string' ? answer.error : text.slice(0, 200);
-    throw new Error(`${message} (HTTP ${response.status} from ${address})`);
-  }
-  return { address, answer };
-}
-
 async function resendCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parse(argv, FAULT_OPTIONS, true);
   if (positionals.length !== 1) {
@@ -433,7 +398,7 @@ async function resendCommand(argv: readonly string[], io: CliIo): Promise<number
   }
   const faults = faultFlags(values);
   const broken = Object.keys(faults).length > 0;
-  const { answer } = await askSandbox(values.sandbox, 'resend', {
+  const { answer } = await askSandbox(values.sandbox, '/deliveries/resend', {
     paymentId: positionals[0],
     ...(broken ? { faults } : {}),
   });
@@ -456,7 +421,7 @@ async function breakCommand(argv: readonly string[], io: CliIo): Promise<number>
       'break needs at least one fault: --twice-at-once, --late-resend <ms>, --network-failures <n> or --delay <ms> (--next 0 disarms)',
     );
   }
-  const { answer } = await askSandbox(values.sandbox, 'break', {
+  const { answer } = await askSandbox(values.sandbox, '/deliveries/break', {
     faults,
     ...(values.payment !== undefined ? { paymentId: values.payment } : { count }),
   });
@@ -474,7 +439,7 @@ async function breakCommand(argv: readonly string[], io: CliIo): Promise<number>
 async function checkReceiverCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const { values } = parse(argv, CHECK_OPTIONS);
   io.out('Running the receiver check (a few seconds)…');
-  const { answer } = await askSandbox(values.sandbox, 'check', {});
+  const { answer } = await askSandbox(values.sandbox, '/deliveries/check', {});
   const report = answer as unknown as ReceiverCheckReport;
   const failed = report.cases.filter((c) => !c.passed).length;
   io.out(
@@ -488,6 +453,20 @@ async function checkReceiverCommand(argv: readonly string[], io: CliIo): Promise
   }
   io.out(report.note);
   return failed === 0 ? EXIT_OK : EXIT_FAILURE;
+}
+
+async function rotateKeyCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const { values } = parse(argv, ROTATE_OPTIONS);
+  const path = values.prepare ? '/keys/next' : '/keys/rotate';
+  const keys = (await askSandbox(values.sandbox, path, {})).answer as Record<string, string>;
+  io.out(values.prepare ? 'The next key:' : 'Rotated. The sandbox now signs with:');
+  io.out(values.prepare ? String(keys.next) : String(keys.current));
+  io.out(
+    values.prepare
+      ? 'Give your receiver both keys (publicKey: [current, next]), then: servicepay-sandbox rotate-key'
+      : 'Once notifications verify, remove the previous key from your receiver.',
+  );
+  return EXIT_OK;
 }
 
 /** Real stdout/stderr and process signals. A second Ctrl-C during the stop exits at once. */

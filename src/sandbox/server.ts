@@ -28,6 +28,7 @@ import {
   sendError,
   sendJson,
 } from './http';
+import { keysAction, rotateKey, showKeys } from './key-rotation';
 import { loadKeys } from './keys';
 import { describeFailure } from './notification';
 import { resolveOptions } from './options';
@@ -78,7 +79,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   let stopped: Promise<void> | undefined;
   return {
     url: baseUrl,
-    publicKey: keys.publicKeyPem,
+    // A getter: rotateKey changes the key in place.
+    get publicKey() {
+      return keys.publicKeyPem;
+    },
+    async rotateKey() {
+      const { current, previous } = await rotateKey(keys, config.log);
+      return { publicKey: current, previousPublicKey: previous as string };
+    },
     applicationId: SANDBOX_APPLICATION_ID,
     settlePayment(paymentId: string, outcome: SettleOutcome): SandboxPayment {
       const { status, errorDescription } = checkOutcome(outcome);
@@ -164,6 +172,13 @@ function match(
             }),
         },
       };
+    case '/keys':
+      return { cors: false, methods: { GET: () => showKeys(res, ctx) } };
+    case '/keys/next':
+    case '/keys/rotate': {
+      const action = path === '/keys/next' ? 'next' : 'rotate';
+      return { cors: false, methods: { POST: () => keysAction(req, res, action, ctx) } };
+    }
     case DELIVERIES_SCRIPT_PATH:
       return { cors: false, methods: { GET: () => sendDeliveriesScript(res) } };
     case '/deliveries':

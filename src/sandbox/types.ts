@@ -348,6 +348,12 @@ export interface Sandbox {
    * endpoint `/.well-known/signature/pem` serves the same key without the BEGIN/END lines.
    */
   readonly publicKey: string;
+  /**
+   * Signs from now on with a new key (the one prepared on the `/keys` page, or a new one), to
+   * rehearse a key rotation; `publicKey` and the endpoint then give it. Resolves with both
+   * keys as the endpoint serves them. In memory only: a restart with keyFile uses the file's.
+   */
+  rotateKey(): Promise<{ publicKey: string; previousPublicKey: string }>;
   /** A ready-made application id; any UUID is accepted as well. */
   readonly applicationId: string;
   /**

@@ -20,7 +20,7 @@ async function violations(url: string): Promise<string[]> {
 }
 
 describe('accessibility of the sandbox pages', () => {
-  it('has no axe violations on the bank page, its result, the index and the deliveries', async () => {
+  it('has no axe violations on the bank page, its result, the index, the deliveries and the keys', async () => {
     // Deliveries with hints, an answer shown, failures on purpose, faults armed and a receiver
     // check report: every part of the deliveries page.
     const receiver = await startReceiver((_, n) =>
@@ -40,6 +40,7 @@ describe('accessibility of the sandbox pages', () => {
       settled.authorisationUrl,
       `${sandbox.url}/`,
       `${sandbox.url}/deliveries`,
+      `${sandbox.url}/keys`,
       `${sandbox.url}/bank/unknown`,
     ]) {
       expect(await violations(url), url).toEqual([]);
