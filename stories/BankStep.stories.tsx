@@ -1,7 +1,8 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { expect, userEvent, waitFor, within } from 'storybook/test';
+import { expect, fn, userEvent, waitFor, within } from 'storybook/test';
 import { ServicePay } from 'servicepay';
 import { HANDOFF_MEDIA } from 'servicepay/core';
+import type { PaymentStatus } from 'servicepay/core';
 import { extras } from 'servicepay/extras';
 import { servicePayArgs, servicePayArgTypes } from './support/meta';
 import type { ServicePayStoryArgs } from './support/meta';
@@ -15,7 +16,7 @@ import { fakeBackendLoader, withFakeBackend } from './support/with-fake-backend'
 /** Where the stories' status endpoint is "mounted". */
 const STATUS_URL = '/story/payments/status';
 /** What the fake status endpoint answers, by story (set in `beforeEach`). */
-let statusAnswer: 'PENDING' | 'COMPLETED' | 'FAILED' = 'PENDING';
+let statusAnswer: PaymentStatus = 'PENDING';
 
 /** Answers the status endpoint's address; everything else goes to the real fetch. */
 function fakeStatusEndpoint(answer: typeof statusAnswer) {
@@ -147,8 +148,12 @@ export const RememberedBank: Story = {
 };
 
 /** The handoff stories: a desktop (the catalogue's browser), a status endpoint, the extras. */
-const handoffStory = (answer: typeof statusAnswer, story: string): Story => ({
-  args: { extras, statusUrl: STATUS_URL },
+const handoffStory = (
+  answer: typeof statusAnswer,
+  story: string,
+  more: Partial<ServicePayStoryArgs> = {},
+): Story => ({
+  args: { extras, statusUrl: STATUS_URL, ...more },
   beforeEach: () => fakeStatusEndpoint(answer),
   parameters: { docs: { description: { story } } },
 });
@@ -217,5 +222,24 @@ export const HandoffNotCompleted: Story = {
     await canvas.findByRole('heading', { name: 'Payment not completed' }, BACKEND_WAIT);
     await userEvent.click(canvas.getByRole('button', { name: 'Try again' }));
     await expect(await canvas.findByRole('list', { name: 'Banks' })).toBeInTheDocument();
+  },
+};
+
+export const HandoffNeedsReview: Story = {
+  ...handoffStory(
+    'NEEDS_REVIEW',
+    'The status endpoint says NEEDS_REVIEW (the bank reported the payment, but it does not ' +
+      'match its order): “We need to check this payment”, the shop will be in touch, with ' +
+      'its own contact (`reviewContact`); nothing to press, and no Pay to pay twice.',
+    { reviewContact: 'Questions? Call us on 020 7946 0000, 9am to 5pm.', onResult: fn() },
+  ),
+  name: 'Handoff: needs review',
+  play: async ({ args, canvasElement }) => {
+    if (!(await chooseOnDesktop(args, canvasElement, 'Barclays'))) return;
+    const { canvas } = partsOf(canvasElement);
+    await canvas.findByRole('heading', { name: 'We need to check this payment' }, BACKEND_WAIT);
+    await expect(canvas.getByText(args.reviewContact!)).toBeInTheDocument();
+    await expect(canvas.queryByRole('button', { name: 'Continue on this computer' })).toBeNull();
+    await expect(args.onResult).toHaveBeenCalledTimes(1);
   },
 };

@@ -123,6 +123,35 @@ export const NotCompleted: Story = {
   },
 };
 
+export const NeedsReview: Story = {
+  name: 'Needs review',
+  args: {
+    fetch: statusEndpoint('NEEDS_REVIEW'),
+    reviewContact: 'Questions? Call us on 020 7946 0000, 9am to 5pm.',
+  },
+  parameters: {
+    docs: {
+      description: {
+        story:
+          'NEEDS_REVIEW: the bank reported the payment but it does not match its order. Neither ' +
+          'received nor not completed: the shop will be in touch, with its own contact ' +
+          '(`reviewContact`); `onResult` is called once with status `NEEDS_REVIEW`.',
+      },
+    },
+  },
+  play: async ({ args, canvasElement }) => {
+    const canvas = within(canvasElement);
+    const heading = await canvas.findByRole('heading', { name: M.needsReview }, WAIT);
+    await waitFor(() => expect(heading).toHaveFocus());
+    await expect(canvas.getByRole('status')).toHaveTextContent(M.needsReviewText);
+    await expect(canvas.getByText(args.reviewContact!)).toBeInTheDocument();
+    await expect(canvas.queryByRole('button')).toBeNull();
+    await expect(mocked(args.onResult!).mock.calls).toEqual([
+      [{ ...PAYMENT, status: 'NEEDS_REVIEW' }],
+    ]);
+  },
+};
+
 export const NotHeard: Story = {
   name: 'Not heard from the bank',
   args: { notHeardAfterMs: 400 },

@@ -133,14 +133,17 @@ export function createHttpTransport(options: HttpTransportOptions): ServiceTrans
       ) as Institution[];
     },
 
-    async initiatePayment(req: PaymentInitiation, signal): Promise<InitiatedPayment> {
-      // Checked by the session (transport-answers.ts): only an http(s) URL is ever opened.
-      return (await call('/v1/payments', signal, {
+    // Checked by the session (transport-answers.ts): only an http(s) URL is ever opened.
+    initiatePayment: (req: PaymentInitiation, signal) =>
+      call('/v1/payments', signal, {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json', 'Idempotency-Key': req.merchantPaymentId },
+        // Percent-encoded: a header carries only Latin-1, and an id may be any text (protocol.ts).
+        headers: {
+          'Content-Type': 'application/json',
+          'Idempotency-Key': encodeURIComponent(req.merchantPaymentId),
+        },
         body: JSON.stringify(req),
-      })) as unknown as InitiatedPayment;
-    },
+      }) as Promise<unknown> as Promise<InitiatedPayment>,
   };
 }
 

@@ -49,9 +49,9 @@ export type {
   PaymentResultOptions,
   PaymentResultSnapshot,
   PaymentResultState,
-  PaymentStatus,
   PaymentOutcome,
 } from './result';
+export type { PaymentStatus, FinalPaymentStatus } from './protocol';
 export { SAVED_PAYMENT_KEY } from './saved-payment';
 export type { PaymentIds } from './saved-payment';
 export { DEFAULT_RESULT_MESSAGES, resolveResultMessages } from './messages';

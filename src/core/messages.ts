@@ -111,6 +111,14 @@ export const DEFAULT_RESULT_MESSAGES = {
   /** Under the not-completed heading, above Try again. */
   notCompletedText:
     'Your bank didn’t complete the payment, so no money has been taken. You can try again.',
+  /**
+   * The heading when the bank reported the payment but it does not match the order (another
+   * amount or reference): money may have moved, so neither received nor not completed.
+   */
+  needsReview: 'We need to check this payment',
+  /** Under the needs-review heading, above the shop's own contact (`reviewContact`). */
+  needsReviewText:
+    'The shop will check it and be in touch. Please don’t pay again in the meantime.',
   /** The action after a payment that was not completed (shown when the shop wires it). */
   tryAgain: 'Try again',
   /** The heading when nothing was heard within the wait (about a minute). */

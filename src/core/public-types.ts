@@ -23,6 +23,7 @@ export type {
   PaymentResultOptions,
   PaymentResultState,
   PaymentStatus,
+  FinalPaymentStatus,
   Handoff,
   HandoffMessages,
 } from './index';

@@ -1,5 +1,7 @@
 import { readText } from './http-transport';
 import type { PaymentResultMessages } from './messages';
+import { decodeStatusAnswer, MESSAGE_PREFIX as PREFIX } from './protocol';
+import type { FinalPaymentStatus } from './protocol';
 import { checkIds, readSavedPayment } from './saved-payment';
 import type { PaymentIds } from './saved-payment';
 
@@ -10,17 +12,16 @@ import type { PaymentIds } from './saved-payment';
 
 /**
  * What the page shows: `waiting` for the bank's word, `received` (COMPLETED),
- * `not-completed` (FAILED), `not-heard` after the bounded wait, `not-found` with no payment.
+ * `not-completed` (FAILED), `needs-review` (NEEDS_REVIEW: the payment does not match its
+ * order, and the shop checks it), `not-heard` after the bounded wait, `not-found` with no
+ * payment.
  */
 export type PaymentResultState =
-  'waiting' | 'received' | 'not-completed' | 'not-heard' | 'not-found';
-
-/** The status endpoint's answer: `{"status": ...}`. */
-export type PaymentStatus = 'PENDING' | 'COMPLETED' | 'FAILED';
+  'waiting' | 'received' | 'not-completed' | 'needs-review' | 'not-heard' | 'not-found';
 
 /** What `onResult` receives, once, when the outcome is known. */
 export interface PaymentOutcome extends PaymentIds {
-  status: 'COMPLETED' | 'FAILED';
+  status: FinalPaymentStatus;
 }
 
 /** The state to render. A new object after every change (for useSyncExternalStore). */
@@ -44,8 +45,9 @@ export interface PaymentResultOptions {
    */
   payment?: PaymentIds;
   /**
-   * Called once, when the endpoint gives the final status: clear the basket, send analytics.
-   * Never for `not-heard` or `not-found`, which are not outcomes.
+   * Called once, when the endpoint gives the final status (`COMPLETED`, `FAILED` or
+   * `NEEDS_REVIEW`): clear the basket, send analytics. Never for `not-heard` or `not-found`,
+   * which are not outcomes.
    */
   onResult?: (outcome: PaymentOutcome) => void;
   /**
@@ -91,17 +93,12 @@ const MAX_ANSWER_BYTES = 1024;
 /** 1 s, 2 s, 4 s, then every 5 s: quick when it matters, gentle while the bank takes its time. */
 const pollDelay = (attempt: number) => Math.min(1000 * 2 ** attempt, 5000);
 
-const PREFIX = 'servicepay: ';
-
-/** The status in the endpoint's JSON, or undefined when the text is not such an answer. */
-function statusOf(text: string): PaymentStatus | undefined {
-  try {
-    const { status } = JSON.parse(text) as { status?: unknown };
-    if (status === 'PENDING' || status === 'COMPLETED' || status === 'FAILED') return status;
-  } catch {
-    // Not JSON, or null: no answer.
-  }
-}
+/** The state each final status shows. */
+const FINAL_STATES = {
+  COMPLETED: 'received',
+  FAILED: 'not-completed',
+  NEEDS_REVIEW: 'needs-review',
+} as const satisfies Record<FinalPaymentStatus, PaymentResultState>;
 
 /**
  * The result page's controller, shared by `<PaymentResult>`, `usePaymentResult` and
@@ -188,10 +185,10 @@ export function createPaymentResult(initial: PaymentResultOptions): PaymentResul
     };
     /** Acts on one answer of the endpoint: a final status ends the wait. */
     const answer = (text: string) => {
-      const status = statusOf(text);
+      const status = decodeStatusAnswer(text);
       if (done || !status || status === 'PENDING') return;
       endRound();
-      set(status === 'COMPLETED' ? 'received' : 'not-completed');
+      set(FINAL_STATES[status]);
       if (reported) return;
       reported = true;
       callMerchant('onResult', { ...payment, status });
@@ -307,19 +304,15 @@ export function createPaymentResult(initial: PaymentResultOptions): PaymentResul
   };
 }
 
-const TEXT_KEYS = {
-  waiting: 'waiting',
-  received: 'received',
-  'not-completed': 'notCompleted',
-  'not-heard': 'notHeard',
-  'not-found': 'notFound',
-} as const;
+/** A state's key in the messages table. */
+type StateKey = Exclude<keyof PaymentResultMessages, `${string}Text` | 'tryAgain' | 'checkAgain'>;
 
 /** The shopper's words for a state: its heading and the sentence under it. */
 export function resultText(
   state: PaymentResultState,
   messages: PaymentResultMessages,
 ): { heading: string; text: string } {
-  const key = TEXT_KEYS[state];
+  // The table's keys are the states in camelCase: `not-heard` → notHeard, notHeardText.
+  const key = state.replace(/-./g, (dash) => dash[1]!.toUpperCase()) as StateKey;
   return { heading: messages[key], text: messages[`${key}Text`] };
 }

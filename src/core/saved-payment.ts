@@ -5,6 +5,7 @@
  * tab and one origin and ends with the tab, which is exactly the shopper's journey to the bank
  * and back.
  */
+import { isPaymentId } from './protocol';
 
 /**
  * The `sessionStorage` key: the session (session.ts) writes `{ paymentId, merchantPaymentId }`
@@ -34,12 +35,13 @@ export function readSavedPayment(): PaymentIds | null {
 }
 
 /**
- * Two usable ids, or null. Untrusted: they come from an address anyone can type or from
- * storage any script of the origin can write, and are only ever sent to the status endpoint
- * as query parameters (never shown, never trusted for the outcome).
+ * Two ids of the one rule (protocol.ts), which createPayment and the status endpoint apply
+ * too, or null. Untrusted: they come from an address anyone can type or from storage any
+ * script of the origin can write, and are only ever sent to the status endpoint as query
+ * parameters (never shown, never trusted for the outcome).
  */
 export function checkIds(paymentId: unknown, merchantPaymentId: unknown): PaymentIds | null {
-  const ok = (id: unknown): id is string =>
-    typeof id == 'string' && id.length > 0 && id.length <= 200;
-  return ok(paymentId) && ok(merchantPaymentId) ? { paymentId, merchantPaymentId } : null;
+  return isPaymentId(paymentId) && isPaymentId(merchantPaymentId)
+    ? { paymentId, merchantPaymentId }
+    : null;
 }

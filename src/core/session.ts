@@ -3,6 +3,7 @@ import type { ErrorLocationName, ServiceEventName } from './events';
 import { describeValue, errorMessage, formatValidationIssue } from './errors';
 import { createHttpTransport } from './http-transport';
 import { randomId } from './merchant-payment-id';
+import { isPaymentId, MESSAGE_PREFIX as PREFIX } from './protocol';
 import { SAVED_PAYMENT_KEY } from './saved-payment';
 import { SANDBOX_BASE_URL } from './service-addresses';
 import { deriveStatus } from './state';
@@ -11,8 +12,6 @@ import type { Institution, PaymentInitiation, ServiceTransport } from './transpo
 import { checkInitiatedPayment, checkInstitutions } from './transport-answers';
 import type { SessionOptions } from './types';
 import { validateOptions, validatePaymentArgs } from './validation';
-
-const PREFIX = 'servicepay:';
 
 /**
  * After this long without the banks, the shopper is told it is slow and offered a retry: well
@@ -158,7 +157,7 @@ export function createPaymentSession(
     try {
       return (options[name] as ((value: typeof arg) => unknown) | undefined)?.(arg);
     } catch (error) {
-      console.error(`${PREFIX} ${name} threw`, error);
+      console.error(`${PREFIX}${name} threw`, error);
     }
   }
 
@@ -176,7 +175,7 @@ export function createPaymentSession(
   ): void {
     if (!keep) update({ error: { location, error }, ...(problem !== undefined && { problem }) });
     try {
-      if (process.env.NODE_ENV !== 'production') console.warn(`${PREFIX} [${location}] ${error}`);
+      if (process.env.NODE_ENV !== 'production') console.warn(`${PREFIX}[${location}] ${error}`);
     } catch {
       // No bundler: no warning.
     }
@@ -188,9 +187,9 @@ export function createPaymentSession(
     report('payWithBankInstitution', message, problem);
 
   function nextMerchantPaymentId(): string {
-    // A generator that throws is reported like any callback; a random UUID is used instead.
+    // A generator that throws, or gives an id outside the one rule, gets a random UUID instead.
     const id = callMerchant('generateMerchantPaymentId');
-    return typeof id === 'string' && id && !usedIds.has(id) ? id : randomId();
+    return isPaymentId(id) && !usedIds.has(id) ? id : randomId();
   }
   /**
    * The generator is merchant code: called at the first mount, never while creating (React
@@ -211,10 +210,10 @@ export function createPaymentSession(
     if (options.transport) return options.transport;
     // The real service's addresses are not published in its spec: we never guess them.
     if (!baseUrl) {
-      let message = `${PREFIX} LIVE needs baseUrl or transport`;
+      let message = `${PREFIX}LIVE needs baseUrl or transport`;
       try {
         if (process.env.NODE_ENV !== 'production') {
-          message = `${PREFIX} no backend address for LIVE: pass the baseUrl of your backend or a transport`;
+          message = `${PREFIX}no backend address for LIVE: pass the baseUrl of your backend or a transport`;
         }
       } catch {
         // No bundler: the gist.
@@ -273,10 +272,10 @@ export function createPaymentSession(
 
   function notPrepared(action: string): boolean {
     if (state.prepared) return false;
-    let message = `${PREFIX} ${action} before createPayment`;
+    let message = `${PREFIX}${action} before createPayment`;
     try {
       if (process.env.NODE_ENV !== 'production') {
-        message = `${PREFIX} ${action} needs a valid payment: call createPayment({ amount, paymentReference }) first`;
+        message = `${PREFIX}${action} needs a valid payment: call createPayment({ amount, paymentReference }) first`;
       }
     } catch {
       // No bundler: the gist.
@@ -348,7 +347,7 @@ export function createPaymentSession(
       // `awaiting_authorisation` fires either way: the shopper is being sent to the bank.
       (options.openUrl ?? ((u: string) => window.location.assign(u)))(url, ids);
     } catch (error) {
-      return fail(`${PREFIX} could not open the authorisation URL: ${errorMessage(error)}`);
+      return fail(`${PREFIX}could not open the authorisation URL: ${errorMessage(error)}`);
     }
     update({ paymentState: 'awaiting-authorisation', listState: 'closed' });
     emit('awaiting_authorisation');
@@ -437,7 +436,7 @@ export function createPaymentSession(
               /iPhone|iPad|iPod/.test(navigator.userAgent)
             ) {
               console.warn(
-                `${PREFIX} isWebView is for Android WebView hosts only and must not be used on iOS (spec 4.4 rule 3).`,
+                `${PREFIX}isWebView is for Android WebView hosts only and must not be used on iOS (spec 4.4 rule 3).`,
               );
             }
           } catch {
@@ -474,7 +473,7 @@ export function createPaymentSession(
         try {
           if (process.env.NODE_ENV !== 'production' && given !== undefined) {
             console.warn(
-              `${PREFIX} merchantPaymentId "${given}" was already used by a payment; a new one is generated (spec 4.4 rule 4).`,
+              `${PREFIX}merchantPaymentId "${given}" was already used by a payment; a new one is generated (spec 4.4 rule 4).`,
             );
           }
         } catch {
@@ -495,7 +494,7 @@ export function createPaymentSession(
     toggleButton(enabled) {
       if (typeof enabled !== 'boolean') {
         return reportPay(
-          `${PREFIX} toggleButton expects true or false, got ${describeValue(enabled)}`,
+          `${PREFIX}toggleButton expects true or false, got ${describeValue(enabled)}`,
         );
       }
       update({ payButtonEnabled: enabled });
@@ -522,17 +521,17 @@ export function createPaymentSession(
     async payWithInstitution(institutionId) {
       if (typeof institutionId !== 'string' || !institutionId) {
         return reportPay(
-          `${PREFIX} payWithInstitution expects an institution id, got ${describeValue(institutionId)}`,
+          `${PREFIX}payWithInstitution expects an institution id, got ${describeValue(institutionId)}`,
         );
       }
       // One payment in flight at a time: a double click or a repeated call sends nothing.
       if (state.paymentState === 'initiating' || notPrepared('payWithInstitution')) return;
       if (invalid) return reportPay(invalid);
       if (!mounts) {
-        let message = `${PREFIX} payWithInstitution before the component is rendered`;
+        let message = `${PREFIX}payWithInstitution before the component is rendered`;
         try {
           if (process.env.NODE_ENV !== 'production') {
-            message = `${PREFIX} payWithInstitution needs the component in the page (rendered, or injectComponent called): its redirect would be lost`;
+            message = `${PREFIX}payWithInstitution needs the component in the page (rendered, or injectComponent called): its redirect would be lost`;
           }
         } catch {
           // No bundler: the gist.
@@ -549,7 +548,7 @@ export function createPaymentSession(
         await startPayment(institution ?? { id: institutionId, name: institutionId });
       } else {
         reportPay(
-          `${PREFIX} ${institution ? 'unavailable' : 'unknown'} institution "${institutionId}"`,
+          `${PREFIX}${institution ? 'unavailable' : 'unknown'} institution "${institutionId}"`,
         );
       }
     },

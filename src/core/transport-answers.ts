@@ -1,4 +1,5 @@
 import { describeValue, errorMessage } from './errors';
+import { isPaymentId, MESSAGE_PREFIX as PREFIX, PAYMENT_ID_RULE } from './protocol';
 import type { Institution } from './transport';
 import { isHttpUrl } from './validation';
 
@@ -6,8 +7,6 @@ import { isHttpUrl } from './validation';
 // transport relays whatever the backend sent. The session passes every answer through here
 // before it reaches its state (and so the page): a bad entry is dropped or repaired, never
 // rendered, and the merchant hears about it once, in words saying what to fix.
-
-const PREFIX = 'servicepay: ';
 
 /**
  * Raster logos inline as base64 are shown; SVG is not. An SVG is a document that can carry
@@ -126,8 +125,9 @@ export function checkInitiatedPayment(
       ? `initiatePayment resolved with ${describeValue(answer)}, not { paymentId, authorisationUrl }`
       : typeof url != 'string' || !isHttpUrl(url)
         ? `refused to open a non-http(s) authorisation URL: ${describeValue(url)}`
-        : typeof id != 'string' || !id
-          ? `initiatePayment resolved with paymentId ${describeValue(id)}, not a string`
+        : // The id the result page looks the outcome up by: the one rule (protocol.ts).
+          !isPaymentId(id)
+          ? `initiatePayment resolved with paymentId ${describeValue(id)}: it ${PAYMENT_ID_RULE}`
           : '';
   return problem ? { problem: PREFIX + problem } : { url: url as string, paymentId: id as string };
 }

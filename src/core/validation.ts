@@ -1,4 +1,5 @@
 import type { ValidationIssue } from './errors';
+import { isPaymentId, PAYMENT_ID_RULE } from './protocol';
 import type { PreparedPayment } from './types';
 
 // Validation of what arrives from merchant code as `unknown` (TypeScript users are also
@@ -142,10 +143,8 @@ function readPaymentArgs(args: unknown): Result<PreparedPayment> {
       (v) => 'currency' in args && v !== 'GBP' && 'must be GBP (the only currency)',
       'currency',
     ],
-    [
-      'merchantPaymentId',
-      optional((v) => !(typeof v === 'string' && v.trim()) && 'must be a non-empty string'),
-    ],
+    // The one id rule (protocol.ts): an id accepted here always finds its outcome later.
+    ['merchantPaymentId', optional((v) => !isPaymentId(v) && PAYMENT_ID_RULE)],
     // Metadata travels as JSON and comes back unchanged in the webhook, so what is sent is the
     // JSON round trip of the object: no prototype, getters or functions survive, and a cyclic
     // or absurdly deep object is refused rather than crashing the page.

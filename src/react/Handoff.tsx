@@ -3,6 +3,7 @@ import { useEffect, useInsertionEffect, useRef, useState } from 'react';
 import { resolveHandoffMessages, resolveResultMessages, resultText } from '../core/index';
 import type { Handoff, PaymentOutcome } from '../core/index';
 import handoffCss from '../styles/handoff.css?raw';
+import { ResultIcon } from './ResultIcon';
 import { injectPartStylesheet } from './result-styles';
 import { useResultController } from './usePaymentResult';
 
@@ -26,6 +27,8 @@ export interface HandoffPanelProps {
   /** After "not completed": back to the bank step (the lead passes session.openInstitutionSelection). */
   onTryAgain(): void;
   onResult?: (outcome: PaymentOutcome) => void;
+  /** The shop's contact, shown with `needs-review` (ServicePayProps.reviewContact). */
+  reviewContact?: string;
   /** Passed through to createPaymentResult (tests, stories, proxies that buffer streams). */
   fetch?: typeof fetch;
   eventSource?: boolean;
@@ -123,8 +126,10 @@ export function HandoffPanel(props: HandoffPanelProps) {
   }, [focusKey]);
 
   // The code stays while the shopper may still scan it: not once the outcome is known.
-  const scanning = state !== 'received' && state !== 'not-completed';
+  const review = state === 'needs-review';
+  const scanning = state !== 'received' && state !== 'not-completed' && !review;
   const waiting = state === 'waiting';
+  const contact = review && typeof props.reviewContact == 'string' && props.reviewContact;
   const box = qr ? qr.size + 2 * QUIET : 0;
 
   return (
@@ -133,6 +138,7 @@ export function HandoffPanel(props: HandoffPanelProps) {
       data-state={state}
       aria-labelledby={headingId}
     >
+      {review && <ResultIcon state={state} className={cx('service-handoff-icon')} />}
       <h2 id={headingId} ref={headingRef} className={cx('service-handoff-heading')} tabIndex={-1}>
         {waiting ? messages.handoffHeading : words.heading}
       </h2>
@@ -159,6 +165,7 @@ export function HandoffPanel(props: HandoffPanelProps) {
       <p className={cx('service-handoff-status')} role="status">
         {waiting ? messages.handoffWaiting : words.text}
       </p>
+      {contact && <p className={cx('service-handoff-contact')}>{contact}</p>}
       {scanning && (
         <>
           <p className={cx('service-handoff-intro')}>{messages.linkIntro}</p>
@@ -168,7 +175,8 @@ export function HandoffPanel(props: HandoffPanelProps) {
           </p>
         </>
       )}
-      {state !== 'received' && (
+      {/* Nothing to do once the bank paid, even when the shop checks the payment by hand. */}
+      {state !== 'received' && !review && (
         <div className={cx('service-handoff-actions', 'flex items-center gap-2')}>
           {state === 'not-heard' && (
             <button

@@ -2,8 +2,8 @@
 import { useEffect, useId, useInsertionEffect, useRef } from 'react';
 import type { ReactNode } from 'react';
 import { resolveResultMessages, resultText } from '../core/index';
-import type { PaymentResultState } from '../core/index';
 import resultCss from '../styles/result.css?raw';
+import { ResultIcon } from './ResultIcon';
 import { injectPartStylesheet } from './result-styles';
 import { useResultController } from './usePaymentResult';
 import type { ResultControllerProp, UsePaymentResultOptions } from './usePaymentResult';
@@ -21,37 +21,17 @@ export interface PaymentResultViewOptions extends UsePaymentResultOptions {
   className?: string;
   /** CSP nonce for the injected `<style>` element. */
   nonce?: string;
+  /**
+   * The shop's own contact or next step, shown as text under the words of a payment that
+   * needs checking (`needs-review`: the bank reported it, but it does not match its order),
+   * e.g. 'Questions? Call us on 020 7946 0000, 9am to 5pm.'. Nothing is shown without it.
+   */
+  reviewContact?: string;
 }
 
 export interface PaymentResultProps extends PaymentResultViewOptions {
   /** Shown under the state's words in every state: an order summary, a link back to the shop. */
   children?: ReactNode;
-}
-
-/**
- * Each state's picture: a shape of its own as well as a colour, hidden from screen readers.
- * Attributes that mean the same in React and Preact's core only (no `strokeWidth`, which
- * Preact's core would write as it is): the stroke's width is in the stylesheet.
- */
-function icon(state: PaymentResultState) {
-  return state === 'waiting' ? (
-    <path className="service-result-spinner" d="M12 2a10 10 0 0 1 10 10" />
-  ) : (
-    <>
-      <circle cx="12" cy="12" r="10" />
-      <path
-        d={
-          state === 'received'
-            ? 'M7.5 12.5l3 3 6-6.5'
-            : state === 'not-completed'
-              ? 'M9 9l6 6m0-6l-6 6'
-              : state === 'not-heard'
-                ? 'M12 7v5l3 2'
-                : 'M12 7v6m0 4v.01'
-        }
-      />
-    </>
-  );
 }
 
 /**
@@ -63,6 +43,8 @@ function icon(state: PaymentResultState) {
  */
 export function PaymentResult(props: PaymentResultProps & ResultControllerProp) {
   const { disableVolumeStyling: plain, className, nonce, headingLevel = 2 } = props;
+  // Text only, and only a string: plain-JS pages pass anything.
+  const contact = typeof props.reviewContact == 'string' && props.reviewContact;
   const [controller, { state }] = useResultController(props);
   const messages = resolveResultMessages(props.messages);
   const { heading, text } = resultText(state, messages);
@@ -96,24 +78,14 @@ export function PaymentResult(props: PaymentResultProps & ResultControllerProp) 
       data-state={state}
       aria-labelledby={id}
     >
-      <svg
-        className={cx('icon')}
-        viewBox="0 0 24 24"
-        width="48"
-        height="48"
-        fill="none"
-        stroke="currentColor"
-        aria-hidden="true"
-        focusable="false"
-      >
-        {icon(state)}
-      </svg>
+      <ResultIcon state={state} className={cx('icon')} />
       <Heading id={id} ref={headingRef} className={cx('heading')} tabIndex={-1}>
         {heading}
       </Heading>
       <p className={cx('text')} role="status">
         {text}
       </p>
+      {state === 'needs-review' && contact && <p className={cx('contact')}>{contact}</p>}
       {action && (
         <div className={cx('actions')}>
           <button type="button" className={cx('action')} onClick={action.run}>

@@ -58,9 +58,15 @@ export interface ServicePayProps extends UseServicePaymentOptions {
   onHandoffShown?: (handoff: Handoff) => void;
   /**
    * Called once when the status endpoint gives the final status of a handed-off payment (the
-   * panel shows it): `{ paymentId, merchantPaymentId, status: 'COMPLETED' | 'FAILED' }`.
+   * panel shows it): `{ paymentId, merchantPaymentId, status }`, status `'COMPLETED'`,
+   * `'FAILED'` or `'NEEDS_REVIEW'`.
    */
   onResult?: (outcome: PaymentOutcome) => void;
+  /**
+   * The shop's own contact or next step, shown as text in the handoff panel when a handed-off
+   * payment needs checking (`NEEDS_REVIEW`), as `<PaymentResult reviewContact>` shows it.
+   */
+  reviewContact?: string;
   /**
    * Remembers the bank the shopper last paid with, on this device (its institution id only,
    * in `localStorage`), and offers it first next time, with a way to forget it.

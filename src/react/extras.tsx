@@ -146,6 +146,7 @@ export function Extras(context: ExtrasContext & { step?: boolean }) {
       }}
       onTryAgain={session.openInstitutionSelection}
       onResult={props.onResult}
+      reviewContact={props.reviewContact}
     />
   ) : null;
 }

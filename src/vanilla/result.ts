@@ -10,7 +10,8 @@ import { copyOptions, createHost } from './host';
 
 /**
  * Options of `new ServiceResult(options)`: those of `<PaymentResult>` (`statusUrl`,
- * `onResult`, `onTryAgain`, `messages`, `notHeardAfterMs`, `headingLevel`, ...), read once.
+ * `onResult`, `onTryAgain`, `reviewContact`, `messages`, `notHeardAfterMs`, `headingLevel`, ...),
+ * read once.
  */
 export interface ServiceResultOptions extends PaymentResultViewOptions {
   /**
@@ -40,7 +41,10 @@ export class ServiceResult {
   declare readonly injectComponent: (elementId: string) => void;
   /** After `not-heard`: waits again, for another bounded while. */
   declare readonly checkAgain: () => void;
-  /** The state shown: `waiting`, `received`, `not-completed`, `not-heard` or `not-found`. */
+  /**
+   * The state shown: `waiting`, `received`, `not-completed`, `needs-review`, `not-heard` or
+   * `not-found`.
+   */
   declare readonly state: PaymentResultState;
   /** The payment followed, once found; null before and when it is not. */
   declare readonly payment: PaymentIds | null;

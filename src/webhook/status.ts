@@ -3,7 +3,7 @@
  * outcome, from the outcomes the receiver recorded in the shared store (outcomes.ts).
  *
  *   GET <mounted path>?paymentId=<id>&merchantPaymentId=<id>
- *   Accept: application/json (or none)  -> 200 {"status":<PaymentStatus of core/protocol.ts>}
+ *   Accept: application/json (or none)  -> 200 {"status":"PENDING"|"COMPLETED"|...} (protocol.ts)
  *   Accept: text/event-stream           -> Server-Sent Events, each `data` that same JSON
  *
  * It is no oracle for other people's payments: an unknown payment, a mismatched pair of ids and
@@ -14,6 +14,7 @@
  * Runtime-neutral: the node:http adapter (status-node.ts) and the Fetch adapter
  * (status-fetch.ts) only read the request and write what this module decides.
  */
+import { encodeStatusAnswer, isPaymentId } from '../core/protocol';
 import { WebhookConfigError } from './errors';
 import { OUTCOME_METHODS, recordsOutcomes } from './outcomes';
 import type { OutcomeStore, PaymentOutcome } from './outcomes';
@@ -94,9 +95,6 @@ export const STREAM_HEADERS = Object.freeze({
   // nginx and similar proxies buffer responses unless told not to.
   'x-accel-buffering': 'no',
 });
-
-/** Ids as the service and the component make them: no spaces, no markup, bounded. */
-const ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
 
 /** How long an EventSource waits before reconnecting after the stream ends (ms). */
 const RECONNECT_MS = 2000;
@@ -236,7 +234,7 @@ export function createStatusCore(options: PaymentStatusHandlerOptions, entry: st
         report(error);
       }
     }
-    return JSON.stringify({ ...extra, status: outcome.status });
+    return encodeStatusAnswer(outcome.status, extra);
   }
 
   return {
@@ -249,8 +247,9 @@ export function createStatusCore(options: PaymentStatusHandlerOptions, entry: st
       if (
         paymentId === null ||
         merchantPaymentId === null ||
-        !ID.test(paymentId) ||
-        !ID.test(merchantPaymentId)
+        // The component's own rule: every id createPayment accepts finds its outcome here.
+        !isPaymentId(paymentId) ||
+        !isPaymentId(merchantPaymentId)
       ) {
         return BAD_QUERY;
       }

@@ -6,6 +6,8 @@ import { BANK, NOT_PREPARED, VALID_PAYMENT, mountReady, setup } from './support/
 // reported at payWithBankInstitution in the spec 2.4 format, and paying afterwards sends
 // nothing to the backend.
 
+const ID_RULE = 'must be a non-blank string of at most 200 characters without control characters';
+
 const SPEC_FORMAT =
   /^Input validation error: field=\[[^\]]+\], value=\[[\s\S]*\], error=\[[^\]]+\]$/;
 
@@ -88,12 +90,29 @@ const refusals: [string, Record<string, unknown> | undefined, string][] = [
   [
     'an empty merchantPaymentId',
     { ...VALID_PAYMENT, merchantPaymentId: '' },
-    'Input validation error: field=[merchantPaymentId], value=[], error=[must be a non-empty string]',
+    `Input validation error: field=[merchantPaymentId], value=[], error=[${ID_RULE}]`,
   ],
   [
     'a numeric merchantPaymentId',
     { ...VALID_PAYMENT, merchantPaymentId: 1042 },
-    'Input validation error: field=[merchantPaymentId], value=[1042], error=[must be a non-empty string]',
+    `Input validation error: field=[merchantPaymentId], value=[1042], error=[${ID_RULE}]`,
+  ],
+  // The one id rule (the status endpoint and the result page apply it too): refused here
+  // rather than paid and then never found.
+  [
+    'a blank merchantPaymentId',
+    { ...VALID_PAYMENT, merchantPaymentId: '   ' },
+    `Input validation error: field=[merchantPaymentId], value=[   ], error=[${ID_RULE}]`,
+  ],
+  [
+    'a merchantPaymentId with a control character',
+    { ...VALID_PAYMENT, merchantPaymentId: 'order\n1042' },
+    `Input validation error: field=[merchantPaymentId], value=[order\n1042], error=[${ID_RULE}]`,
+  ],
+  [
+    'a merchantPaymentId of 201 characters',
+    { ...VALID_PAYMENT, merchantPaymentId: 'x'.repeat(201) },
+    `Input validation error: field=[merchantPaymentId], value=[${'x'.repeat(120)}…], error=[${ID_RULE}]`,
   ],
   [
     'metadata that is a number',

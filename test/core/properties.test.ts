@@ -118,7 +118,9 @@ const reference = fc.oneof(
 const merchantPaymentId = fc.oneof(
   { weight: 4, arbitrary: fc.uuid() },
   fc.string({ minLength: 1, maxLength: 40 }),
-  fc.constantFrom('', ' ', '\n'),
+  fc.constantFrom('', ' ', '\n', 'order 1042', 'a/b', 'café-ü', 'a\u0000b', 'tab\t', 'del\u007f'),
+  // Around the 200-character bound.
+  fc.string({ minLength: 199, maxLength: 202 }),
   junk,
 );
 

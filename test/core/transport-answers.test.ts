@@ -8,6 +8,7 @@ import { BANK, VALID_PAYMENT, mountReady, setup, until } from './support/harness
 
 const [BARCLAYS, HSBC] = DEFAULT_INSTITUTIONS;
 const FIXED = 'servicepay: fetchInstitutions answer fixed: ';
+const ID_RULE = 'must be a non-blank string of at most 200 characters without control characters';
 
 /** A session whose transport answers the bank list with `answer`, once it has settled. */
 async function listFrom(answer: unknown) {
@@ -226,12 +227,18 @@ describe('the payment answer from the transport', () => {
     [
       'a numeric paymentId',
       { paymentId: 7, authorisationUrl: 'https://bank.test/a' },
-      'servicepay: initiatePayment resolved with paymentId 7, not a string',
+      `servicepay: initiatePayment resolved with paymentId 7: it ${ID_RULE}`,
     ],
     [
       'no paymentId',
       { authorisationUrl: 'https://bank.test/a' },
-      'servicepay: initiatePayment resolved with paymentId undefined, not a string',
+      `servicepay: initiatePayment resolved with paymentId undefined: it ${ID_RULE}`,
+    ],
+    [
+      // The result page could never look it up (the one id rule): refused before the bank.
+      'a paymentId with a control character',
+      { paymentId: 'p\u00001', authorisationUrl: 'https://bank.test/a' },
+      `servicepay: initiatePayment resolved with paymentId p\u00001: it ${ID_RULE}`,
     ],
     [
       'a javascript: URL',

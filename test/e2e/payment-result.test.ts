@@ -36,6 +36,7 @@ async function bundleReactPage(): Promise<string> {
           createElement(PaymentResult, {
             statusUrl: '/api/payments/status',
             headingLevel: 1,
+            reviewContact: 'Questions? Call us on 020 7946 0000, 9am to 5pm.',
             onResult: (outcome) => { window.outcomes = [...(window.outcomes ?? []), outcome]; },
           }),
         );`,
@@ -176,6 +177,46 @@ describe('the result page in Chromium', () => {
     await shot(page, 'payment-result-not-completed-390-dark');
     // The refused stream is the only error the browser logs.
     expect(failures.filter((f) => !f.includes('500'))).toEqual([]);
+  });
+
+  it('React: a payment that needs checking, in its own colour, axe clean light and dark', async () => {
+    const colours: string[] = [];
+    for (const dark of [false, true]) {
+      await open('/react/result', {}, dark);
+      await heading(M.waiting).waitFor();
+      await expect.poll(() => server.openStreams, WAIT).toBe(1);
+      server.record(IDS, 'NEEDS_REVIEW');
+      await heading(M.needsReview).waitFor(WAIT);
+      await expect
+        .poll(() => page.evaluate(() => document.activeElement?.textContent))
+        .toBe(M.needsReview);
+      await page.getByText('Questions? Call us on 020 7946 0000, 9am to 5pm.').waitFor();
+      expect(await page.evaluate(() => (window as { outcomes?: unknown }).outcomes)).toEqual([
+        { ...IDS, status: 'NEEDS_REVIEW' },
+      ]);
+      // The icon's colour is the review colour, neither success's nor failure's.
+      const stroke = await page.evaluate(() => {
+        const css = getComputedStyle(document.querySelector('.service-result')!);
+        const icon = getComputedStyle(document.querySelector('.service-result-icon')!).stroke;
+        const probe = (name: string) => {
+          const span = document.body.appendChild(document.createElement('span'));
+          span.style.color = css.getPropertyValue(name);
+          const value = getComputedStyle(span).color;
+          span.remove();
+          return value;
+        };
+        return { icon, success: probe('--service-success'), error: probe('--service-error') };
+      });
+      expect(stroke.icon).not.toBe(stroke.success);
+      expect(stroke.icon).not.toBe(stroke.error);
+      colours.push(stroke.icon);
+      expect(await axeViolations(page)).toEqual([]);
+      await shot(page, `payment-result-needs-review${dark ? '-390-dark' : ''}`);
+      expect(failures).toEqual([]);
+      await page.close();
+      await server.close();
+    }
+    expect(colours).toEqual(['rgb(109, 40, 217)', 'rgb(196, 181, 253)']);
   });
 
   it('the plain page: Service-result script from the sandbox’s script host, over the event stream', async () => {

@@ -280,6 +280,31 @@ describe('<HandoffPanel> follows the outcome', { timeout: 20_000 }, () => {
     expect(onContinueHere).not.toHaveBeenCalled();
   });
 
+  it('NEEDS_REVIEW: “We need to check this payment” with the shop’s contact, no code, nothing to press, onResult once', async () => {
+    const { endpoint, onResult, container } = renderPanel({
+      reviewContact: 'Questions? Call us on 020 7946 0000.',
+    });
+    await waitFor(() => expect(endpoint.fetch).toHaveBeenCalled());
+    endpoint.set('NEEDS_REVIEW');
+    const heading = await screen.findByRole('heading', { name: M.needsReview }, WAIT);
+    await waitFor(() => expect(heading).toHaveFocus());
+    expect(panel()).toHaveAttribute('data-state', 'needs-review');
+    expect(screen.getByRole('status')).toHaveTextContent(M.needsReviewText);
+    expect(screen.getByText('Questions? Call us on 020 7946 0000.')).toBeInTheDocument();
+    // Neither received nor “no money has been taken”; no Continue or Try again to pay twice.
+    expect(panel().textContent).not.toMatch(/received|no money/i);
+    expect(qr()).toBeNull();
+    expect(screen.queryByText(URL_)).toBeNull();
+    expect(screen.queryByRole('button')).toBeNull();
+    // Its picture, beside the words: a shape of its own, hidden from screen readers.
+    expect(panel().querySelector('svg.service-handoff-icon')).toHaveAttribute(
+      'aria-hidden',
+      'true',
+    );
+    expect(onResult.mock.calls).toEqual([[{ ...IDS, status: 'NEEDS_REVIEW' }]]);
+    expect(await axe(container)).toHaveNoViolations();
+  });
+
   it('nothing heard in time: says so, keeps the code, and Check again waits again', async () => {
     const { endpoint, onResult, user, container } = renderPanel({ notHeardAfterMs: 150 });
     const heading = await screen.findByRole('heading', { name: M.notHeard }, WAIT);

@@ -13,6 +13,8 @@ import {
   usePaymentResult,
 } from '../../src/react/index';
 import type { PaymentResultProps } from '../../src/react/index';
+import type { PaymentResultState } from '../../src/core/index';
+import { ResultIcon } from '../../src/react/ResultIcon';
 import { axe } from '../helpers/axe';
 import { createFakeTransport, defaultInitiatedPayment } from '../helpers/fake-transport';
 import { developerTextIn } from '../helpers/shopper-text';
@@ -158,6 +160,40 @@ describe('<PaymentResult> follows the endpoint', { timeout: 30_000 }, () => {
     expect(await axe(container)).toHaveNoViolations();
     await user.click(screen.getByRole('button', { name: M.tryAgain }));
     expect(onTryAgain).toHaveBeenCalledTimes(1);
+  });
+
+  it('NEEDS_REVIEW → “We need to check this payment”: its own words, picture and the shop’s contact, onResult once, no action', async () => {
+    returnTo(withIds);
+    const contact = 'Questions? Call us on 020 7946 0000, 9am to 5pm.';
+    const { container, onResult } = renderResult({ onTryAgain: vi.fn(), reviewContact: contact });
+    await waitFor(() => expect(server.requests.length).toBeGreaterThan(0));
+    server.record(IDS, 'NEEDS_REVIEW');
+    const title = await heading(M.needsReview);
+    await waitFor(() => expect(title).toHaveFocus());
+    expect(screen.getByRole('status')).toHaveTextContent(M.needsReviewText);
+    expect(screen.getByText(contact)).toBeInTheDocument();
+    const root = container.querySelector('[data-state]')!;
+    expect(root).toHaveAttribute('data-state', 'needs-review');
+    // Calm and plain: not received, not “no money has been taken”, nothing to pay again with.
+    expect(root.textContent).not.toMatch(/received|no money/i);
+    expect(screen.queryByRole('button')).toBeNull();
+    expect(onResult.mock.calls).toEqual([[{ ...IDS, status: 'NEEDS_REVIEW' }]]);
+    // A picture of its own: neither the tick of received nor the cross of not completed.
+    const picture = (state: PaymentResultState) =>
+      render(<ResultIcon state={state} />).container.innerHTML;
+    const shown = root.querySelector('svg')!.outerHTML.replace(/ class="[^"]*"/, '');
+    expect([picture('received'), picture('not-completed')]).not.toContain(shown);
+    expect(shown).toBe(picture('needs-review'));
+    expect(developerTextIn(container)).toBeUndefined();
+    expect(await axe(container)).toHaveNoViolations();
+  });
+
+  it('shows no contact in other states, and only text', async () => {
+    server.record(IDS, 'COMPLETED');
+    returnTo(withIds);
+    const { container } = renderResult({ reviewContact: 'Call us.' });
+    await heading(M.received);
+    expect(container).not.toHaveTextContent('Call us.');
   });
 
   it('offers no Try again that does nothing when the merchant wired none', async () => {

@@ -92,6 +92,31 @@ describe('ServiceResult', { timeout: 30_000 }, () => {
     expect(result.state).toBe('not-completed');
   });
 
+  it('a payment that needs checking: its heading, the shop’s contact, state needs-review, onResult once', async () => {
+    history.replaceState(
+      null,
+      '',
+      `/result?paymentId=${IDS.paymentId}&merchantPaymentId=order-1042`,
+    );
+    server.record(IDS, 'NEEDS_REVIEW');
+    const host = element();
+    const onResult = vi.fn();
+    const result = new vanilla.ServiceResult({
+      statusUrl: server.statusUrl,
+      onResult,
+      reviewContact: 'Email orders@shop.example and quote your order number.',
+    });
+    result.injectComponent('payment-result');
+    const heading = await screen.findByRole('heading', { name: M.needsReview }, WAIT);
+    await waitFor(() => expect(heading).toHaveFocus());
+    expect(screen.getByRole('status')).toHaveTextContent(M.needsReviewText);
+    expect(host).toHaveTextContent('Email orders@shop.example and quote your order number.');
+    expect(host).not.toHaveTextContent(M.received);
+    expect(result.state).toBe('needs-review');
+    expect(onResult.mock.calls).toEqual([[{ ...IDS, status: 'NEEDS_REVIEW' }]]);
+    expect(await axe(host)).toHaveNoViolations();
+  });
+
   it('renders the markup of React’s <PaymentResult>', async () => {
     const host = element();
     new vanilla.ServiceResult({ statusUrl: server.statusUrl }).injectComponent('payment-result');

@@ -117,7 +117,7 @@ describe('the payment status as JSON', () => {
     );
   });
 
-  it('answers 400 without both ids or with malformed ones, and 405 to other methods', async () => {
+  it('answers 400 without both ids or with ids outside the component’s rule, and 405 to other methods', async () => {
     const m = await merchant();
     const base = m.url('p', 'm').split('?')[0] as string;
     for (const query of [
@@ -125,10 +125,26 @@ describe('the payment status as JSON', () => {
       '?paymentId=abc',
       '?merchantPaymentId=abc',
       '?paymentId=&merchantPaymentId=abc',
-      `?paymentId=${'a'.repeat(200)}&merchantPaymentId=abc`,
-      '?paymentId=%3Cscript%3E&merchantPaymentId=abc',
+      '?paymentId=%20%20&merchantPaymentId=abc',
+      `?paymentId=${'a'.repeat(201)}&merchantPaymentId=abc`,
+      '?paymentId=abc&merchantPaymentId=order%0A1042',
+      '?paymentId=abc&merchantPaymentId=a%00b',
     ]) {
-      expect((await seen(base + query)).status).toBe(400);
+      expect((await seen(base + query)).status, query).toBe(400);
+    }
+    // Every id createPayment accepts is looked up (the one rule, core/protocol.ts): spaces,
+    // slashes, markup, unicode, 200 characters. Not recorded: pending, as any unknown payment.
+    for (const id of [
+      'order 1042',
+      'shop/orders/1042',
+      '<b>1042</b>',
+      'café-ü-😀',
+      'a'.repeat(200),
+    ]) {
+      expect(await seen(m.url(randomUUID(), id)), id).toMatchObject({
+        status: 200,
+        body: '{"status":"PENDING"}',
+      });
     }
     const post = await seen(m.url('p', 'm'), { method: 'POST' });
     expect(post.status).toBe(405);

@@ -57,6 +57,15 @@ const isRecord = (v: unknown): v is Record<string, unknown> =>
 
 const hasText = (v: unknown): v is string => typeof v === 'string' && /\S/.test(v);
 
+/**
+ * The id rule, stated apart from src/core/protocol.ts: at most 200 UTF-16 units, some text
+ * that is not white space, no C0 control character nor DEL.
+ */
+const isId = (v: unknown): v is string =>
+  hasText(v) &&
+  v.length <= 200 &&
+  ![...v].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f);
+
 type Amount =
   { ok: true; pence: number } | { ok: false; reasons: string[] } | { ok: 'either'; pence: number };
 
@@ -120,8 +129,8 @@ export function paymentVerdict(args: unknown): Verdict {
     [
       'merchantPaymentId',
       () =>
-        merchantPaymentId !== undefined && !hasText(merchantPaymentId)
-          ? ['must be a non-empty string']
+        merchantPaymentId !== undefined && !isId(merchantPaymentId)
+          ? ['must be a non-blank string of at most 200 characters without control characters']
           : undefined,
     ],
     [
