@@ -14,7 +14,7 @@ import type { ServiceError, ServicePayHandle } from 'servicepay';
 import { extras } from 'servicepay/extras';
 import { formatAmount, loadOrder, rememberOrder } from './order';
 import type { Order } from './order';
-import { Result } from './result';
+import { REVIEW_CONTACT, Result } from './result';
 
 interface Config {
   sandboxUrl: string;
@@ -78,6 +78,7 @@ function Checkout({ order }: { order: Order }) {
         payment={payment}
         extras={extras}
         statusUrl={config.statusUrl}
+        reviewContact={REVIEW_CONTACT}
         rememberBank
         featuredInstitutions={FEATURED_BANKS}
         eventConsumer={(event) => {

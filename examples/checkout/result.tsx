@@ -19,6 +19,14 @@ const shopMessages = (shop: string): Partial<PaymentResultMessages> => ({
     'Your bank did not complete the payment, so no money has been taken. You can try again with the same bank or choose another one.',
 });
 
+/**
+ * How the shopper reaches the shop about a payment it must check by hand (one that does not
+ * match its order): shown with the "We need to check this payment" state, here and in the
+ * checkout's handoff panel.
+ */
+export const REVIEW_CONTACT =
+  'Questions? Email orders@example-coffee.test and quote your reference.';
+
 function Summary({ order }: { order: Order }) {
   return (
     <dl className="summary">
@@ -57,9 +65,15 @@ export function Result({ shop, nonce }: { shop: string; nonce: string }) {
           // The tab's title follows the outcome, for a shopper who switched tabs meanwhile.
           onResult={({ status }) => {
             const words = { ...DEFAULT_RESULT_MESSAGES, ...messages };
-            const heading = status === 'COMPLETED' ? words.received : words.notCompleted;
+            const heading = {
+              COMPLETED: words.received,
+              FAILED: words.notCompleted,
+              // Paid at the bank, but not what the order asked (server.mjs, expectedPayment).
+              NEEDS_REVIEW: words.needsReview,
+            }[status];
             document.title = `${heading} – ${shop}`;
           }}
+          reviewContact={REVIEW_CONTACT}
           // Back to the checkout with the banks open (app.tsx reads ?choose-bank), the same
           // order ready.
           onTryAgain={() => window.location.assign('/?choose-bank')}
