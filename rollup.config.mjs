@@ -21,6 +21,8 @@ export const entries = {
   // <ServicePay extras={extras}>: an entry of its own, so the root entry does not carry them.
   extras: 'src/react/extras.tsx',
   client: 'src/react/client.ts',
+  // <ServicePay> on the service's own script (docs/going-live.md): a client module as a whole.
+  hosted: 'src/hosted/index.ts',
   core: 'src/core/index.ts',
   webhook: 'src/webhook/index.ts',
   'webhook-web': 'src/webhook/web.ts',
@@ -256,7 +258,8 @@ const onwarn = (warning, warn) => {
 
 const banner = (chunk) => {
   if (!chunk.isEntry) return '';
-  if (chunk.name === CLIENT_ENTRY || chunk.name === 'extras') return "'use client';";
+  if (chunk.name === CLIENT_ENTRY || chunk.name === 'extras' || chunk.name === 'hosted')
+    return "'use client';";
   return chunk.name === 'sandbox-cli' ? '#!/usr/bin/env node' : '';
 };
 

@@ -41,6 +41,13 @@ describe('dist', () => {
     }
   });
 
+  it('servicepay/hosted is a client module that imports only React', async () => {
+    for (const ext of ['mjs', 'cjs']) {
+      expect((await read(`hosted.${ext}`)).startsWith("'use client';")).toBe(true);
+    }
+    expect(await bareImports('hosted.mjs')).toEqual(['react', 'react/jsx-runtime']);
+  });
+
   it('core imports nothing: no React, no Node built-ins', async () => {
     expect(await bareImports('core.mjs')).toEqual([]);
     expect(await bareImports('core.cjs')).toEqual([]);
