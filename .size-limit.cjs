@@ -92,8 +92,9 @@ module.exports = [
     gzip: true,
     // Issue 12's budget is 16 KB (above).
     // Issue 22 (the unavailable banks, and the loader of the extras file with the Preact it
-    // hands over): 15.91 KB.
-    limit: '15.95 KB',
+    // hands over): 15.91 KB. servicepay/hosted's issue: a script served by a sandbox talks to
+    // that sandbox (src/vanilla/script-backend.ts): 15.98 KB, at issue 12's 16 KB.
+    limit: '16 KB',
   },
   // The result page's script (window.ServiceResult; Preact and the shim bundled again, about
   // 6 KB of it: a page loads one of the two). Issue 20 gives it no budget of its own, only that

@@ -1,7 +1,8 @@
 // Builds every public entry as ESM (.mjs) + CJS (.cjs) + types (.d.mts/.d.cts).
 // Dependencies and Node built-ins stay external; shared code lands in dist/chunks so that
 // `servicepay` and `servicepay/core` share one engine module at run time.
-import { readFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readFileSync, readdirSync, mkdirSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import commonjs from '@rollup/plugin-commonjs';
@@ -232,6 +233,32 @@ function extrasFromScript() {
   };
 }
 
+/**
+ * `integrity.json` beside the standalone files: the Subresource Integrity hash (sha384) of each
+ * script and stylesheet, for a page that pins a version (`<script integrity>`, or the
+ * `integrity` option of servicepay/hosted). Written after the last of them.
+ */
+export const INTEGRITY_MANIFEST = `${STANDALONE}/integrity.json`;
+function integrityManifest() {
+  return {
+    name: 'integrity-manifest',
+    writeBundle() {
+      const files = readdirSync(STANDALONE)
+        .filter((f) => /\.(js|css)$/.test(f))
+        .sort();
+      const hashes = Object.fromEntries(
+        files.map((f) => [
+          f,
+          `sha384-${createHash('sha384')
+            .update(readFileSync(`${STANDALONE}/${f}`))
+            .digest('base64')}`,
+        ]),
+      );
+      writeFileSync(INTEGRITY_MANIFEST, `${JSON.stringify(hashes, null, 2)}\n`);
+    },
+  };
+}
+
 /** A classic script for `<script src>`: everything bundled, production mode, minified. */
 const standalone = (input, file, more = [], output = {}) => ({
   input,
@@ -363,11 +390,17 @@ export default [
   standalone('src/vanilla/standalone-result.ts', STANDALONE_RESULT_SCRIPT),
   // The component's extras: window.ServiceExtras, on the component script's Preact.
   {
-    ...standalone('src/vanilla/standalone-extras.ts', STANDALONE_EXTRAS_SCRIPT, [], {
-      globals: Object.fromEntries(runtimeModules.map((id) => [id, EXTRAS_RUNTIME])),
-      // The QR encoder's import() (a chunk of its own in the module builds): one file here.
-      inlineDynamicImports: true,
-    }),
+    // Last of the standalone files: the manifest of their hashes.
+    ...standalone(
+      'src/vanilla/standalone-extras.ts',
+      STANDALONE_EXTRAS_SCRIPT,
+      [integrityManifest()],
+      {
+        globals: Object.fromEntries(runtimeModules.map((id) => [id, EXTRAS_RUNTIME])),
+        // The QR encoder's import() (a chunk of its own in the module builds): one file here.
+        inlineDynamicImports: true,
+      },
+    ),
     external: runtimeModules,
   },
 ];
