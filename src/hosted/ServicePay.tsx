@@ -4,6 +4,7 @@ import type { ForwardRefExoticComponent, RefAttributes } from 'react';
 import type { SessionOptions } from '../core/index';
 import { createLink } from './link';
 import type { HostedServicePayHandle, LinkCallbacks } from './link';
+import type { ServiceOptions } from './types';
 import { useServiceScript } from './useServiceScript';
 
 /**
@@ -95,23 +96,8 @@ export const ServicePay: ForwardRefExoticComponent<
     if (payment) link.handle.createPayment(payment);
   }, [link, paymentKey]);
   useEffect(() => link.disable(disablePayButton), [link, disablePayButton]);
-  useEffect(() => {
-    if (!Service) return;
-    return link.attach(Service, id, {
-      environment,
-      applicationId,
-      title,
-      label,
-      payLabel,
-      isWebView,
-      agentType,
-      disableVolumeStyling,
-      disableTailwindStyling,
-    });
-  }, [
-    link,
-    Service,
-    id,
+  // The options of new Service (spec 2.2), as a value: a change of any makes a fresh instance.
+  const options = JSON.stringify({
     environment,
     applicationId,
     title,
@@ -121,7 +107,11 @@ export const ServicePay: ForwardRefExoticComponent<
     agentType,
     disableVolumeStyling,
     disableTailwindStyling,
-  ]);
+  });
+  useEffect(
+    () => (Service ? link.attach(Service, id, JSON.parse(options) as ServiceOptions) : undefined),
+    [link, Service, id, options],
+  );
   useEffect(() => {
     if (!error) return;
     link.drop();

@@ -7,8 +7,7 @@ import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import { SANDBOX_APPLICATION_ID } from '../../src/sandbox/index';
-import { launchChromium } from '../helpers/browser';
-import { bundleHarness, startHostedServer } from './hosted/support';
+import { launchHosted } from './hosted/support';
 import type { HostedServer } from './hosted/support';
 import { startCheckoutWithSandbox } from './support';
 import type { Checkout, Sandbox } from './support';
@@ -23,15 +22,11 @@ const integrity = JSON.parse(
 
 let browser: Browser;
 let server: HostedServer;
+let stopHosted: () => Promise<void>;
 beforeAll(async () => {
-  const [launched, harness] = await Promise.all([launchChromium(), bundleHarness()]);
-  browser = launched;
-  server = await startHostedServer(harness);
+  ({ browser, server, stop: stopHosted } = await launchHosted());
 });
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+afterAll(() => stopHosted?.());
 
 let checkout: Checkout;
 let sandbox: Sandbox;

@@ -7,10 +7,9 @@ import { createElement } from 'react';
 import { renderToString } from 'react-dom/server';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ServicePay } from '../../src/hosted/index';
+import { ServicePay, loadService } from '../../src/hosted/index';
 import type { HostedServicePayHandle } from '../../src/hosted/index';
-import { launchChromium } from '../helpers/browser';
-import { bundleHarness, startHostedServer } from './hosted/support';
+import { launchHosted } from './hosted/support';
 import type { HostedServer, PageOptions } from './hosted/support';
 
 const APP = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
@@ -21,15 +20,11 @@ let browser: Browser;
 let server: HostedServer;
 let page: Page;
 let failures: string[];
+let stop: () => Promise<void>;
 beforeAll(async () => {
-  const [launched, harness] = await Promise.all([launchChromium(), bundleHarness()]);
-  browser = launched;
-  server = await startHostedServer(harness);
+  ({ browser, server, stop } = await launchHosted());
 });
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+afterAll(() => stop?.());
 afterEach(async () => {
   await page?.close();
 });
@@ -87,6 +82,13 @@ const props = (src: string, more: object = {}) => ({
 });
 
 describe('loadService', () => {
+  it('on a server: rejects with a clear error, touching no window (nor on import)', async () => {
+    expect(typeof window).toBe('undefined');
+    await expect(loadService('https://scripts.service.test/Service-0.9.3.min.js')).rejects.toThrow(
+      "servicepay: could not load the service's script from https://scripts.service.test/Service-0.9.3.min.js: loadService runs in a browser, not on a server",
+    );
+  });
+
   it('puts one <script> in the page per address, and resolves with the constructor', async () => {
     await open();
     const src = server.recording('Service-one.min.js');
@@ -190,18 +192,17 @@ describe('<ServicePay> of servicepay/hosted', () => {
   it('hands the options to new Service under the spec names, then createPayment, then injectComponent into an empty element', async () => {
     await open();
     const src = server.recording('Service-options.min.js');
-    await mount(
-      props(src, {
-        title: 'Pay for your order',
-        label: 'Secure',
-        payLabel: 'Send £',
-        isWebView: true,
-        agentType: 'MOBILE_APPLICATION',
-        disableVolumeStyling: true,
-        disableTailwindStyling: true,
-        disablePayButton: true,
-      }),
-    );
+    const options = {
+      title: 'Pay for your order',
+      label: 'Secure',
+      payLabel: 'Send £',
+      isWebView: true,
+      agentType: 'MOBILE_APPLICATION',
+      disableVolumeStyling: true,
+      disableTailwindStyling: true,
+      disablePayButton: true,
+    };
+    await mount(props(src, options));
     await ready();
     const calls = await recorded();
     expect(calls.map(([n, name]) => `${n} ${name}`)).toEqual([
@@ -212,14 +213,7 @@ describe('<ServicePay> of servicepay/hosted', () => {
     expect(calls[0]![2]).toEqual({
       environment: 'SANDBOX',
       applicationId: APP,
-      title: 'Pay for your order',
-      label: 'Secure',
-      payLabel: 'Send £',
-      isWebView: true,
-      agentType: 'MOBILE_APPLICATION',
-      disableVolumeStyling: true,
-      disableTailwindStyling: true,
-      disablePayButton: true,
+      ...options,
       eventConsumer: 'function',
       errorConsumer: 'function',
     });

@@ -8,6 +8,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../../helpers/browser';
 
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 
@@ -104,6 +106,24 @@ export async function startHostedServer(
       for (const res of hanging) res.destroy();
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+/** Chromium and the page server, for a test file; `stop` closes both. */
+export async function launchHosted(): Promise<{
+  browser: Browser;
+  server: HostedServer;
+  stop(): Promise<void>;
+}> {
+  const [browser, harness] = await Promise.all([launchChromium(), bundleHarness()]);
+  const server = await startHostedServer(harness);
+  return {
+    browser,
+    server,
+    async stop() {
+      await browser.close();
+      await server.stop();
     },
   };
 }
