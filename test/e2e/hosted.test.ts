@@ -25,8 +25,15 @@ beforeAll(async () => {
   ({ browser, server, stop } = await launchHosted());
 });
 afterAll(() => stop?.());
+/** Requests per script address in this test's page. */
+let scripts = new Map<string, number>();
+/** How many attempts this test makes to load one address (a retry is a new attempt). */
+let attempts: number;
 afterEach(async () => {
   await page?.close();
+  // Every test: one request per address and attempt, never a silent loop.
+  for (const [url, count] of scripts) expect(count, url).toBeLessThanOrEqual(attempts);
+  scripts = new Map();
 });
 
 type Recorded = [number, string, ...unknown[]];
@@ -50,6 +57,11 @@ async function open(options: PageOptions = {}) {
   server.page(options);
   page = await browser.newPage();
   failures = [];
+  scripts = new Map();
+  attempts = 1;
+  page.on('request', (r) => {
+    if (r.url().endsWith('.min.js')) scripts.set(r.url(), (scripts.get(r.url()) ?? 0) + 1);
+  });
   page.on('pageerror', (error) => failures.push(error.message));
   page.on('console', (msg) => msg.type() === 'error' && failures.push(msg.text()));
   await page.goto(`${server.url}/page`);
@@ -115,6 +127,7 @@ describe('loadService', () => {
     expect(await load()).toBe(message);
     expect(await scriptTags(src)).toBe(0);
     // Not memoised: a fresh tag, a second request.
+    attempts = 2;
     expect(await load()).toBe(message);
     expect(server.requests('/none/Service-1.0.0.min.js')).toBe(2);
   });
@@ -147,6 +160,7 @@ describe('loadService', () => {
     expect(await load()).toBe(
       `servicepay: could not load the service's script from ${src}: blocked by the page's Content-Security-Policy (script-src-elem): allow it there`,
     );
+    attempts = 2;
     expect(await load('n0nce')).toBe('ready');
   });
 
@@ -165,6 +179,7 @@ describe('loadService', () => {
           ),
         { src, integrity },
       );
+    attempts = 2;
     expect(await load(bad)).toBe(
       `servicepay: could not load the service's script from ${src}: the request failed, or its content did not match the integrity hash`,
     );
@@ -414,6 +429,7 @@ describe('<ServicePay> of servicepay/hosted', () => {
       ],
     ]);
     expect(server.requests('/flaky/Service-1.0.0.min.js')).toBe(1);
+    attempts = 2;
     await page.getByRole('button', { name: 'Try again' }).click();
     await ready();
     expect(server.requests('/flaky/Service-1.0.0.min.js')).toBe(2);
@@ -425,6 +441,7 @@ describe('<ServicePay> of servicepay/hosted', () => {
     const src = `${server.url}/flaky/Service-hook.min.js`;
     await inPage((w, s) => w.harness.status(s), src);
     await page.getByText('script: error').waitFor();
+    attempts = 2;
     await page.getByRole('button', { name: 'Reload' }).click();
     await page.getByText('script: ready').waitFor();
     expect(server.requests('/flaky/Service-hook.min.js')).toBe(2);
