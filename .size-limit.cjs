@@ -64,14 +64,14 @@ module.exports = [
       production({ ...config, plugins: [...(config.plugins ?? []), splitPoint('extras')] }),
   },
   // <ServicePay> on the service's own script (servicepay/hosted): the loader, the link to the
-  // service's component and the placeholder. Its issue's budget is 3 kB; measured 2.61 kB.
+  // service's component and the placeholder. Its issue's budget is 3 kB; measured 2.67 kB (with the refused empty address and the layout effect).
   {
     name: "import { ServicePay } from 'servicepay/hosted' (react external)",
     path: 'dist/hosted.mjs',
     import: '{ ServicePay }',
     ignore: ['react', 'react-dom'],
     gzip: true,
-    limit: '2.65 KB',
+    limit: '2.7 KB',
     modifyEsbuildConfig: production,
   },
   {

@@ -1,5 +1,13 @@
 'use client';
-import { forwardRef, useEffect, useId, useImperativeHandle, useRef, useState } from 'react';
+import {
+  forwardRef,
+  useEffect,
+  useId,
+  useImperativeHandle,
+  useLayoutEffect,
+  useRef,
+  useState,
+} from 'react';
 import type { ForwardRefExoticComponent, RefAttributes } from 'react';
 import type { SessionOptions } from '../core/index';
 import { createLink } from './link';
@@ -59,6 +67,9 @@ export interface HostedServicePayProps
   className?: string;
 }
 
+/** A layout effect in the browser (no effect runs on a server, and React 18 warns of this one there). */
+const useBrowserLayoutEffect = typeof document == 'undefined' ? useEffect : useLayoutEffect;
+
 /**
  * `<ServicePay>` on the service's own script (spec 4.3, 4.4): loads it once per page, creates
  * the service's component in its own element and keeps exactly one there.
@@ -108,7 +119,8 @@ export const ServicePay: ForwardRefExoticComponent<
     disableVolumeStyling,
     disableTailwindStyling,
   });
-  useEffect(
+  // Before paint: the placeholder gives way to the injected component in one frame.
+  useBrowserLayoutEffect(
     () => (Service ? link.attach(Service, id, JSON.parse(options) as ServiceOptions) : undefined),
     [link, Service, id, options],
   );

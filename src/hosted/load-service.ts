@@ -57,6 +57,15 @@ export function loadService(
   options: LoadServiceOptions = {},
 ): Promise<ServiceConstructor> {
   const { integrity, nonce, globalName = 'Service', timeoutMs = 10_000 } = options;
+  // JavaScript callers may pass nothing: never a request to "undefined" beside the page.
+  if (typeof src != 'string' || !src) {
+    return Promise.reject(
+      new ServiceScriptError(
+        String(src),
+        "no address: pass the versioned Service-<version>.min.js address from the service's onboarding",
+      ),
+    );
+  }
   if (typeof document == 'undefined') {
     return Promise.reject(
       new ServiceScriptError(src, 'loadService runs in a browser, not on a server'),

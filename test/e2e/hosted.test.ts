@@ -132,6 +132,17 @@ describe('loadService', () => {
     expect(server.requests('/none/Service-1.0.0.min.js')).toBe(2);
   });
 
+  it('refuses no address without a request', async () => {
+    await open();
+    const message = await inPage((w) =>
+      w.harness.loadService(undefined as unknown as string).then(String, (e: Error) => e.message),
+    );
+    expect(message).toBe(
+      "servicepay: could not load the service's script from undefined: no address: pass the versioned Service-<version>.min.js address from the service's onboarding",
+    );
+    expect(await page.evaluate(() => document.scripts.length)).toBe(1);
+  });
+
   it('gives up after timeoutMs and removes its tag', async () => {
     await open();
     const src = `${server.url}/hang/Service-1.0.0.min.js`;
