@@ -65,6 +65,17 @@ module.exports = [
     modifyEsbuildConfig: (config) =>
       production({ ...config, plugins: [...(config.plugins ?? []), splitPoint('extras')] }),
   },
+  // <ServicePay> on the service's own script (servicepay/hosted): the loader, the link to the
+  // service's component and the placeholder. Its issue's budget is 3 kB; measured 2.67 kB (with the refused empty address and the layout effect).
+  {
+    name: "import { ServicePay } from 'servicepay/hosted' (react external)",
+    path: 'dist/hosted.mjs',
+    import: '{ ServicePay }',
+    ignore: ['react', 'react-dom'],
+    gzip: true,
+    limit: '2.7 KB',
+    modifyEsbuildConfig: production,
+  },
   {
     name: 'servicepay/core (whole entry)',
     path: 'dist/core.mjs',
@@ -84,7 +95,8 @@ module.exports = [
     gzip: true,
     // Issue 12's budget is 16 KB (above).
     // Issue 22 (the unavailable banks, and the loader of the extras file with the Preact it
-    // hands over): 15.91 KB. The one id rule (as the root entry): 15.98 KB.
+    // hands over): 15.91 KB. The one id rule (as the root entry), and servicepay/hosted's issue:
+    // a script served by a sandbox talks to that sandbox (src/vanilla/script-backend.ts).
     limit: '16 KB',
   },
   // The result page's script (window.ServiceResult; Preact and the shim bundled again, about
