@@ -15,7 +15,12 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/react/**/*.{ts,tsx}', 'test/react/**/*.{ts,tsx}', 'stories/**/*.{ts,tsx}'],
+    files: [
+      'src/react/**/*.{ts,tsx}',
+      'src/hosted/**/*.{ts,tsx}',
+      'test/react/**/*.{ts,tsx}',
+      'stories/**/*.{ts,tsx}',
+    ],
     plugins: { 'react-hooks': reactHooks },
     rules: {
       'react-hooks/rules-of-hooks': 'error',
@@ -83,6 +88,35 @@ export default tseslint.config(
               // ...or its list of public types, which every entry re-exports.
               group: ['../core/*', '!../core/index', '!../core/public-types'],
               message: "import core's public index",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // servicepay/hosted wraps the service's own script: core's public index, and the
+    // dependency-free modules of the id rule (protocol, the random id), which
+    // keep its entry within 3 kB; never the reimplemented component (react, vanilla).
+    files: ['src/hosted/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['../sandbox/*', '../webhook/*', '../react/*', '../vanilla/*'],
+              message: "hosted wraps the service's script: no other layer but core",
+            },
+            {
+              group: [
+                '../core/*',
+                '!../core/index',
+                '!../core/public-types',
+                '!../core/protocol',
+                '!../core/merchant-payment-id',
+              ],
+              message: "import core's public index (or its dependency-free id modules)",
             },
           ],
         },

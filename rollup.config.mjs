@@ -1,7 +1,8 @@
 // Builds every public entry as ESM (.mjs) + CJS (.cjs) + types (.d.mts/.d.cts).
 // Dependencies and Node built-ins stay external; shared code lands in dist/chunks so that
 // `servicepay` and `servicepay/core` share one engine module at run time.
-import { readFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readFileSync, readdirSync, mkdirSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import commonjs from '@rollup/plugin-commonjs';
@@ -21,6 +22,8 @@ export const entries = {
   // <ServicePay extras={extras}>: an entry of its own, so the root entry does not carry them.
   extras: 'src/react/extras.tsx',
   client: 'src/react/client.ts',
+  // <ServicePay> on the service's own script (docs/going-live.md): a client module as a whole.
+  hosted: 'src/hosted/index.ts',
   core: 'src/core/index.ts',
   webhook: 'src/webhook/index.ts',
   'webhook-web': 'src/webhook/web.ts',
@@ -230,6 +233,32 @@ function extrasFromScript() {
   };
 }
 
+/**
+ * `integrity.json` beside the standalone files: the Subresource Integrity hash (sha384) of each
+ * script and stylesheet, for a page that pins a version (`<script integrity>`, or the
+ * `integrity` option of servicepay/hosted). Written after the last of them.
+ */
+export const INTEGRITY_MANIFEST = `${STANDALONE}/integrity.json`;
+function integrityManifest() {
+  return {
+    name: 'integrity-manifest',
+    writeBundle() {
+      const files = readdirSync(STANDALONE)
+        .filter((f) => /\.(js|css)$/.test(f))
+        .sort();
+      const hashes = Object.fromEntries(
+        files.map((f) => [
+          f,
+          `sha384-${createHash('sha384')
+            .update(readFileSync(`${STANDALONE}/${f}`))
+            .digest('base64')}`,
+        ]),
+      );
+      writeFileSync(INTEGRITY_MANIFEST, `${JSON.stringify(hashes, null, 2)}\n`);
+    },
+  };
+}
+
 /** A classic script for `<script src>`: everything bundled, production mode, minified. */
 const standalone = (input, file, more = [], output = {}) => ({
   input,
@@ -256,7 +285,8 @@ const onwarn = (warning, warn) => {
 
 const banner = (chunk) => {
   if (!chunk.isEntry) return '';
-  if (chunk.name === CLIENT_ENTRY || chunk.name === 'extras') return "'use client';";
+  if (chunk.name === CLIENT_ENTRY || chunk.name === 'extras' || chunk.name === 'hosted')
+    return "'use client';";
   return chunk.name === 'sandbox-cli' ? '#!/usr/bin/env node' : '';
 };
 
@@ -360,11 +390,17 @@ export default [
   standalone('src/vanilla/standalone-result.ts', STANDALONE_RESULT_SCRIPT),
   // The component's extras: window.ServiceExtras, on the component script's Preact.
   {
-    ...standalone('src/vanilla/standalone-extras.ts', STANDALONE_EXTRAS_SCRIPT, [], {
-      globals: Object.fromEntries(runtimeModules.map((id) => [id, EXTRAS_RUNTIME])),
-      // The QR encoder's import() (a chunk of its own in the module builds): one file here.
-      inlineDynamicImports: true,
-    }),
+    // Last of the standalone files: the manifest of their hashes.
+    ...standalone(
+      'src/vanilla/standalone-extras.ts',
+      STANDALONE_EXTRAS_SCRIPT,
+      [integrityManifest()],
+      {
+        globals: Object.fromEntries(runtimeModules.map((id) => [id, EXTRAS_RUNTIME])),
+        // The QR encoder's import() (a chunk of its own in the module builds): one file here.
+        inlineDynamicImports: true,
+      },
+    ),
     external: runtimeModules,
   },
 ];

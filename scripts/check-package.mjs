@@ -36,8 +36,8 @@ const requireFromRepo = createRequire(join(repo, 'package.json'));
 const TOP_LEVEL = ['package.json', 'README.md', 'LICENSE'];
 /** What `sideEffects` must say: stylesheets, and the classic script that defines window.Service. */
 const SIDE_EFFECTS = ['*.css', './dist/standalone/*.js'];
-/** The component's files as packed, each of which must open with 'use client'. */
-const CLIENT_ENTRIES = ['dist/client.mjs', 'dist/client.cjs'];
+/** The components' files as packed, each of which must open with 'use client'. */
+const CLIENT_ENTRIES = ['dist/client.mjs', 'dist/client.cjs', 'dist/hosted.mjs', 'dist/hosted.cjs'];
 /** The root entry's files, which must not (Server Components import its constants). */
 const SERVER_SAFE_ENTRIES = ['dist/index.mjs', 'dist/index.cjs'];
 /**

@@ -123,6 +123,7 @@ console.log(`
   On a plain page:   ${checkout.scriptTagUrl}   (the <script> tag, window.Service)
   Sandbox:           ${sandbox.url}  (webhook deliveries: ${sandbox.url.replace(/\/$/, '')}/deliveries)
   Unavailable bank:  ${unavailableBank.name}, listed but not payable (how the component shows it)
+  Invalid payment:   ${checkout.url}?reference=ABCDEFGHIJKLMNOPQRS   (an order whose reference is too long)
 
   Press Ctrl-C to stop.
 `);

@@ -1,16 +1,20 @@
-// The example merchant checkout: <ServicePay> in SANDBOX against the local sandbox. After the
+// The example merchant checkout: <ServicePay> in SANDBOX against the local sandbox, paying the
+// order the shop's server made (order.ts): its amount and reference, and its id in the
+// payment's metadata, which the server's receiver looks the order up by. After the
 // bank redirects back, the result page (result.tsx, the library's <PaymentResult>) shows the
 // status the example's server heard in the verified webhook, never the redirect alone. With the
 // extras on (docs/handoff.md): on a desktop the shopper scans a QR code and approves on their
 // phone, and this page follows the outcome in place; the bank last paid with comes first, and
 // the shop's popular banks next.
 import { StrictMode, useEffect, useRef, useState } from 'react';
+import type { ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { DEFAULT_RESULT_MESSAGES, ServiceEvent, ServicePay } from 'servicepay';
 import type { ServiceError, ServicePayHandle } from 'servicepay';
 import { extras } from 'servicepay/extras';
-import { ORDER, formatAmount, lastReference, rememberReference } from './order';
-import { Result } from './result';
+import { formatAmount, loadOrder, rememberOrder } from './order';
+import type { Order } from './order';
+import { REVIEW_CONTACT, Result } from './result';
 
 interface Config {
   sandboxUrl: string;
@@ -28,8 +32,7 @@ const FEATURED_BANKS = ['barclays', 'monzo'];
 
 const config = JSON.parse(document.getElementById('config')!.textContent!) as Config;
 
-function Checkout() {
-  const [reference, setReference] = useState(() => lastReference() ?? ORDER.defaultReference);
+function Checkout({ order }: { order: Order }) {
   const [events, setEvents] = useState<string[]>([]);
   const [errors, setErrors] = useState<ServiceError[]>([]);
   // Paid in this page (the desktop handoff): the order is confirmed here, as on the result page.
@@ -37,6 +40,12 @@ function Checkout() {
   // The developer panel's payWithInstitution field.
   const [institutionId, setInstitutionId] = useState('');
   const service = useRef<ServicePayHandle>(null);
+  // One object for the order's life: the component re-applies a payment only when it changes.
+  const [payment] = useState(() => ({
+    amount: order.amount,
+    paymentReference: order.reference,
+    metadata: { orderId: order.orderId },
+  }));
   const log = (event: string) => setEvents((all) => [...all, event]);
   // "Try again" on the result page comes back here to choose a bank (the same or another).
   useEffect(() => {
@@ -51,15 +60,14 @@ function Checkout() {
       <section className="order" aria-labelledby="order-title">
         <h2 id="order-title">Your order</h2>
         <p>
-          {ORDER.item} — {formatAmount(ORDER.amount)}
+          {order.item} — {formatAmount(order.amount)}
         </p>
         {confirmed && <p className="confirmed">Your order is confirmed. Thank you!</p>}
-        <label htmlFor="reference">Payment reference (shown in your banking app)</label>
-        <input
-          id="reference"
-          value={reference}
-          onChange={(event) => setReference(event.target.value)}
-        />
+        {/* Read-only: the shop's server chose it, and checks the payment carries it. */}
+        <dl>
+          <dt>Payment reference (shown in your banking app)</dt>
+          <dd data-testid="reference">{order.reference}</dd>
+        </dl>
       </section>
       <ServicePay
         ref={service}
@@ -67,14 +75,15 @@ function Checkout() {
         applicationId={config.applicationId}
         baseUrl={config.sandboxUrl}
         nonce={config.nonce}
-        payment={{ amount: ORDER.amount, paymentReference: reference, metadata: { orderId: 1042 } }}
+        payment={payment}
         extras={extras}
         statusUrl={config.statusUrl}
+        reviewContact={REVIEW_CONTACT}
         rememberBank
         featuredInstitutions={FEATURED_BANKS}
         eventConsumer={(event) => {
-          // The result page shows this reference while the bank has not confirmed yet.
-          if (event === ServiceEvent.PAYMENT_INITIATED) rememberReference(reference);
+          // The result page shows this order while the bank has not confirmed yet.
+          if (event === ServiceEvent.PAYMENT_INITIATED) rememberOrder(order);
           log(event);
         }}
         errorConsumer={(error) => setErrors((all) => [...all, error])}
@@ -137,12 +146,25 @@ function Checkout() {
   );
 }
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    {window.location.pathname === '/return' ? (
-      <Result shop={config.merchantName} nonce={config.nonce} />
-    ) : (
-      <Checkout />
-    )}
-  </StrictMode>,
-);
+/** Said to the shopper when the shop's server could not give the order. */
+function OrderUnavailable() {
+  return (
+    <main className="shop">
+      <h1>{config.merchantName}</h1>
+      <p role="alert">We could not load your order. Please reload the page to try again.</p>
+    </main>
+  );
+}
+
+const root = createRoot(document.getElementById('root')!);
+const render = (page: ReactNode) => root.render(<StrictMode>{page}</StrictMode>);
+if (window.location.pathname === '/return') {
+  render(<Result shop={config.merchantName} nonce={config.nonce} />);
+} else {
+  // Asked once, before the checkout renders: the page has nothing to pay until the server
+  // has made the order.
+  loadOrder().then(
+    (order) => render(<Checkout order={order} />),
+    () => render(<OrderUnavailable />),
+  );
+}

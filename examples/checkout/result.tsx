@@ -6,7 +6,8 @@
 // title, and where "Try again" goes.
 import { DEFAULT_RESULT_MESSAGES, PaymentResult } from 'servicepay';
 import type { PaymentResultMessages } from 'servicepay';
-import { ORDER, formatAmount, lastReference } from './order';
+import { formatAmount, lastOrder } from './order';
+import type { Order } from './order';
 
 /**
  * The shop's own words where it can say more than the library's defaults: it confirms the
@@ -18,20 +19,28 @@ const shopMessages = (shop: string): Partial<PaymentResultMessages> => ({
     'Your bank did not complete the payment, so no money has been taken. You can try again with the same bank or choose another one.',
 });
 
-function Summary({ reference }: { reference: string }) {
+/**
+ * How the shopper reaches the shop about a payment it must check by hand (one that does not
+ * match its order): shown with the "We need to check this payment" state, here and in the
+ * checkout's handoff panel.
+ */
+export const REVIEW_CONTACT =
+  'Questions? Email orders@example-coffee.test and quote your reference.';
+
+function Summary({ order }: { order: Order }) {
   return (
     <dl className="summary">
       <div>
         <dt>Item</dt>
-        <dd>{ORDER.item}</dd>
+        <dd>{order.item}</dd>
       </div>
       <div>
         <dt>Amount</dt>
-        <dd>{formatAmount(ORDER.amount)}</dd>
+        <dd>{formatAmount(order.amount)}</dd>
       </div>
       <div>
         <dt>Reference</dt>
-        <dd>{reference}</dd>
+        <dd>{order.reference}</dd>
       </div>
     </dl>
   );
@@ -41,7 +50,7 @@ export function Result({ shop, nonce }: { shop: string; nonce: string }) {
   const messages = shopMessages(shop);
   // Remembered by this tab when it sent the shopper to the bank (order.ts); none when the
   // tab paid nothing, and then no order is shown either.
-  const reference = lastReference();
+  const order = lastOrder();
   return (
     <>
       <header className="site-header">
@@ -56,14 +65,20 @@ export function Result({ shop, nonce }: { shop: string; nonce: string }) {
           // The tab's title follows the outcome, for a shopper who switched tabs meanwhile.
           onResult={({ status }) => {
             const words = { ...DEFAULT_RESULT_MESSAGES, ...messages };
-            const heading = status === 'COMPLETED' ? words.received : words.notCompleted;
+            const heading = {
+              COMPLETED: words.received,
+              FAILED: words.notCompleted,
+              // Paid at the bank, but not what the order asked (server.mjs, expectedPayment).
+              NEEDS_REVIEW: words.needsReview,
+            }[status];
             document.title = `${heading} – ${shop}`;
           }}
+          reviewContact={REVIEW_CONTACT}
           // Back to the checkout with the banks open (app.tsx reads ?choose-bank), the same
-          // reference ready.
+          // order ready.
           onTryAgain={() => window.location.assign('/?choose-bank')}
         >
-          {reference && <Summary reference={reference} />}
+          {order && <Summary order={order} />}
           <p>
             <a href="/">Back to the shop</a>
           </p>

@@ -1,5 +1,5 @@
 // Types for the example server (plain ESM so that `npm start` runs it with node directly).
-import type { MemoryIdempotencyStore } from 'servicepay/webhook';
+import type { MemoryIdempotencyStore, WebhookNotification } from 'servicepay/webhook';
 
 export declare function buildCheckoutBundle(): Promise<string>;
 
@@ -7,11 +7,25 @@ export declare function buildCheckoutBundle(): Promise<string>;
 export interface StoredPayment {
   paymentId: string;
   merchantPaymentId: string | null;
-  paymentStatus: 'COMPLETED' | 'FAILED';
+  /** COMPLETED (matching its order), FAILED, or another status the service sends (SETTLED). */
+  paymentStatus: WebhookNotification['paymentStatus'];
   errorDescription: string | null;
   amount: number;
   reference: string | null;
   timesProcessed: number;
+}
+
+/**
+ * An order the shop made (orders.mjs): `open` until a payment that matches it is confirmed,
+ * `needs-review` when a confirmed payment named it but did not match it.
+ */
+export interface Order {
+  orderId: string;
+  item: string;
+  amount: number;
+  currency: 'GBP';
+  reference: string;
+  status: 'open' | 'paid' | 'needs-review';
 }
 
 export declare function startCheckout(options?: { port?: number; host?: string }): Promise<{
@@ -27,6 +41,8 @@ export declare function startCheckout(options?: { port?: number; host?: string }
   /** Where createPaymentStatusHandler answers the return page. */
   statusUrl: string;
   payments: Map<string, StoredPayment>;
+  /** The shop's orders, by orderId: made by POST /api/orders, settled by the receiver. */
+  orders: Map<string, Order>;
   /** The store the receiver records outcomes in and the status endpoint reads. */
   store: MemoryIdempotencyStore;
   useSandbox(target: { url: string; applicationId: string }): void;

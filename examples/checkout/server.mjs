@@ -3,8 +3,11 @@
 // through createWebhookHandler (signature verified with the sandbox's public key, each
 // notification processed once) and answers the return page from createPaymentStatusHandler,
 // both on one store: the receiver records each payment's outcome there, the status endpoint
-// reads it and streams it to the page. The shop's own order records (`payments`) are what its
-// onNotification does. The page's assets go out compressed (assets.mjs).
+// reads it and streams it to the page. The orders are made here (orders.mjs): the page asks
+// POST /api/orders for the amount and the reference, and the receiver checks every confirmed
+// payment against its order (expectedPayment) before the shop counts it as paid. The shop's
+// own payment records (`payments`) are what its onNotification does. The page's assets go out
+// compressed (assets.mjs).
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
@@ -17,6 +20,7 @@ import {
 } from 'servicepay/webhook';
 import { SANDBOX_BASE_URL } from 'servicepay/sandbox';
 import { compressedAsset, sendAsset } from './assets.mjs';
+import { createOrderBook } from './orders.mjs';
 
 const here = (/** @type {string} */ path) => fileURLToPath(new URL(path, import.meta.url));
 
@@ -44,7 +48,7 @@ export async function buildCheckoutBundle() {
  * The shop's own record of a payment, written by its onNotification (a database row in a real
  * shop). The return page does not read it: it asks the status endpoint.
  * @typedef {{
- *   paymentId: string, merchantPaymentId: string | null, paymentStatus: 'COMPLETED' | 'FAILED',
+ *   paymentId: string, merchantPaymentId: string | null, paymentStatus: string,
  *   errorDescription: string | null, amount: number, reference: string | null,
  *   timesProcessed: number
  * }} StoredPayment
@@ -56,6 +60,39 @@ export async function buildCheckoutBundle() {
  * shop looks like fraud).
  */
 const MERCHANT_NAME = 'Example Coffee Co.';
+
+/** The largest order request read: `{ "orderId": …, "reference": … }` is far smaller. */
+const MAX_ORDER_REQUEST_BYTES = 1024;
+
+/**
+ * The JSON object of a request's body; 'too-large' past `limit` bytes (the rest is read and
+ * dropped, within the server's requestTimeout), undefined when it is not a JSON object.
+ * @param {import('node:http').IncomingMessage} req
+ * @param {number} limit
+ * @returns {Promise<Record<string, unknown> | 'too-large' | undefined>}
+ */
+function readJsonObject(req, limit) {
+  return new Promise((resolve) => {
+    /** @type {Buffer[]} */
+    const chunks = [];
+    let size = 0;
+    req.on('data', (/** @type {Buffer} */ chunk) => {
+      size += chunk.length;
+      if (size <= limit) chunks.push(chunk);
+    });
+    req.on('error', () => resolve(undefined));
+    req.on('end', () => {
+      if (size > limit) return resolve('too-large');
+      try {
+        const value = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        const object = value !== null && typeof value === 'object' && !Array.isArray(value);
+        resolve(object ? value : undefined);
+      } catch {
+        resolve(undefined);
+      }
+    });
+  });
+}
 
 /** Where examples/script-tag/index.html loads the component from: `npm start`'s sandbox. */
 const DEFAULT_SANDBOX_URL = SANDBOX_BASE_URL;
@@ -81,6 +118,7 @@ export async function startCheckout({ port = 4000, host = '127.0.0.1' } = {}) {
   };
   /** @type {Map<string, StoredPayment>} */
   const payments = new Map();
+  const orderBook = createOrderBook();
   // One store for the receiver and the status endpoint: the receiver records each payment's
   // outcome in it once onNotification succeeded, the endpoint reads it and hears it recorded.
   // In memory for one process; several instances share createPostgresStore or createRedisStore.
@@ -146,7 +184,8 @@ export async function startCheckout({ port = 4000, host = '127.0.0.1' } = {}) {
       "frame-ancestors 'none'",
     ].join('; ');
 
-  const server = createServer(async (req, res) => {
+  // Every request's bytes arrive within 10 s (the order's body among them), or it is dropped.
+  const server = createServer({ requestTimeout: 10_000 }, async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname === '/webhooks/servicepay') {
       if (!receive) return void res.writeHead(503).end();
@@ -155,6 +194,22 @@ export async function startCheckout({ port = 4000, host = '127.0.0.1' } = {}) {
     // The return page's question: JSON, or an event stream; 400 for a malformed id, 405 for
     // anything but GET (the handler answers all of it).
     if (url.pathname === '/api/payments/status') return void status(req, res);
+    // The page's order: made here, amount and reference decided here. JSON only, which a
+    // cross-site form cannot send without the browser asking this server first.
+    if (url.pathname === '/api/orders') {
+      if (req.method !== 'POST') return void res.writeHead(405, { Allow: 'POST' }).end();
+      const type = req.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
+      if (type !== 'application/json') return void res.writeHead(415).end();
+      const body = await readJsonObject(req, MAX_ORDER_REQUEST_BYTES);
+      if (body === 'too-large') return void res.writeHead(413).end();
+      if (!body) return void res.writeHead(400).end();
+      const { order, created } = orderBook.open(body);
+      res.writeHead(created ? 201 : 200, {
+        'Content-Type': 'application/json; charset=utf-8',
+        'Cache-Control': 'no-store',
+      });
+      return void res.end(JSON.stringify(order));
+    }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       return void res.writeHead(405, { Allow: 'GET, HEAD' }).end();
     }
@@ -204,6 +259,7 @@ export async function startCheckout({ port = 4000, host = '127.0.0.1' } = {}) {
     returnUrl: `${origin}/return`,
     statusUrl: `${origin}/api/payments/status`,
     payments,
+    orders: orderBook.orders,
     store,
     /**
      * Points the page and the webhook receiver at a sandbox (started after this server,
@@ -215,9 +271,17 @@ export async function startCheckout({ port = 4000, host = '127.0.0.1' } = {}) {
       receive = createWebhookHandler({
         publicKeyUrl: `${sandbox.url}/.well-known/signature/pem`,
         store,
+        // The signature proves the service sent the notification; only the shop can prove the
+        // payment pays for the right order. The payment was made in the shopper's browser, so
+        // its amount, reference and metadata may have been changed there: a COMPLETED one is
+        // compared with the order it names, as this server made it. One that does not match is
+        // recorded as NEEDS_REVIEW (the result page says the shop will check it), not paid.
+        expectedPayment: (notification) => orderBook.expectedPayment(notification),
+        onMismatch: ({ notification }) => orderBook.review(notification),
         // The shop's own side effect; the outcome for the return page is recorded by the
         // receiver itself, in `store`, once this has returned.
         onNotification(notification) {
+          orderBook.settle(notification);
           const previous = payments.get(notification.paymentId);
           payments.set(notification.paymentId, {
             paymentId: notification.paymentId,

@@ -2,7 +2,7 @@
 // used as the service's specification shows it (spec 4.4), through the global constructor.
 'use strict';
 
-(() => {
+(async () => {
   const { sandboxUrl, applicationId } = document.currentScript.dataset;
   const byTestId = (id) => document.querySelector(`[data-testid="${id}"]`);
   const append = (id, text) => {
@@ -21,6 +21,46 @@
     return;
   }
 
+  // The order, made by the shop's server (amount and reference decided there); the payment's
+  // metadata names it, so the server's receiver can check the payment against it. A
+  // `?reference=` on this page's address asks for an order with that reference, as given: the
+  // way to see the component refuse an invalid payment. The tab's open order is paid again
+  // after a reload or "Try again".
+  const KEY = 'example-coffee:order';
+  const remembered = () => {
+    try {
+      return JSON.parse(sessionStorage.getItem(KEY) ?? 'null');
+    } catch {
+      return null;
+    }
+  };
+  const remember = (order) => {
+    try {
+      sessionStorage.setItem(KEY, JSON.stringify(order));
+    } catch {
+      // Storage can be off; the next load makes a new order, nothing breaks.
+    }
+  };
+  const reference = new URLSearchParams(window.location.search).get('reference');
+  let order;
+  try {
+    const response = await fetch('/api/orders', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(reference === null ? { orderId: remembered()?.orderId } : { reference }),
+    });
+    if (!response.ok) throw new Error(`POST /api/orders: ${response.status}`);
+    order = await response.json();
+  } catch {
+    document.getElementById('service-component').textContent =
+      'We could not load your order. Please reload the page to try again.';
+    return;
+  }
+  const pounds = new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'GBP' });
+  document.getElementById('order-line').textContent =
+    `${order.item} — ${pounds.format(order.amount)}`;
+  document.getElementById('order-reference').textContent = order.reference;
+
   service = new window.Service({
     environment: 'SANDBOX',
     applicationId,
@@ -30,7 +70,10 @@
     eventConsumer: (event) => {
       append('events', event);
       // Spec 4.4 rule 4: every payment_initiated renews the id for the next payment.
-      if (event === window.ServiceEvent.PAYMENT_INITIATED) showNextId();
+      if (event === window.ServiceEvent.PAYMENT_INITIATED) {
+        showNextId();
+        remember(order);
+      }
     },
     errorConsumer: (error) => append('errors', `${error.location}: ${error.error}`),
     // The id each payment used: what the webhook's merchantPaymentId will be.
@@ -39,9 +82,9 @@
   });
 
   service.createPayment({
-    amount: 12.5,
-    paymentReference: 'ORDER-1042',
-    metadata: { orderId: 1042 },
+    amount: order.amount,
+    paymentReference: order.reference,
+    metadata: { orderId: order.orderId },
   });
   service.injectComponent('service-component');
   showNextId();

@@ -13,6 +13,8 @@
   const result = new window.ServiceResult({
     statusUrl: '/api/payments/status',
     headingLevel: 1,
+    // Shown with "We need to check this payment": a payment that does not match its order.
+    reviewContact: 'Questions? Email orders@example-coffee.test and quote your reference.',
     // Back to the plain checkout, to choose a bank again.
     onTryAgain: () => window.location.assign('/script-tag/'),
   });

@@ -2,6 +2,7 @@
 // comes before express.json(): a parsed and re-serialised body no longer matches its signature.
 // SERVICEPAY_PUBLIC_KEY: the text served at <service>/.well-known/signature/pem.
 // PORT (default 3000) and HOST (default 127.0.0.1): where it listens.
+import { randomUUID } from 'node:crypto';
 import express from 'express';
 import { createWebhookHandler } from 'servicepay/webhook';
 import type { WebhookNotification } from 'servicepay/webhook';
@@ -9,17 +10,18 @@ import type { WebhookNotification } from 'servicepay/webhook';
 const port = Number(process.env.PORT ?? 3000);
 const host = process.env.HOST ?? '127.0.0.1';
 
-// Your orders, by the merchantPaymentId the checkout used (a database in a real shop).
-const orders = new Map<string, 'paid' | 'failed'>();
+// Your orders, made on this server (a database in a real shop): the amount and the reference
+// are decided here, and the checkout pays them with metadata: { orderId }.
+interface Order {
+  amount: number;
+  reference: string;
+  status: 'open' | 'paid' | 'needs-review';
+}
+const orders = new Map<string, Order>();
 
-function recordOutcome(notification: WebhookNotification): void {
-  const id = notification.merchantPaymentId;
-  // The component always sends one; a notification without it did not come from your checkout.
-  if (id == null) {
-    console.warn(`payment ${notification.paymentId} has no merchantPaymentId: no order to update`);
-    return;
-  }
-  orders.set(id, notification.paymentStatus === 'COMPLETED' ? 'paid' : 'failed');
+function orderOf(notification: WebhookNotification): Order | undefined {
+  const orderId = notification.paymentMetadata?.orderId;
+  return typeof orderId === 'string' ? orders.get(orderId) : undefined;
 }
 
 const app = express();
@@ -28,16 +30,37 @@ app.put(
   '/webhooks/servicepay',
   createWebhookHandler({
     publicKey: process.env.SERVICEPAY_PUBLIC_KEY,
-    onNotification: recordOutcome,
+    // The signature proves the service sent it; the order proves it pays the right amount.
+    // The payment was made in the shopper's browser, so a COMPLETED one that does not match
+    // its order goes to onMismatch (recorded NEEDS_REVIEW), never to onNotification.
+    expectedPayment(notification) {
+      const order = orderOf(notification);
+      return order ? { amount: order.amount, currency: 'GBP', reference: order.reference } : null;
+    },
+    onMismatch({ notification }) {
+      const order = orderOf(notification);
+      if (order && order.status !== 'paid') order.status = 'needs-review';
+    },
+    // A FAILED payment leaves its order open, to be paid again.
+    onNotification(notification) {
+      const order = orderOf(notification);
+      if (order && notification.paymentStatus === 'COMPLETED') order.status = 'paid';
+    },
   }),
 );
 
 // The rest of your API, with its JSON body parser, after the webhook route.
 app.use(express.json());
+app.post('/api/orders', (_req, res) => {
+  const orderId = randomUUID();
+  const order: Order = { amount: 12.5, reference: `ORDER-${1042 + orders.size}`, status: 'open' };
+  orders.set(orderId, order);
+  res.status(201).json({ orderId, amount: order.amount, reference: order.reference });
+});
 app.get('/api/orders/:id', (req, res) => {
-  const status = orders.get(req.params.id);
-  if (status === undefined) res.status(404).json({ error: 'unknown order' });
-  else res.json({ status });
+  const order = orders.get(req.params.id);
+  if (order === undefined) res.status(404).json({ error: 'unknown order' });
+  else res.json({ status: order.status });
 });
 
 app.listen(port, host, () => {

@@ -52,11 +52,7 @@ export function createHttpTransport(options: HttpTransportOptions): ServiceTrans
     const abort = () => controller.abort(signal?.reason);
     if (signal?.aborted) abort();
     signal?.addEventListener('abort', abort);
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, timeoutMs);
+    const timer = setTimeout(() => controller.abort(), timeoutMs);
     let response: Response | undefined;
     let body: unknown;
     try {
@@ -76,7 +72,8 @@ export function createHttpTransport(options: HttpTransportOptions): ServiceTrans
       }
     } catch (error) {
       if (signal?.aborted) throw error;
-      if (timedOut) {
+      // Aborted, and not by the caller: the timer.
+      if (controller.signal.aborted) {
         throw new ServiceTransportError(`The service did not answer within ${timeoutMs} ms`);
       }
       if (error instanceof ServiceTransportError) throw error;
@@ -94,17 +91,17 @@ export function createHttpTransport(options: HttpTransportOptions): ServiceTrans
     }
     // Set whenever we get here: every path without a response has thrown above.
     const { ok, status, statusText } = response!;
-    if (!ok || !isPlainObject(body)) {
-      throw ok
-        ? new ServiceTransportError('The service sent an unreadable answer', status)
-        : new ServiceTransportError(
-            isPlainObject(body) && typeof body.error === 'string'
-              ? body.error
-              : `HTTP ${status} ${statusText}`.trim(),
-            status,
-          );
-    }
-    return body;
+    if (ok && isPlainObject(body)) return body;
+    // A parsed JSON value: `error` is read only from an object (an array or a primitive has none).
+    const error = (body as { error?: unknown } | undefined)?.error;
+    throw new ServiceTransportError(
+      ok
+        ? 'The service sent an unreadable answer'
+        : typeof error == 'string'
+          ? error
+          : `HTTP ${status} ${statusText}`.trim(),
+      status,
+    );
   }
 
   return {

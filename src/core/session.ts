@@ -69,12 +69,6 @@ export interface PaymentSession {
   retry(): void;
 }
 
-/** What is wrong with options, in the spec's format; '' when nothing is. */
-function problemWith(options: unknown): string {
-  const issue = validateOptions(options);
-  return issue ? formatValidationIssue(issue) : '';
-}
-
 /** How a front door creates its session. */
 export interface SessionInit {
   /**
@@ -171,7 +165,7 @@ export function createPaymentSession(
     location: ErrorLocationName,
     error: string,
     problem?: Problem | null,
-    keep = false,
+    keep?: boolean,
   ): void {
     if (!keep) update({ error: { location, error }, ...(problem !== undefined && { problem }) });
     try {
@@ -399,7 +393,8 @@ export function createPaymentSession(
     },
 
     setOptions(next) {
-      const message = problemWith(next);
+      const issue = validateOptions(next);
+      const message = issue ? formatValidationIssue(issue) : '';
       if (!message) {
         options = next;
         invalid = '';

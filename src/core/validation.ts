@@ -100,12 +100,17 @@ const checkAgentType = optional(
 const NOT_OBJECT = 'must be a JSON object (not a number, string or array)';
 
 /**
- * Reading what the merchant passed can itself throw (a getter, a Proxy trap, a revoked Proxy):
- * that is a refusal like any other, never an exception in the merchant's page.
+ * Checks that `value` is a plain object, then reads it with `read`. Reading what the merchant
+ * passed can itself throw (a getter, a Proxy trap, a revoked Proxy): that is a refusal like
+ * any other, never an exception in the merchant's page.
  */
-function guarded<T>(field: string, value: unknown, validate: () => T): T | ValidationIssue {
+function guarded<T>(
+  field: string,
+  value: unknown,
+  read: (value: Record<string, unknown>) => T,
+): T | ValidationIssue {
   try {
-    return validate();
+    return isPlainObject(value) ? read(value) : { field, value, reason: 'must be an object' };
   } catch {
     return { field, value: '[unreadable]', reason: 'must be a readable value (reading it threw)' };
   }
@@ -113,17 +118,11 @@ function guarded<T>(field: string, value: unknown, validate: () => T): T | Valid
 
 /** Validates the argument of `createPayment` (spec 2.3) before anything can be sent. */
 export function validatePaymentArgs(args: unknown): Result<PreparedPayment> {
-  const result = guarded('paymentRequest', args, () => readPaymentArgs(args));
+  const result = guarded('paymentRequest', args, readPaymentArgs);
   return 'ok' in result ? result : { ok: false, issue: result };
 }
 
-function readPaymentArgs(args: unknown): Result<PreparedPayment> {
-  if (!isPlainObject(args)) {
-    return {
-      ok: false,
-      issue: { field: 'paymentRequest', value: args, reason: 'must be an object' },
-    };
-  }
+function readPaymentArgs(args: Record<string, unknown>): Result<PreparedPayment> {
   let sentMetadata: Record<string, unknown> | undefined;
   // Each argument is read once: a getter cannot show the checks one value and the request another.
   const { amount, paymentReference, currency, merchantPaymentId, agentType } = args;
@@ -230,9 +229,5 @@ const OPTIONS: Table = [
 
 /** Validates component options (spec 2.2); the first problem found, or undefined. */
 export function validateOptions(options: unknown): ValidationIssue | undefined {
-  return guarded('options', options, () =>
-    isPlainObject(options)
-      ? firstIssue(options, OPTIONS)
-      : { field: 'options', value: options, reason: 'must be an object' },
-  );
+  return guarded('options', options, (given) => firstIssue(given, OPTIONS));
 }

@@ -14,7 +14,7 @@ const initials = (name: string) =>
   name
     .split(/\s+/)
     .slice(0, 2)
-    .map((word) => word.slice(0, 1))
+    .map((word) => word[0])
     .join('')
     .toUpperCase();
 
@@ -34,8 +34,9 @@ export interface BankListProps {
  * The banks of one list that can take focus: the focused bank's tabindex stays 0, so each list
  * is one Tab stop (APG roving tabindex); an unavailable bank (disabled) is skipped.
  */
-const banksOf = (list: Element | null) =>
-  Array.from(list?.querySelectorAll<HTMLButtonElement>('button:enabled') ?? []);
+const banksOf = (list: Element | null) => [
+  ...(list?.querySelectorAll<HTMLButtonElement>('button:enabled') ?? []),
+];
 
 /**
  * The banks of the open step: a search field above SEARCH_THRESHOLD banks, then one button per
@@ -80,15 +81,16 @@ export function BankList(props: BankListProps) {
         ? 0
         : key === 'End'
           ? banks.length - 1
-          : at +
-            ((
+          : // Another key adds undefined: NaN, no bank, and the key does what it did.
+            at +
+            (
               {
                 ArrowRight: 1,
                 ArrowLeft: -1,
                 ArrowDown: columns,
                 ArrowUp: -columns,
               } as Record<string, number>
-            )[key] ?? NaN);
+            )[key]!;
     if (banks[next]) {
       event.preventDefault();
       banks[next].focus();

@@ -147,8 +147,8 @@ export function ServicePayView(props: ViewProps) {
   // Preact's core, which sets the `className` property (it would write class="" only if a
   // defined value became undefined; `plain` never changes in a `Service`, whose options are
   // read once).
-  const cx = (service: string, utility?: string) =>
-    [plain ? '' : service, utility].filter(Boolean).join(' ') || undefined;
+  const cx = (service: string, ...utility: (string | undefined)[]) =>
+    [plain ? '' : service, ...utility].filter(Boolean).join(' ') || undefined;
 
   const open = pay.expanded;
   const shown = open && status !== 'error';
@@ -189,7 +189,7 @@ export function ServicePayView(props: ViewProps) {
 
   return (
     <div
-      className={[cx('service-root', 'flex flex-col gap-3'), className].join(' ').trim()}
+      className={cx('service-root', 'flex flex-col gap-3', className)}
       data-state={status}
       role="group"
       aria-labelledby={id}

@@ -4,6 +4,7 @@
 // options ask for them. That file renders with this script's Preact (standalone.ts hands it
 // over as `Service.runtime`), so the extras are part of the same component tree.
 import type { Extras } from '../react/load-extras';
+import { setScriptAddress } from './script-backend';
 
 let base: string | undefined;
 let nonce: string | undefined;
@@ -12,6 +13,7 @@ let loading: Promise<Extras> | undefined;
 /** Called by the standalone script while it runs: its own address and nonce. */
 export function setExtrasScript(script: HTMLScriptElement | null): void {
   // Service-0.9.3.min.js → Service-extras-0.9.3.min.js, from the same host.
+  setScriptAddress(script?.src);
   base = script?.src.replace(/Service-(?=[\d.]+\.min\.js)/, 'Service-extras-');
   nonce = script?.nonce;
 }

@@ -6,6 +6,7 @@ import { ServicePayView } from '../react/ServicePayView';
 import type { ServicePayExtras, ServicePayProps } from '../react/ServicePayView';
 import { loadExtras } from '../react/load-extras';
 import { copyOptions, createHost } from './host';
+import { scriptBackend } from './script-backend';
 
 /**
  * Options of `new Service(options)`: those of spec 2.2 (`environment`, `applicationId`,
@@ -68,6 +69,8 @@ export class Service {
     // Copied once. Not an object (or one whose getters throw): validated as an empty one, so
     // the error names the first missing option.
     const props = copyOptions<ServiceOptions>(options);
+    // A script served by a sandbox talks to that sandbox (./script-backend).
+    if (props.environment == 'SANDBOX') props.baseUrl ??= scriptBackend;
     // The session validates the options and reports a problem to errorConsumer once
     // injected, as <ServicePay> does at mount; the constructor never throws. Created by page
     // script, not while rendering, so `generateMerchantPaymentId` runs now: `merchantPaymentId`

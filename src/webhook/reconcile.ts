@@ -44,8 +44,9 @@ export interface PaymentMismatch {
 export interface ReconcileOptions {
   /**
    * What the order behind a verified COMPLETED notification expects: `{ amount, currency?,
-   * reference? }`, or null when no order matches (look it up by `merchantPaymentId`, the id your
-   * server gave the payment). A notification that does not match is recorded NEEDS_REVIEW, not
+   * reference? }`, or null when no order matches (look it up by the order id your server made
+   * and the page put in the payment's metadata; compare the whole amount and reference, as this
+   * does, so a forged id pays nothing). A notification that does not match is recorded NEEDS_REVIEW, not
    * COMPLETED, and goes to onMismatch instead of onNotification. Not consulted for other
    * statuses (a FAILED paid nothing). If it throws or rejects, the service is answered 500 and
    * resends.

@@ -1,5 +1,6 @@
 // @vitest-environment node
 // Checks the built files as users receive them (`npm test` builds before it tests).
+import { createHash } from 'node:crypto';
 import { readFile, readdir } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 
@@ -41,6 +42,13 @@ describe('dist', () => {
     }
   });
 
+  it('servicepay/hosted is a client module that imports only React', async () => {
+    for (const ext of ['mjs', 'cjs']) {
+      expect((await read(`hosted.${ext}`)).startsWith("'use client';")).toBe(true);
+    }
+    expect(await bareImports('hosted.mjs')).toEqual(['react', 'react/jsx-runtime']);
+  });
+
   it('core imports nothing: no React, no Node built-ins', async () => {
     expect(await bareImports('core.mjs')).toEqual([]);
     expect(await bareImports('core.cjs')).toEqual([]);
@@ -48,6 +56,26 @@ describe('dist', () => {
 
   it('the React entry imports only React', async () => {
     expect(await bareImports('index.mjs')).toEqual(['react', 'react/jsx-runtime']);
+  });
+
+  it('publishes the SRI hash of every standalone file beside them (integrity.json)', async () => {
+    const dir = new URL('standalone/', dist);
+    const manifest = JSON.parse(await read('standalone/integrity.json')) as Record<string, string>;
+    const files = (await readdir(dir)).filter((f) => /\.(js|css)$/.test(f)).sort();
+    expect(Object.keys(manifest)).toEqual(files);
+    for (const file of files) {
+      const bytes = await readFile(new URL(file, dir));
+      expect(manifest[file]).toBe(`sha384-${createHash('sha384').update(bytes).digest('base64')}`);
+    }
+  });
+
+  it('lists the same hashes in docs/script-tag.md (copy them there after changing a standalone file)', async () => {
+    const manifest = JSON.parse(await read('standalone/integrity.json')) as Record<string, string>;
+    const docs = await readFile(new URL('../../docs/script-tag.md', import.meta.url), 'utf8');
+    const listed = Object.fromEntries(
+      [...docs.matchAll(/^\| `([^`]+)` +\| `(sha384-[^`]+)` +\|$/gm)].map(([, f, h]) => [f, h]),
+    );
+    expect(listed).toEqual(manifest);
   });
 
   it('ships both stylesheets under their spec names', async () => {

@@ -31,6 +31,8 @@ describe('the standalone script (spec 4.3)', () => {
         // featured banks) when a page's options ask for them.
         `Service-extras-${componentVersion}.min.js`,
         'Service-tailwind-0.1.css',
+        // The SRI hash of each of them (test/build/dist.test.ts).
+        'integrity.json',
       ].sort(),
     );
     for (const css of ['Service-0.4.css', 'Service-tailwind-0.1.css']) {

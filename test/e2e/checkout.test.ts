@@ -18,6 +18,8 @@ import { launchChromium } from '../helpers/browser';
 import {
   FAST_RETRY,
   axeViolations,
+  bankButton,
+  chooseBank,
   prepareScreenshots,
   shot,
   startCheckoutWithSandbox,
@@ -31,24 +33,6 @@ beforeAll(async () => {
   browser = await launchChromium();
 });
 afterAll(() => browser?.close());
-
-/**
- * A bank's button in the full list. The example also lists its popular banks above it (and,
- * once paid, the last bank used), so a bank's name can be on two buttons.
- */
-const bankButton = (page: Page, bank: string) =>
-  page.getByRole('list', { name: 'Banks', exact: true }).getByRole('button', { name: bank });
-
-/**
- * Chooses a bank and goes on to the sandbox's bank page. These tests' pages are desktops (a
- * mouse, Playwright's 1280 px), where the example offers "Scan with your phone" first: the
- * shopper here pays on this computer (the handoff itself is test/e2e/handoff.test.ts).
- */
-async function chooseBank(page: Page, bank: string) {
-  await bankButton(page, bank).click();
-  await page.getByRole('button', { name: 'Continue on this computer' }).click();
-  await page.waitForURL(/\/bank\//);
-}
 
 async function payAtBank(page: Page, checkout: Checkout, bank = 'Barclays') {
   await page.goto(checkout.url);
@@ -172,6 +156,12 @@ describe('the example checkout against the sandbox', () => {
       errorDescription: null,
       timesProcessed: 1,
     });
+    // The order the server made is paid, and the payment named it by its id.
+    const [order] = [...checkout.orders.values()];
+    expect(order).toMatchObject({ amount: 12.5, reference: 'ORDER-1042', status: 'paid' });
+    expect(sandbox.payments.get(stored[0]!.paymentId)?.metadata).toEqual({
+      orderId: order!.orderId,
+    });
     expect(new URL(page.url()).searchParams.get('paymentId')).toBe(stored[0]!.paymentId);
     // The result came from the status endpoint's event stream (EventSource), for this payment.
     expectStreamsOnly(asks);
@@ -207,20 +197,28 @@ describe('the example checkout against the sandbox', () => {
 
       // The library's action is a button; the shop wired it back to the bank step.
       await page.getByRole('button', { name: 'Try again' }).click();
-      // Back at the checkout with the banks open, the same reference ready.
+      // Back at the checkout with the banks open, the same order ready (the server's, open).
       await bankButton(page, 'Barclays').waitFor();
       expect(new URL(page.url()).pathname).toBe('/');
-      expect(await page.getByLabel('Payment reference').inputValue()).toBe('ORDER-1042');
+      expect(await page.getByTestId('reference').textContent()).toBe('ORDER-1042');
       await chooseBank(page, 'Barclays');
       await page.getByRole('button', { name: 'Approve' }).click();
       await waitForResult(page, 'Payment received');
       expect(sandbox.payments.size).toBe(2);
+      expect([...checkout.orders.values()]).toMatchObject([
+        { reference: 'ORDER-1042', status: 'paid' },
+      ]);
     },
   );
 
   it('shows a validation error and creates no payment', async () => {
-    await page.goto(checkout.url);
-    await page.getByLabel('Payment reference').fill('ABCDEFGHIJKLMNOPQRS');
+    // The example's one way to an invalid payment: the order's reference from the address,
+    // stored by the server as given and shown read-only.
+    await page.goto(`${checkout.url}?reference=ABCDEFGHIJKLMNOPQRS`);
+    expect(await page.getByTestId('reference').textContent()).toBe('ABCDEFGHIJKLMNOPQRS');
+    expect([...checkout.orders.values()]).toMatchObject([
+      { reference: 'ABCDEFGHIJKLMNOPQRS', status: 'open' },
+    ]);
     const message =
       'payWithBankInstitution: Input validation error: field=[paymentRequest.reference], value=[ABCDEFGHIJKLMNOPQRS], error=[must not be longer than 18 characters]';
     await expect.poll(() => page.getByTestId('errors').textContent()).toContain(message);
@@ -400,7 +398,16 @@ describe('accessibility in a real browser', () => {
           await page.clock.install();
           // The order summary shows for a tab that sent the shopper to the bank.
           await page.addInitScript(() =>
-            sessionStorage.setItem('example-coffee:last-reference', 'ORDER-1042'),
+            sessionStorage.setItem(
+              'example-coffee:order',
+              JSON.stringify({
+                orderId: '5e4d8a52-0000-4000-8000-0000000000dd',
+                item: 'Single-origin coffee beans, 1\u00a0kg',
+                amount: 12.5,
+                currency: 'GBP',
+                reference: 'ORDER-1042',
+              }),
+            ),
           );
           const found: Record<string, string[]> = {};
           for (const [id, heading] of [
@@ -540,9 +547,14 @@ describe('a receiver that is down at first', () => {
       await expect.poll(() => received.length, { timeout: 10_000 }).toBe(1);
       const paymentId = new URL(page.url()).searchParams.get('paymentId');
       expect(received).toEqual([`${paymentId}:COMPLETED`]);
-      const attempts = sandbox.deliveries.filter((d) => d.paymentId === paymentId);
-      expect(attempts.at(-1)).toMatchObject({ status: 200 });
-      expect(attempts.slice(0, -1).every((d) => d.status !== 200)).toBe(true);
+      const attempts = () => sandbox.deliveries.filter((d) => d.paymentId === paymentId);
+      // onNotification runs before the receiver answers: the 200 is recorded a moment later.
+      await expect.poll(() => attempts().at(-1)?.status).toBe(200);
+      expect(
+        attempts()
+          .slice(0, -1)
+          .every((d) => d.status !== 200),
+      ).toBe(true);
     } finally {
       await page.close();
       await sandbox.stop();

@@ -3,11 +3,10 @@
 // the standalone script from the sandbox acting as the script host (spec 4.3) and uses
 // window.Service as spec 4.4 shows, beside the React checkout on the same sandbox.
 import { readFile } from 'node:fs/promises';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { launchChromium } from '../helpers/browser';
+import type { Page } from 'playwright-core';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { describeMarkup } from '../helpers/markup';
-import { axeViolations, prepareScreenshots, shot, startCheckoutWithSandbox } from './support';
+import { axeViolations, shopPerTest, shot } from './support';
 import type { Checkout, Sandbox } from './support';
 import { WHOLE_PAYMENT } from '../helpers/events';
 
@@ -17,33 +16,12 @@ const { componentVersion: version } = JSON.parse(
 ) as { componentVersion: string };
 const dist = (file: string) => readFile(new URL(`../../dist/${file}`, import.meta.url), 'utf8');
 
-let browser: Browser;
-beforeAll(async () => {
-  await prepareScreenshots();
-  browser = await launchChromium();
-});
-afterAll(() => browser?.close());
-
+const shop = shopPerTest();
 let checkout: Checkout;
 let sandbox: Sandbox;
-let stop: () => Promise<void>;
 let page: Page;
-/** What went wrong in the page: uncaught errors, console errors (CSP included), HTTP >= 400. */
 let failures: string[];
-
-beforeEach(async () => {
-  ({ checkout, sandbox, stop } = await startCheckoutWithSandbox());
-  page = await browser.newPage();
-  failures = [];
-  page.on('pageerror', (error) => failures.push(error.message));
-  page.on('console', (msg) => msg.type() === 'error' && failures.push(msg.text()));
-  page.on('response', (r) => r.status() >= 400 && failures.push(`${r.status()} ${r.url()}`));
-});
-
-afterEach(async () => {
-  await page?.close();
-  await stop?.();
-});
+beforeEach(() => void ({ checkout, sandbox, page, failures } = shop));
 
 const texts = (testId: string) => page.getByTestId(testId).locator('li').allTextContents();
 const payButton = () => page.getByRole('button', { name: 'Pay £12.50' });
@@ -111,7 +89,7 @@ describe('the plain page with the script tag (examples/script-tag)', () => {
     }
 
     // The bare address in a browser: a page with only that script tag gets window.Service.
-    const bare = await browser.newPage();
+    const bare = await shop.browser.newPage();
     try {
       await bare.setContent(`<!doctype html><script src="${sandbox.url}/js"></script>`);
       expect(
@@ -151,16 +129,19 @@ describe('the plain page with the script tag (examples/script-tag)', () => {
         timesProcessed: 1,
       }),
     ]);
+    // The payment names the order the shop's server made, which is now paid.
+    const [order] = [...checkout.orders.values()];
+    expect(order).toMatchObject({ amount: 12.5, reference: 'ORDER-1042', status: 'paid' });
     expect([...sandbox.payments.values()][0]).toMatchObject({
       institutionId: 'barclays',
-      metadata: { orderId: 1042 },
+      metadata: { orderId: order!.orderId },
       merchantPaymentId: shownId,
     });
     expect(failures).toEqual([]);
   });
 
   it('sends the same events in the same order, with the same markup, as the React checkout', async () => {
-    const react = await browser.newPage();
+    const react = await shop.browser.newPage();
     try {
       const markups: Record<string, string[]> = {};
       const events: Record<string, string[]> = {};
@@ -296,7 +277,7 @@ describe('the plain page with the script tag (examples/script-tag)', () => {
     // The injected stylesheet carried the page's nonce: no CSP report in the console.
     expect(failures).toEqual([]);
 
-    const context = await browser.newContext({ bypassCSP: true });
+    const context = await shop.browser.newContext({ bypassCSP: true });
     try {
       const axePage = await context.newPage();
       await axePage.goto(checkout.scriptTagReturnUrl);
@@ -311,7 +292,7 @@ describe('the plain page with the script tag (examples/script-tag)', () => {
 
   it('has no axe violations, colour contrast included, idle and with the bank list open', async () => {
     // axe is injected by the test, so this context lets it past the page's strict CSP.
-    const context = await browser.newContext({ bypassCSP: true });
+    const context = await shop.browser.newContext({ bypassCSP: true });
     const axePage = await context.newPage();
     const violations = () => axeViolations(axePage);
     try {

@@ -2,9 +2,12 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type { AxeResults } from 'axe-core';
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { startCheckout } from '../../examples/checkout/server.mjs';
+import type { PaymentInitiation } from '../../src/core/transport';
 import { SANDBOX_APPLICATION_ID, startSandbox } from '../../src/sandbox/index';
+import { launchChromium } from '../helpers/browser';
 
 export type Checkout = Awaited<ReturnType<typeof startCheckout>>;
 export type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
@@ -38,6 +41,46 @@ export async function startCheckoutWithSandbox(): Promise<{
   };
 }
 
+/** What went wrong in `page`: uncaught errors, console errors (CSP included), HTTP >= 400. */
+export function watchFailures(page: Page): string[] {
+  const failures: string[] = [];
+  page.on('pageerror', (error) => failures.push(error.message));
+  page.on('console', (msg) => msg.type() === 'error' && failures.push(msg.text()));
+  page.on('response', (r) => r.status() >= 400 && failures.push(`${r.status()} ${r.url()}`));
+  return failures;
+}
+
+/**
+ * Registers a test file's hooks: one Chromium for the file, and for each test a fresh checkout
+ * with its sandbox and a page, whose failures are listed, all closed afterwards. The returned
+ * object holds the current test's.
+ */
+export function shopPerTest() {
+  const shop = {} as {
+    browser: Browser;
+    checkout: Checkout;
+    sandbox: Sandbox;
+    page: Page;
+    failures: string[];
+    stop?: () => Promise<void>;
+  };
+  beforeAll(async () => {
+    await prepareScreenshots();
+    shop.browser = await launchChromium();
+  });
+  afterAll(() => shop.browser?.close());
+  beforeEach(async () => {
+    Object.assign(shop, await startCheckoutWithSandbox());
+    shop.page = await shop.browser.newPage();
+    shop.failures = watchFailures(shop.page);
+  });
+  afterEach(async () => {
+    await shop.page?.close();
+    await shop.stop?.();
+  });
+  return shop;
+}
+
 /** Screenshots for review, in a git-ignored folder. */
 const SHOTS = new URL('../../artifacts/screenshots/', import.meta.url);
 export const prepareScreenshots = () => mkdir(SHOTS, { recursive: true });
@@ -56,5 +99,42 @@ export async function axeViolations(page: Page): Promise<string[]> {
   return page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run(context: Document): Promise<AxeResults> } }).axe;
     return (await axe.run(document)).violations.map((v) => `${v.id}: ${v.nodes.length}`);
+  });
+}
+
+/**
+ * A bank's button in the full list. The React checkout also lists its popular banks above it
+ * (and, once paid, the last bank used), so a bank's name can be on two buttons.
+ */
+export const bankButton = (page: Page, bank: string) =>
+  page.getByRole('list', { name: 'Banks', exact: true }).getByRole('button', { name: bank });
+
+/**
+ * Chooses a bank and goes on to the sandbox's bank page. On a desktop (a mouse, Playwright's
+ * 1280 px) the React checkout offers "Scan with your phone" first: the shopper here pays on
+ * this computer (the handoff itself is test/e2e/handoff.test.ts). The plain page has no
+ * handoff: `handoff: false` goes straight to the bank.
+ */
+export async function chooseBank(page: Page, bank: string, { handoff = true } = {}) {
+  await bankButton(page, bank).click();
+  if (handoff) await page.getByRole('button', { name: 'Continue on this computer' }).click();
+  await page.waitForURL(/\/bank\//);
+}
+
+/**
+ * Changes every payment `page` creates at the sandbox in flight, as a shopper with developer
+ * tools can: the JSON body of the POST to its payments endpoint is rewritten by `change`.
+ */
+export function tamperWithPayments(
+  page: Page,
+  sandbox: Sandbox,
+  change: (payment: PaymentInitiation) => void,
+) {
+  return page.route(`${sandbox.url}/v1/payments`, async (route) => {
+    const request = route.request();
+    if (request.method() !== 'POST') return route.continue();
+    const payment = request.postDataJSON() as PaymentInitiation;
+    change(payment);
+    await route.continue({ postData: JSON.stringify(payment) });
   });
 }

@@ -60,6 +60,8 @@ const BROWSER_ENTRIES = [
   'dist/index.cjs',
   'dist/client.mjs',
   'dist/client.cjs',
+  'dist/hosted.mjs',
+  'dist/hosted.cjs',
   'dist/core.mjs',
   'dist/core.cjs',
   'dist/vanilla.mjs',

@@ -115,6 +115,8 @@ describe('examples/nextjs with the packed package', () => {
     // React separates adjacent text nodes with <!-- --> in server-rendered HTML.
     const html = (await (await fetch(nextUrl)).text()).replaceAll('<!-- -->', '');
     expect(html).toContain('Pay £12.50');
+    // The order, made on the server for this request: its reference in the page.
+    expect(html).toMatch(/Single-origin coffee beans, 1 kg: £12\.50, reference COFFEE-\d+/);
     // ServiceEvent.PAYMENT_INITIATED, read in a Server Component: the value, not a client reference.
     expect(html).toContain('data-server-constant="payment_initiated"');
   });
@@ -145,7 +147,9 @@ describe('examples/nextjs with the packed package', () => {
       expect(await page.getByRole('status').textContent()).toBe(
         'Thank you. Your bank has confirmed your payment.',
       );
-      expect(await page.getByText('COFFEE-1042').count()).toBeGreaterThan(0);
+      // The item from the server; the order's reference is on the checkout page, which the
+      // server made it for (the return address names the payment, not the order).
+      expect(await page.getByText('Single-origin coffee beans, 1 kg: £12.50').count()).toBe(1);
       expect(asks[0]).toBe('eventsource');
     } finally {
       await page.close();

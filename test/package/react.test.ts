@@ -89,6 +89,23 @@ describe.each([
     expect(result.requests).toBe(0);
   });
 
+  it.each([
+    ['import', 'ssr-hosted.mjs', /\/dist\/hosted\.mjs$/],
+    ['require', 'ssr-hosted.cjs', /\/dist\/hosted\.cjs$/],
+  ])(
+    'server-renders servicepay/hosted with %s: its placeholder, no script',
+    async (__, file, entry) => {
+      const result = await runFixture<ServerRender>(app, file);
+      expect(result.react).toMatch(version);
+      expect(result.resolved).toMatch(entry);
+      expect(result.window).toBe('undefined');
+      expect(result.html).toContain('data-servicepay-hosted="loading"');
+      expect(result.html).toContain('Pay &lt;b&gt;now&lt;/b&gt;');
+      expect(result.html).toMatch(/<button[^>]*disabled[^>]*>Pay £(<!-- -->)?12\.50<\/button>/);
+      expect(result.html).not.toContain('<script');
+    },
+  );
+
   it('hydrates the server markup without a mismatch', async () => {
     const result = await runFixture<Hydration>(app, 'hydrate.mjs');
     expect(result).toEqual({

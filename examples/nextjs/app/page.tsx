@@ -1,16 +1,24 @@
 // A Server Component page (no 'use client'): it renders <ServicePay> with serialisable props and
-// uses the root entry's plain exports (validation, ServiceEvent) on the server.
+// uses the root entry's plain exports (validation, ServiceEvent) on the server. The order is
+// made here, on the server (lib/orders.ts): its amount and reference are the server's, and the
+// payment names it by its id in the metadata, which the webhook route checks the payment
+// against. (A real shop makes the order when the shopper checks out their basket.)
 import { connection } from 'next/server';
 import Link from 'next/link';
 import { ServiceEvent, ServicePay, validatePaymentArgs } from 'servicepay';
 import { checkoutConfig } from '../lib/config';
-import { ORDER } from '../lib/orders';
+import { ITEM, createOrder } from '../lib/orders';
 
 export default async function CheckoutPage() {
   // Render per request, so the configuration is read at run time, not frozen at build.
   await connection();
   const { applicationId, sandboxUrl } = checkoutConfig();
-  const payment = { amount: ORDER.amount, paymentReference: ORDER.reference };
+  const order = createOrder();
+  const payment = {
+    amount: order.amount,
+    paymentReference: order.reference,
+    metadata: { orderId: order.orderId },
+  };
   // The same rules the component applies, checked on the server before rendering.
   const checked = validatePaymentArgs(payment);
   if (!checked.ok) throw new Error(`The order cannot be paid: ${checked.issue.reason}`);
@@ -21,7 +29,7 @@ export default async function CheckoutPage() {
       <section className="order" aria-labelledby="order-title">
         <h2 id="order-title">Your order</h2>
         <p>
-          {ORDER.item}: £{ORDER.amount.toFixed(2)}
+          {ITEM.name}: £{order.amount.toFixed(2)}, reference {order.reference}
         </p>
       </section>
       <ServicePay

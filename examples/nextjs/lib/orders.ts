@@ -1,15 +1,29 @@
-// The shop's orders. A real shop keeps them in its database; this example keeps them in memory,
-// on globalThis because Next.js loads route handlers and pages as separate module instances in
-// one server process. Only a verified webhook marks an order paid: the shopper's return from the
-// bank proves nothing (anyone can open the return address). The result page does not read
-// them: it asks the status route, which the receiver's store answers (lib/store.ts).
-import type { WebhookNotification } from 'servicepay/webhook';
+// The shop's orders, made on its server: the amount and the reference are decided here, never
+// by the page. A real shop keeps them in its database; this example keeps them in memory, on
+// globalThis because Next.js loads route handlers and pages as separate module instances in one
+// server process. The shopper's browser creates the payment (spec 2.3), so its amount,
+// reference and metadata can be changed there: the webhook route compares every confirmed
+// payment with the order its metadata names (expectedPayment) before the order counts as paid.
+// Only a verified webhook marks an order paid: the shopper's return from the bank proves
+// nothing (anyone can open the return address). The result page does not read them: it asks
+// the status route, which the receiver's store answers (lib/store.ts).
+import 'server-only';
+import { randomUUID } from 'node:crypto';
+import { isFinalNotification } from 'servicepay/webhook';
+import type { ExpectedPayment, WebhookNotification } from 'servicepay/webhook';
 
-export const ORDER = {
-  item: 'Single-origin coffee beans, 1 kg',
-  amount: 12.5,
-  reference: 'COFFEE-1042',
-} as const;
+/** What the shop sells, at the price only the server decides. */
+export const ITEM = { name: 'Single-origin coffee beans, 1 kg', amount: 12.5 } as const;
+
+export interface Order {
+  /** Random: the key a payment names its order by must not be guessable. */
+  orderId: string;
+  amount: number;
+  currency: 'GBP';
+  reference: string;
+  /** `needs-review`: a confirmed payment named it but did not match it (checked by hand). */
+  status: 'open' | 'paid' | 'needs-review';
+}
 
 export interface PaymentRecord {
   paymentId: string;
@@ -22,14 +36,58 @@ export interface PaymentRecord {
 }
 
 const shared = globalThis as typeof globalThis & {
-  servicepayExampleOrders?: Map<string, PaymentRecord>;
+  servicepayExampleOrders?: { orders: Map<string, Order>; payments: Map<string, PaymentRecord> };
 };
-const payments = (shared.servicepayExampleOrders ??= new Map<string, PaymentRecord>());
+const book = (shared.servicepayExampleOrders ??= { orders: new Map(), payments: new Map() });
 
-/** Called by the webhook route with a verified notification. */
+/** A new order for the checkout page to pay: COFFEE-1042, COFFEE-1043, … */
+export function createOrder(): Order {
+  const order: Order = {
+    orderId: randomUUID(),
+    amount: ITEM.amount,
+    currency: 'GBP',
+    reference: `COFFEE-${1042 + book.orders.size}`,
+    status: 'open',
+  };
+  book.orders.set(order.orderId, order);
+  return order;
+}
+
+/** The order a notification names by its metadata's orderId, if it is one of ours. */
+function orderOf(notification: WebhookNotification): Order | undefined {
+  const orderId = notification.paymentMetadata?.orderId;
+  return typeof orderId === 'string' ? book.orders.get(orderId) : undefined;
+}
+
+/**
+ * The webhook route's `expectedPayment`: the named order's amount, currency and reference as
+ * this server stored them, or null for none of ours. Looked up by the order's own id and
+ * compared in full, so a payment that names another order pays it only with its full amount.
+ */
+export function expectedPayment(notification: WebhookNotification): ExpectedPayment | null {
+  const order = orderOf(notification);
+  return order
+    ? { amount: order.amount, currency: order.currency, reference: order.reference }
+    : null;
+}
+
+/** The webhook route's `onMismatch`: the named order stays unpaid, marked for a person. */
+export function reviewOrder(notification: WebhookNotification): void {
+  const order = orderOf(notification);
+  if (order && order.status !== 'paid') order.status = 'needs-review';
+}
+
+/**
+ * Called by the webhook route with a verified notification: COMPLETED (it matched its order),
+ * FAILED, or another status the service sends (SETTLED follows COMPLETED), which changes
+ * nothing here.
+ */
 export function recordPayment(notification: WebhookNotification): void {
-  const previous = payments.get(notification.paymentId);
-  payments.set(notification.paymentId, {
+  if (!isFinalNotification(notification)) return;
+  const order = orderOf(notification);
+  if (order && notification.paymentStatus === 'COMPLETED') order.status = 'paid';
+  const previous = book.payments.get(notification.paymentId);
+  book.payments.set(notification.paymentId, {
     paymentId: notification.paymentId,
     merchantPaymentId: notification.merchantPaymentId ?? null,
     status: notification.paymentStatus === 'COMPLETED' ? 'paid' : 'not-completed',

@@ -9,10 +9,17 @@ interface Props {
   sandboxUrl: string;
   amount: number;
   reference: string;
+  /** The server's order this pays: the webhook route looks it up by this id. */
+  orderId: string;
 }
 
-export function QuickPay({ applicationId, sandboxUrl, amount, reference }: Props) {
-  const payment = { amount, paymentReference: reference };
+export function QuickPay({ applicationId, sandboxUrl, amount, reference, orderId }: Props) {
+  // One object for the page's life: the component re-applies a payment only when it changes.
+  const [payment] = useState(() => ({
+    amount,
+    paymentReference: reference,
+    metadata: { orderId },
+  }));
   return (
     <>
       <UsualBank applicationId={applicationId} sandboxUrl={sandboxUrl} payment={payment} />
@@ -24,7 +31,7 @@ export function QuickPay({ applicationId, sandboxUrl, amount, reference }: Props
 interface PartProps {
   applicationId: string;
   sandboxUrl: string;
-  payment: { amount: number; paymentReference: string };
+  payment: { amount: number; paymentReference: string; metadata: { orderId: string } };
 }
 
 /** The ref handle: the shop remembers the shopper's bank and offers it in one press. */

@@ -1,10 +1,11 @@
 // Where the bank sends the shopper back. A Server Component with nothing per request: the
-// order summary is rendered here, and <PaymentResult> (in a client component, as it takes a
+// item is rendered here (the order's reference is not known here: the bank's return address
+// names the payment, not the order), and <PaymentResult> (in a client component, as it takes a
 // callback) asks the status route, live, and shows only what the verified webhook said, never
 // what the return address claims. It finds the payment from the address's query, or from what
 // <ServicePay> saved in this tab when the bank sends the shopper back with none.
 import Link from 'next/link';
-import { ORDER } from '../../../lib/orders';
+import { ITEM } from '../../../lib/orders';
 import { OrderResult } from './order-result';
 
 export default function ResultPage() {
@@ -12,7 +13,7 @@ export default function ResultPage() {
     <main>
       <OrderResult>
         <p>
-          {ORDER.item}: £{ORDER.amount.toFixed(2)}, reference {ORDER.reference}
+          {ITEM.name}: £{ITEM.amount.toFixed(2)}
         </p>
         <p>
           <Link href="/">Back to the shop</Link>

@@ -1,0 +1,161 @@
+'use client';
+import {
+  forwardRef,
+  useEffect,
+  useId,
+  useImperativeHandle,
+  useLayoutEffect,
+  useRef,
+  useState,
+} from 'react';
+import type { ForwardRefExoticComponent, RefAttributes } from 'react';
+import type { SessionOptions } from '../core/index';
+import { createLink } from './link';
+import type { HostedServicePayHandle, LinkCallbacks } from './link';
+import type { ServiceOptions } from './types';
+import { useServiceScript } from './useServiceScript';
+
+/**
+ * The props of `servicepay/hosted`'s `<ServicePay>`: those of the root `<ServicePay>` that the
+ * service's own component has (spec 2.2), plus where its script is. Props only the
+ * reimplemented component can honour (`transport`, `baseUrl`, `openUrl`, `messages`,
+ * `extras`, …) are not accepted.
+ */
+export interface HostedServicePayProps
+  extends
+    Pick<
+      SessionOptions,
+      | 'environment'
+      | 'applicationId'
+      | 'payment'
+      | 'disablePayButton'
+      | 'isWebView'
+      | 'agentType'
+      | 'eventConsumer'
+      | 'errorConsumer'
+      | 'generateMerchantPaymentId'
+    >,
+    LinkCallbacks {
+  /**
+   * The versioned address of the service's script, `{script_host}/Service-<version>.min.js`,
+   * from the service's onboarding (spec 4.3). No default.
+   */
+  scriptSrc: string;
+  /** Subresource Integrity of the script (`sha384-…`); sets `crossorigin="anonymous"`. */
+  integrity?: string;
+  /** The page's CSP nonce for the script element. */
+  nonce?: string;
+  /** The global the script defines its constructor under. @default 'Service' */
+  globalName?: string;
+  /** Title displayed by the component. @default 'Pay with your banking app' */
+  title?: string;
+  /** Label displayed below the title. @default 'Pay securely with your banking app' */
+  label?: string;
+  /** Label of the Pay button, followed by the amount. @default 'Pay £' */
+  payLabel?: string;
+  /** No service stylesheet and no service class names (spec 2.2). @default false */
+  disableVolumeStyling?: boolean;
+  /**
+   * No utility-class stylesheet (spec 2.2).
+   * @deprecated since component version 0.5 (spec 9).
+   * @default false
+   */
+  disableTailwindStyling?: boolean;
+  /** Called with the merchantPaymentId each payment used, right after `payment_initiated`. */
+  onPaymentInitiated?: (details: { merchantPaymentId: string }) => void;
+  /** Extra class names for the container. */
+  className?: string;
+}
+
+/** A layout effect in the browser (no effect runs on a server, and React 18 warns of this one there). */
+const useBrowserLayoutEffect = typeof document == 'undefined' ? useEffect : useLayoutEffect;
+
+/**
+ * `<ServicePay>` on the service's own script (spec 4.3, 4.4): loads it once per page, creates
+ * the service's component in its own element and keeps exactly one there.
+ */
+export const ServicePay: ForwardRefExoticComponent<
+  HostedServicePayProps & RefAttributes<HostedServicePayHandle>
+> = forwardRef<HostedServicePayHandle, HostedServicePayProps>(function ServicePay(props, ref) {
+  const { scriptSrc, integrity, nonce, globalName, payment, disablePayButton } = props;
+  const { environment, applicationId, isWebView, agentType } = props;
+  const { disableVolumeStyling, disableTailwindStyling, className } = props;
+  const { title, label, payLabel } = props;
+  const { status, Service, error, retry } = useServiceScript(scriptSrc, {
+    integrity,
+    nonce,
+    globalName,
+  });
+  const id = `servicepay${useId().replace(/[^\w-]/g, '')}`;
+  const latest = useRef(props);
+  const [link] = useState(() => createLink(() => latest.current));
+  useImperativeHandle(ref, () => link.handle, [link]);
+  // The newest props for the callbacks, before the effects below use them.
+  useEffect(() => {
+    latest.current = props;
+  });
+
+  // A payment of the same content, in a new object, is not sent again.
+  let paymentKey: string;
+  try {
+    paymentKey = JSON.stringify(payment) ?? '';
+  } catch {
+    paymentKey = String(Math.random());
+  }
+  useEffect(() => {
+    const { payment } = latest.current;
+    if (payment) link.handle.createPayment(payment);
+  }, [link, paymentKey]);
+  useEffect(() => link.disable(disablePayButton), [link, disablePayButton]);
+  // The options of new Service (spec 2.2), as a value: a change of any makes a fresh instance.
+  const options = JSON.stringify({
+    environment,
+    applicationId,
+    title,
+    label,
+    payLabel,
+    isWebView,
+    agentType,
+    disableVolumeStyling,
+    disableTailwindStyling,
+  });
+  // Before paint: the placeholder gives way to the injected component in one frame.
+  useBrowserLayoutEffect(
+    () => (Service ? link.attach(Service, id, JSON.parse(options) as ServiceOptions) : undefined),
+    [link, Service, id, options],
+  );
+  useEffect(() => {
+    if (!error) return;
+    link.drop();
+    latest.current.errorConsumer?.({ location: 'fetchInstitutions', error: error.message });
+  }, [link, error]);
+
+  const amount = payment?.amount;
+  // The placeholder holds the place of the service's Pay step with spec 2.2's defaults, which
+  // the service's component shows: not this project's messages table (1 kB this entry need not
+  // carry), which only the reimplementation renders.
+  return (
+    <div className={className} data-servicepay-hosted={status}>
+      {status == 'loading' && (
+        <div className="servicepay-placeholder" aria-busy="true">
+          <p>{title ?? 'Pay with your banking app'}</p>
+          <p>{label ?? 'Pay securely with your banking app'}</p>
+          <button type="button" disabled>
+            {typeof amount == 'number'
+              ? (payLabel ?? 'Pay £') + amount.toLocaleString('en-GB', { minimumFractionDigits: 2 })
+              : 'Pay'}
+          </button>
+        </div>
+      )}
+      {status == 'error' && (
+        <div className="servicepay-placeholder">
+          <p role="alert">We couldn&apos;t load the payment options.</p>
+          <button type="button" onClick={retry}>
+            Try again
+          </button>
+        </div>
+      )}
+      <div id={id} />
+    </div>
+  );
+});

@@ -1,0 +1,37 @@
+// The service's browser interface as its spec publishes it (2.2, 2.3, 4.3, 4.4): all the
+// wrapper relies on, so that any implementation of `window.Service` works under it.
+import type {
+  AgentType,
+  Environment,
+  PaymentArgs,
+  ServiceError,
+  ServiceEventName,
+} from '../core/index';
+
+/** The options of `new window.Service(options)` (spec 2.2), under the spec's names. */
+export interface ServiceOptions {
+  environment: Environment;
+  applicationId: string;
+  disableVolumeStyling?: boolean;
+  disableTailwindStyling?: boolean;
+  disablePayButton?: boolean;
+  isWebView?: boolean;
+  eventConsumer?: (event: ServiceEventName) => void;
+  errorConsumer?: (error: ServiceError) => void;
+  title?: string;
+  label?: string;
+  payLabel?: string;
+  agentType?: AgentType;
+}
+
+/** The component object the service's script creates (spec 4.4). */
+export interface ServiceInstance {
+  createPayment(args: PaymentArgs): unknown;
+  injectComponent(elementId: string): unknown;
+  toggleButton(enabled: boolean): unknown;
+  payWithInstitution(institutionId: string): unknown;
+  openInstitutionSelection(): unknown;
+}
+
+/** `window.Service`, as the service's script defines it (spec 4.3). */
+export type ServiceConstructor = new (options: ServiceOptions) => ServiceInstance;
