@@ -84,10 +84,10 @@ export function createHttpTransport(options: HttpTransportOptions): ServiceTrans
         });
       }
     } finally {
+      // No abort here: every path that leaves the exchange open has aborted or cancelled it, and
+      // Chromium marks a completed request "(canceled)" when aborted after its last byte.
       clearTimeout(timer);
       signal?.removeEventListener('abort', abort);
-      // Whatever happened, nothing of this exchange stays open (no-op once complete).
-      controller.abort();
     }
     // Set whenever we get here: every path without a response has thrown above.
     const { ok, status, statusText } = response!;
@@ -160,8 +160,11 @@ export async function readText(
     else signal.addEventListener('abort', fail);
   });
   aborted.catch(() => undefined);
-  const reader = response.body?.getReader?.();
-  // A fetch without streams (an old polyfill) is bounded in time only.
+  // Read through a stream reader, a `no-store` answer is listed "(canceled)" in Chromium in some
+  // loads though it came whole: one of known length within `max` is read whole; a fetch
+  // without streams (an old polyfill) is bounded in time only.
+  const reader =
+    +(response.headers.get('content-length') ?? max + 1) > max && response.body?.getReader?.();
   if (!reader) return Promise.race([response.text(), aborted]);
   const decoder = new TextDecoder();
   let text = '';
@@ -174,7 +177,7 @@ export async function readText(
       text += decoder.decode(value, { stream: true });
     }
   } finally {
-    // Stops the download of whatever is left (nothing, once done).
+    // Stops the download of whatever is left (nothing, once done: the stream is closed).
     reader.cancel().catch(() => undefined);
   }
 }

@@ -31,8 +31,11 @@ export const DEFAULT_MESSAGES = {
   slow: 'This is taking longer than usual.',
   /** The retry action (slow or failed load). */
   retry: 'Try again',
-  /** The banks could not be loaded. */
-  loadFailed: 'We couldn’t load the banks. Check your connection and try again.',
+  /**
+   * The banks could not be loaded: the shop's backend, as often as the shopper's connection, so
+   * neither is blamed.
+   */
+  loadFailed: 'We couldn’t load the banks just now. Please try again.',
   /** The shop's set-up stops payments (a merchant's mistake): nothing the shopper can retry. */
   unavailable: 'Paying by bank isn’t available. Please choose another way to pay.',
   /** Nothing matched the search. */

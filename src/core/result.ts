@@ -204,6 +204,8 @@ export function createPaymentResult(initial: PaymentResultOptions): PaymentResul
         });
         if (response.ok) {
           const text = await readText(response, controller.signal, MAX_ANSWER_BYTES);
+          // Read to its end: a final answer's stop() must not abort it (marked "(canceled)").
+          inFlight = undefined;
           if (text !== undefined) answer(text);
         } else if (!warned && response.status !== 503) {
           warned = true;
@@ -221,8 +223,9 @@ export function createPaymentResult(initial: PaymentResultOptions): PaymentResul
         // A dropped connection, a stall (timed out above), or our own stop: asked again below.
       } finally {
         clearTimeout(timeout);
-        // Whatever happened, nothing of this exchange stays open.
-        controller.abort();
+        // An exchange left open (an error status's unread body) is closed; a complete one is not
+        // touched: aborted after its last byte, Chromium lists it as cancelled.
+        if (inFlight === controller) controller.abort();
       }
       if (!done) timer = setTimeout(() => void poll(attempt + 1), pollDelay(attempt));
     };

@@ -98,6 +98,13 @@ describe('your own shop: a Vite app beside an Express server, as the page says',
         problems.push(`${message.type()}: ${message.text()}`);
       }
     });
+    // The network panel: no request of the payment failed or was cancelled (the result page's
+    // event stream, which it closes once the outcome is in, is not a request that completes).
+    page.on('requestfailed', (request) => {
+      if (request.resourceType() !== 'eventsource') {
+        problems.push(`${request.method()} ${request.url()}: ${request.failure()?.errorText}`);
+      }
+    });
     try {
       await page.goto(shopUrl);
       await payAtTheBank(page, 'Approve');
