@@ -29,10 +29,8 @@ export const SLOW_LOAD_MS = 5000;
 // the gist, with nothing thrown. docs/react.md lists both forms.
 //
 // Development-only warnings sit in `try { if (process.env.NODE_ENV !== 'production' ...) }`:
-// bundlers replace the expression, so production builds drop the check and its message, and
-// without a bundler (no `process`) the ReferenceError is caught and nothing is warned. Written
-// at each spot on purpose, not behind a helper: a helper's call, with its message, would stay
-// in production bundles (bundlers do not inline it), about 150 bytes in every Pay button.
+// production builds drop the check and its message; without a bundler (no `process`) nothing is
+// warned. Inline at each spot: a helper's call and message would stay in production (decisions).
 
 export interface PaymentSession {
   /** The current state; a new object after every change (for useSyncExternalStore). */
@@ -158,8 +156,8 @@ export function createPaymentSession(
   const emit = (event: ServiceEventName) => callMerchant('eventConsumer', event);
 
   /**
-   * The developer's detail goes to errorConsumer (and the console in development); the shopper
-   * is told `problem` in plain words, when there is something to tell them.
+   * The developer's detail goes to errorConsumer, else (in development) once to the console with
+   * one prefix; the shopper is told `problem` in plain words, when there is something to tell.
    */
   function report(
     location: ErrorLocationName,
@@ -169,7 +167,9 @@ export function createPaymentSession(
   ): void {
     if (!keep) update({ error: { location, error }, ...(problem !== undefined && { problem }) });
     try {
-      if (process.env.NODE_ENV !== 'production') console.warn(`${PREFIX}[${location}] ${error}`);
+      if (process.env.NODE_ENV !== 'production' && !options.errorConsumer) {
+        console.warn(`${PREFIX}[${location}] ${error.replace(/^servicepay: /, '')}`);
+      }
     } catch {
       // No bundler: no warning.
     }

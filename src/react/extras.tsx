@@ -136,7 +136,8 @@ export function Extras(context: ExtrasContext & { step?: boolean }) {
             location: 'payWithBankInstitution' as const,
             error: `servicepay: could not open the authorisation URL: ${String(error)}`,
           };
-          console.error(report.error);
+          // Once: to the merchant's errorConsumer, or else the console.
+          if (!props.errorConsumer) console.error(report.error);
           try {
             props.errorConsumer?.(report);
           } catch {

@@ -55,6 +55,26 @@ describe('backend address', () => {
     expect(log.openUrl).not.toHaveBeenCalled();
   });
 
+  it('in development, the console gets each error once, with one prefix: only without an errorConsumer', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      // The merchant's errorConsumer has it: the library writes nothing of its own.
+      setup({ environment: 'LIVE', transport: undefined }).session.mount();
+      expect(warn).not.toHaveBeenCalled();
+
+      setup({
+        environment: 'LIVE',
+        transport: undefined,
+        errorConsumer: undefined,
+      }).session.mount();
+      expect(warn.mock.calls).toEqual([
+        [`servicepay: [fetchInstitutions] ${NO_LIVE_ADDRESS.replace('servicepay: ', '')}`],
+      ]);
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
   it('LIVE with baseUrl goes through the HTTP transport, end to end', async () => {
     const { requests } = stubNetwork();
     const { session, log } = setup({
