@@ -14,7 +14,7 @@ import type { ServiceError, ServicePayHandle } from 'servicepay';
 import { extras } from 'servicepay/extras';
 import { formatAmount, loadOrder, rememberOrder } from './order';
 import type { Order } from './order';
-import { REVIEW_CONTACT, Result } from './result';
+import { REVIEW_CONTACT, Result, SiteHeader } from './result';
 
 interface Config {
   sandboxUrl: string;
@@ -55,104 +55,109 @@ function Checkout({ order }: { order: Order }) {
     service.current?.openInstitutionSelection();
   }, []);
   return (
-    <main className="shop">
-      <h1>{config.merchantName}</h1>
-      <section className="order" aria-labelledby="order-title">
-        <h2 id="order-title">Your order</h2>
-        <p>
-          {order.item} — {formatAmount(order.amount)}
-        </p>
-        {confirmed && <p className="confirmed">Your order is confirmed. Thank you!</p>}
-        {/* Read-only: the shop's server chose it, and checks the payment carries it. */}
-        <dl>
-          <dt>Payment reference (shown in your banking app)</dt>
-          <dd data-testid="reference">{order.reference}</dd>
-        </dl>
-      </section>
-      <ServicePay
-        ref={service}
-        environment="SANDBOX"
-        applicationId={config.applicationId}
-        baseUrl={config.sandboxUrl}
-        nonce={config.nonce}
-        payment={payment}
-        extras={extras}
-        statusUrl={config.statusUrl}
-        reviewContact={REVIEW_CONTACT}
-        rememberBank
-        featuredInstitutions={FEATURED_BANKS}
-        eventConsumer={(event) => {
-          // The result page shows this order while the bank has not confirmed yet.
-          if (event === ServiceEvent.PAYMENT_INITIATED) rememberOrder(order);
-          log(event);
-        }}
-        errorConsumer={(error) => setErrors((all) => [...all, error])}
-        onHandoffShown={(handoff) => log(`onHandoffShown: ${handoff.institution.name}`)}
-        // The outcome of a payment approved on the phone, shown in place by the handoff panel:
-        // the shop does here what its result page does (result.tsx).
-        onResult={({ status }) => {
-          log(`onResult: ${status}`);
-          if (status !== 'COMPLETED') return;
-          setConfirmed(true);
-          document.title = `${DEFAULT_RESULT_MESSAGES.received} – ${config.merchantName}`;
-        }}
-      />
-      {/* For the developer trying the example, not for the shopper: a real checkout shows none
+    <>
+      <SiteHeader shop={config.merchantName} />
+      <main className="shop">
+        <section className="order" aria-labelledby="order-title">
+          <h1 id="order-title">Your order</h1>
+          <p>
+            {order.item} — {formatAmount(order.amount)}
+          </p>
+          {confirmed && <p className="confirmed">Your order is confirmed. Thank you!</p>}
+          {/* Read-only: the shop's server chose it, and checks the payment carries it. */}
+          <dl>
+            <dt>Payment reference (shown in your banking app)</dt>
+            <dd data-testid="reference">{order.reference}</dd>
+          </dl>
+        </section>
+        <ServicePay
+          ref={service}
+          environment="SANDBOX"
+          applicationId={config.applicationId}
+          baseUrl={config.sandboxUrl}
+          nonce={config.nonce}
+          payment={payment}
+          extras={extras}
+          statusUrl={config.statusUrl}
+          reviewContact={REVIEW_CONTACT}
+          rememberBank
+          featuredInstitutions={FEATURED_BANKS}
+          eventConsumer={(event) => {
+            // The result page shows this order while the bank has not confirmed yet.
+            if (event === ServiceEvent.PAYMENT_INITIATED) rememberOrder(order);
+            log(event);
+          }}
+          errorConsumer={(error) => setErrors((all) => [...all, error])}
+          onHandoffShown={(handoff) => log(`onHandoffShown: ${handoff.institution.name}`)}
+          // The outcome of a payment approved on the phone, shown in place by the handoff panel:
+          // the shop does here what its result page does (result.tsx).
+          onResult={({ status }) => {
+            log(`onResult: ${status}`);
+            if (status !== 'COMPLETED') return;
+            setConfirmed(true);
+            document.title = `${DEFAULT_RESULT_MESSAGES.received} – ${config.merchantName}`;
+          }}
+        />
+        {/* For the developer trying the example, not for the shopper: a real checkout shows none
           of this. Closed by default, so the page reads as a shop; the counts show activity. */}
-      <details className="developer">
-        <summary>
-          Developer panel: {events.length} {events.length === 1 ? 'event' : 'events'},{' '}
-          {errors.length} {errors.length === 1 ? 'error' : 'errors'}
-        </summary>
-        <section aria-labelledby="errors-title">
-          <h2 id="errors-title">Errors (errorConsumer)</h2>
-          <ul aria-label="Errors" data-testid="errors">
-            {errors.map((error, index) => (
-              <li key={index}>
-                {error.location}: {error.error}
-              </li>
-            ))}
-          </ul>
-        </section>
-        <section aria-labelledby="events-title">
-          <h2 id="events-title">Events (eventConsumer, onHandoffShown, onResult)</h2>
-          <ol aria-label="Events" data-testid="events">
-            {events.map((event, index) => (
-              <li key={index}>{event}</li>
-            ))}
-          </ol>
-        </section>
-        <section aria-labelledby="methods-title">
-          <h2 id="methods-title">Methods (ref)</h2>
-          {/* The ref handle's payWithInstitution, as a shop's own bank buttons would call it. */}
-          <form
-            className="controls"
-            onSubmit={(event) => {
-              event.preventDefault();
-              void service.current?.payWithInstitution(institutionId);
-            }}
-          >
-            <label htmlFor="institution-id">Institution id</label>
-            <input
-              id="institution-id"
-              value={institutionId}
-              onChange={(event) => setInstitutionId(event.target.value)}
-            />
-            <button type="submit">payWithInstitution</button>
-          </form>
-        </section>
-      </details>
-    </main>
+        <details className="developer">
+          <summary>
+            Developer panel: {events.length} {events.length === 1 ? 'event' : 'events'},{' '}
+            {errors.length} {errors.length === 1 ? 'error' : 'errors'}
+          </summary>
+          <section aria-labelledby="errors-title">
+            <h2 id="errors-title">Errors (errorConsumer)</h2>
+            <ul aria-label="Errors" data-testid="errors">
+              {errors.map((error, index) => (
+                <li key={index}>
+                  {error.location}: {error.error}
+                </li>
+              ))}
+            </ul>
+          </section>
+          <section aria-labelledby="events-title">
+            <h2 id="events-title">Events (eventConsumer, onHandoffShown, onResult)</h2>
+            <ol aria-label="Events" data-testid="events">
+              {events.map((event, index) => (
+                <li key={index}>{event}</li>
+              ))}
+            </ol>
+          </section>
+          <section aria-labelledby="methods-title">
+            <h2 id="methods-title">Methods (ref)</h2>
+            {/* The ref handle's payWithInstitution, as a shop's own bank buttons would call it. */}
+            <form
+              className="controls"
+              onSubmit={(event) => {
+                event.preventDefault();
+                void service.current?.payWithInstitution(institutionId);
+              }}
+            >
+              <label htmlFor="institution-id">Institution id</label>
+              <input
+                id="institution-id"
+                value={institutionId}
+                onChange={(event) => setInstitutionId(event.target.value)}
+              />
+              <button type="submit">payWithInstitution</button>
+            </form>
+          </section>
+        </details>
+      </main>
+    </>
   );
 }
 
 /** Said to the shopper when the shop's server could not give the order. */
 function OrderUnavailable() {
   return (
-    <main className="shop">
-      <h1>{config.merchantName}</h1>
-      <p role="alert">We could not load your order. Please reload the page to try again.</p>
-    </main>
+    <>
+      <SiteHeader shop={config.merchantName} />
+      <main className="shop">
+        <h1>Your order</h1>
+        <p role="alert">We could not load your order. Please reload the page to try again.</p>
+      </main>
+    </>
   );
 }
 

@@ -53,9 +53,7 @@ export function Result({ shop, nonce }: { shop: string; nonce: string }) {
   const order = lastOrder();
   return (
     <>
-      <header className="site-header">
-        <a href="/">{shop}</a>
-      </header>
+      <SiteHeader shop={shop} />
       <main className="shop">
         <PaymentResult
           statusUrl="/api/payments/status"
@@ -85,5 +83,14 @@ export function Result({ shop, nonce }: { shop: string; nonce: string }) {
         </PaymentResult>
       </main>
     </>
+  );
+}
+
+/** The shop's name above every page, checkout and result alike: a link home. */
+export function SiteHeader({ shop }: { shop: string }) {
+  return (
+    <header className="site-header">
+      <a href="/">{shop}</a>
+    </header>
   );
 }

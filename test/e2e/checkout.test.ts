@@ -410,6 +410,7 @@ describe('accessibility in a real browser', () => {
             ),
           );
           const found: Record<string, string[]> = {};
+          const rings: string[] = [];
           for (const [id, heading] of [
             [received, 'Payment received'],
             [failed, 'Payment not completed'],
@@ -420,6 +421,14 @@ describe('accessibility in a real browser', () => {
             );
             await page.getByRole('heading', { level: 1, name: heading }).waitFor();
             found[heading] = await axeViolations(page);
+            // The heading has focus, to be read out, with no ring drawn for this shopper, who
+            // has not touched the page yet.
+            rings.push(
+              await page.evaluate(() => {
+                const focused = document.activeElement!;
+                return `${focused.tagName} ${getComputedStyle(focused).outlineStyle}`;
+              }),
+            );
           }
           await page.clock.runFor(NOT_HEARD_AFTER_MS);
           await page
@@ -436,6 +445,8 @@ describe('accessibility in a real browser', () => {
             'not heard': [],
             'not found': [],
           });
+          // (Waiting is the first state shown: nothing moved focus yet.)
+          expect(rings).toEqual(['H1 none', 'H1 none', 'BODY none']);
           await context.close();
         }
       }
