@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { smokeApps } from './apps';
 import { launchChromium } from '../helpers/browser';
 import { freePort } from '../helpers/free-port';
-import { REPO, startFixture } from './support';
+import { REPO, run, startFixture } from './support';
 
 const { react19: app } = smokeApps();
 const POLL = { timeout: 30_000 };
@@ -19,15 +19,18 @@ const started: Started[] = [];
 let browser: Browser;
 let shopUrl: string;
 let api: Started;
+let shop: string;
+let webhookUrl: string;
+const bin = (name: string) => join(app, 'node_modules/.bin', name);
 
 beforeAll(async () => {
   // A folder of its own inside the app, so `servicepay`, express and react resolve from the
   // app's node_modules as in a merchant's project.
-  const shop = mkdtempSync(join(app, 'own-shop-'));
+  shop = mkdtempSync(join(app, 'own-shop-'));
   cpSync(join(REPO, 'examples/vite-express'), shop, { recursive: true });
-  const bin = (name: string) => join(app, 'node_modules/.bin', name);
   const [sandboxPort, apiPort, vitePort] = [await freePort(), await freePort(), await freePort()];
   shopUrl = `http://127.0.0.1:${vitePort}/`;
+  webhookUrl = `http://127.0.0.1:${apiPort}/webhooks/servicepay`;
   const start = async (file: string, args: string[], ready: RegExp, env = {}) => {
     const command = await startFixture<string>(shop, file, {
       args,
@@ -45,7 +48,7 @@ beforeAll(async () => {
     bin('servicepay-sandbox'),
     [
       ...['--port', String(sandboxPort)],
-      ...['--webhook-url', `http://127.0.0.1:${apiPort}/webhooks/servicepay`],
+      ...['--webhook-url', webhookUrl],
       ...['--web-callback-url', `${shopUrl}checkout/result`],
       ...['--key-file', '.sandbox-key.pem'],
     ],
@@ -93,7 +96,9 @@ describe('your own shop: a Vite app beside an Express server, as the page says',
     const page = await browser.newPage();
     const problems: string[] = [];
     page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+    const lines: string[] = [];
     page.on('console', (message) => {
+      lines.push(message.text());
       if (message.type() === 'error' || message.type() === 'warning') {
         problems.push(`${message.type()}: ${message.text()}`);
       }
@@ -114,6 +119,8 @@ describe('your own shop: a Vite app beside an Express server, as the page says',
       // The server's onNotification ran: the order is marked paid.
       expect(api.output()).toMatch(/order \S+: COMPLETED/);
       expect(problems).toEqual([]);
+      // Whatever the library writes: one prefix a line.
+      expect(lines.filter((line) => /servicepay:.*servicepay:/.test(line))).toEqual([]);
     } finally {
       await page.close();
     }
@@ -137,5 +144,29 @@ describe('your own shop: a Vite app beside an Express server, as the page says',
     } finally {
       await page.close();
     }
+  });
+
+  it('a delivery signed with another key: 401, and the server writes one line that says so', async () => {
+    // send-webhook without --key-file signs with a key of its own: another environment's key,
+    // as far as the server knows. Twice, as the service resends.
+    const send = () =>
+      run(
+        process.execPath,
+        [bin('servicepay-sandbox'), 'send-webhook', '--to', webhookUrl, '--status', 'COMPLETED'],
+        { cwd: shop },
+      ).then(
+        () => 'answered 200',
+        (error: Error) => error.message,
+      );
+    for (let i = 0; i < 2; i++) expect(await send()).toMatch(/HTTP 401/);
+    const lines = api
+      .output()
+      .split('\n')
+      .filter((line) => line.includes('signature'));
+    expect(lines).toEqual([
+      expect.stringMatching(
+        /^servicepay webhook: a delivery's signature did not verify with publicKey, so it was answered 401 .* Is the key this environment's/,
+      ),
+    ]);
   });
 });
