@@ -125,8 +125,9 @@ module.exports = [
     gzip: true,
     // Measured 7.27 kB (with the hook's handoff and the focus after Continue). The panel's
     // needs-review state (its words, the shared icon, its colour) and the status codec: 7.86 kB.
-    // The note for a bank page on this computer only (loopbackNote): 8.0 kB.
-    limit: '8.05 KB',
+    // The note for a bank page on this computer only (loopbackNote): 8.0 kB. The step's own
+    // stylesheet (a quiet "Forget this bank"): 8.12 kB.
+    limit: '8.15 KB',
     modifyEsbuildConfig: (config) =>
       production({ ...config, plugins: [...(config.plugins ?? []), splitPoint('qr')] }),
   },
@@ -146,7 +147,8 @@ module.exports = [
     path: `dist/standalone/Service-extras-${version}.min.js`,
     disablePlugins: ['@size-limit/esbuild'],
     gzip: true,
-    // Measured 7.41 kB; 7.96 kB with the panel's needs-review state; 8.1 kB with loopbackNote.
-    limit: '8.15 KB',
+    // Measured 7.41 kB; 7.96 kB with the panel's needs-review state; 8.1 kB with loopbackNote;
+    // 8.23 kB with the step's stylesheet.
+    limit: '8.25 KB',
   },
 ];

@@ -1,5 +1,5 @@
 'use client';
-import { useEffect, useState } from 'react';
+import { useEffect, useInsertionEffect, useState } from 'react';
 import { HANDOFF_MEDIA, REMEMBERED_BANK_KEY, resolveHandoffMessages } from '../core/index';
 import type {
   Handoff,
@@ -14,7 +14,9 @@ import type { BankList } from './BankList';
 // The opt-in extras of the component, in a chunk of their own (./load-extras): the desktop
 // handoff panel and, at the top of the bank step, the remembered bank and the merchant's
 // featured banks.
+import handoffCss from '../styles/handoff.css?raw';
 import { HandoffPanel } from './Handoff';
+import { injectPartStylesheet } from './result-styles';
 import type { ServicePayExtras, ViewProps } from './ServicePayView';
 
 /**
@@ -177,6 +179,10 @@ function forgetRemembered(): void {
  */
 function StepExtras({ session, state, messages, cx, props, BankList }: ExtrasContext) {
   const words = resolveHandoffMessages(props.messages);
+  // The extras' stylesheet (the handoff panel's file) holds the step's few rules too.
+  useInsertionEffect(() => {
+    if (!props.disableVolumeStyling) injectPartStylesheet('handoff', handoffCss, props.nonce);
+  }, [props.disableVolumeStyling, props.nonce]);
   const [remembered, setRemembered] = useState(() =>
     props.rememberBank ? readRemembered() : null,
   );
