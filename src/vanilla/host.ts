@@ -7,6 +7,18 @@ import { ServiceInjectionError } from './errors';
 let scriptNonce: string | undefined;
 
 /**
+ * The `<script>` element of the standalone script running now (null afterwards), through
+ * Document's own getter and only if it is one: HTML injected above the tag can take over
+ * `document.currentScript` by naming an `<img>` or `<form>` so.
+ */
+export function runningScript(): HTMLScriptElement | undefined {
+  const script = Object.getOwnPropertyDescriptor(Document.prototype, 'currentScript')?.get?.call(
+    document,
+  ) as unknown;
+  return script instanceof HTMLScriptElement ? script : undefined;
+}
+
+/**
  * Called by each standalone script while it runs (`document.currentScript` is null
  * afterwards): a page under a strict CSP that gave the script a nonce gets the styles through
  * with the same nonce.

@@ -10,8 +10,10 @@ let nonce: string | undefined;
 let loading: Promise<Extras> | undefined;
 
 /** Called by the standalone script while it runs: its own address and nonce. */
-export function setExtrasScript(script: HTMLScriptElement | null): void {
-  // Service-0.9.3.min.js → Service-extras-0.9.3.min.js, from the same host.
+export function setExtrasScript(script: HTMLScriptElement | undefined): void {
+  // Service-0.9.3.min.js → Service-extras-0.9.3.min.js, from the same host: only the script's
+  // own address is rewritten, and no origin holds `Service-` (hosts are lower-cased), so the
+  // extras never come from another origin than this script's.
   base = script?.src.replace(/Service-(?=[\d.]+\.min\.js)/, 'Service-extras-');
   nonce = script?.nonce;
 }
