@@ -68,8 +68,9 @@ module.exports = [
     path: 'dist/core.mjs',
     gzip: true,
     // Issue 22: the extras' words and facts (core/handoff.ts), which `import { ServicePay }`
-    // does not carry: 8.15 KB.
-    limit: '8.2 KB',
+    // does not carry: 8.15 KB. Hold under faults: the result page keeps the tab's own payment
+    // over a crafted link's and takes the ids out of the address: 8.21 KB.
+    limit: '8.25 KB',
     modifyEsbuildConfig: production,
   },
   // The file a plain page loads with <script src> (spec 4.3), measured as served: rollup has
@@ -81,8 +82,9 @@ module.exports = [
     gzip: true,
     // Issue 12's budget is 16 KB (above).
     // Issue 22 (the unavailable banks, and the loader of the extras file with the Preact it
-    // hands over): 15.91 KB.
-    limit: '15.95 KB',
+    // hands over): 15.91 KB. Hold under faults (its own <script> found through Document's getter,
+    // not a named element that took `currentScript` over): 15.96 KB, within the 16 KB budget.
+    limit: '16 KB',
   },
   // The result page's script (window.ServiceResult; Preact and the shim bundled again, about
   // 6 KB of it: a page loads one of the two). Issue 20 gives it no budget of its own, only that
@@ -93,7 +95,9 @@ module.exports = [
     disablePlugins: ['@size-limit/esbuild'],
     gzip: true,
     // +11 B in issue 22 (the host's update, shared with the component's script): 10.26 KB.
-    limit: '10.3 KB',
+    // Hold under faults (its own <script> found safely; the tab's own payment first, the ids out
+    // of the address): 10.40 KB.
+    limit: '10.45 KB',
   },
   // The opt-in extras (issue 22): what a page that hands them to <ServicePay extras={extras}>
   // adds to the root entry (the handoff panel, the remembered and featured banks, the result
@@ -105,8 +109,9 @@ module.exports = [
     import: '{ extras }',
     ignore: ['react', 'react-dom'],
     gzip: true,
-    // Measured 7.27 kB (with the hook's handoff and the focus after Continue).
-    limit: '7.3 KB',
+    // Measured 7.27 kB (with the hook's handoff and the focus after Continue); 7.34 kB with the
+    // result engine's choice of payment (hold under faults).
+    limit: '7.4 KB',
     modifyEsbuildConfig: (config) =>
       production({ ...config, plugins: [...(config.plugins ?? []), splitPoint('qr')] }),
   },
@@ -126,7 +131,7 @@ module.exports = [
     path: `dist/standalone/Service-extras-${version}.min.js`,
     disablePlugins: ['@size-limit/esbuild'],
     gzip: true,
-    // Measured 7.41 kB.
-    limit: '7.45 KB',
+    // Measured 7.41 kB; 7.48 kB with the result engine's choice of payment (hold under faults).
+    limit: '7.5 KB',
   },
 ];

@@ -43,3 +43,32 @@ export function checkIds(paymentId: unknown, merchantPaymentId: unknown): Paymen
     typeof id == 'string' && id.length > 0 && id.length <= 200;
   return ok(paymentId) && ok(merchantPaymentId) ? { paymentId, merchantPaymentId } : null;
 }
+
+/** The query parameters of the return address that name the payment (the sandbox's). */
+const RETURN_PARAMS = ['paymentId', 'merchantPaymentId'];
+
+/**
+ * The payment the result page follows, when the page was not told: the one this tab saved
+ * (its own, which a crafted link must not replace with someone else's paid pair), else the
+ * return address's pair (a fresh tab, the phone after a QR handoff), which is then saved as
+ * this tab's so that a reload finds it. Either way the ids leave the address (history
+ * .replaceState), where Referer headers and analytics scripts would pick them up. Browser
+ * only; never throws.
+ */
+export function takeReturnedPayment(): PaymentIds | null {
+  const saved = readSavedPayment();
+  let found = saved;
+  try {
+    const url = new URL(location.href);
+    const query = url.searchParams;
+    if (RETURN_PARAMS.some((name) => query.has(name))) {
+      found ??= checkIds(query.get('paymentId'), query.get('merchantPaymentId'));
+      RETURN_PARAMS.forEach((name) => query.delete(name));
+      history.replaceState(history.state, '', url.href);
+    }
+    if (found && !saved) sessionStorage.setItem(SAVED_PAYMENT_KEY, JSON.stringify(found));
+  } catch {
+    // No location or history (not a browser), or storage blocked: what was found stands.
+  }
+  return found;
+}

@@ -58,6 +58,22 @@ describe('<PaymentResult> finds the payment', { timeout: 30_000 }, () => {
     renderResult();
     await heading(M.received);
     expect(server.requests[0]).toMatchObject({ ...IDS, accept: 'application/json', code: 200 });
+    // Read, then out of the address (Referer, analytics) and kept as this tab's payment.
+    expect(location.href).toBe(`${location.origin}/checkout/result`);
+    expect(JSON.parse(sessionStorage.getItem(SAVED_PAYMENT_KEY)!)).toEqual(IDS);
+  });
+
+  it("this tab's own saved payment over another payment the address names", async () => {
+    const own = { ...IDS, paymentId: '3d2b1f0e-9c8a-4b6d-8e7f-1a2b3c4d5e6f' };
+    sessionStorage.setItem(SAVED_PAYMENT_KEY, JSON.stringify(own));
+    server.record(IDS, 'COMPLETED');
+    returnTo(`${withIds}&step=2`);
+    const { onResult } = renderResult();
+    await waitFor(() => expect(server.requests.length).toBeGreaterThan(0));
+    expect(server.requests[0]).toMatchObject(own);
+    expect(location.search).toBe('?step=2');
+    expect(screen.getByRole('heading', { name: M.waiting })).toBeInTheDocument();
+    expect(onResult).not.toHaveBeenCalled();
   });
 
   it('from what a real <ServicePay> saved before opening the bank, when the bank returns with no query', async () => {
@@ -92,8 +108,7 @@ describe('<PaymentResult> finds the payment', { timeout: 30_000 }, () => {
   });
 
   it('not at all: says so in plain words, and asks nothing', async () => {
-    // Saved ids of another payment than the address names are not used.
-    sessionStorage.setItem(SAVED_PAYMENT_KEY, JSON.stringify(IDS));
+    // Nothing saved in this tab, and an address with one id of the two.
     returnTo('?paymentId=another-payment');
     const { container, onResult } = renderResult();
     const title = await heading(M.notFound);
