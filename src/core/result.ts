@@ -1,5 +1,6 @@
 import { readText } from './http-transport';
 import type { PaymentResultMessages } from './messages';
+import { MAX_STATUS_ANSWER_BYTES } from './protocol';
 import { checkIds, takeReturnedPayment } from './saved-payment';
 import type { PaymentIds } from './saved-payment';
 
@@ -86,8 +87,8 @@ export interface PaymentResultController {
 export const NOT_HEARD_AFTER_MS = 60_000;
 /** Each poll gives up after this long (a stalled connection), then is asked again. */
 const REQUEST_TIMEOUT_MS = 10_000;
-/** `{"status":"COMPLETED"}` is 22 bytes; anything much bigger is not the endpoint's answer. */
-const MAX_ANSWER_BYTES = 1024;
+/** Anything bigger is not the endpoint's answer (which it bounds so). */
+const MAX_ANSWER_BYTES = MAX_STATUS_ANSWER_BYTES;
 /** 1 s, 2 s, 4 s, then every 5 s: quick when it matters, gentle while the bank takes its time. */
 const pollDelay = (attempt: number) => Math.min(1000 * 2 ** attempt, 5000);
 
