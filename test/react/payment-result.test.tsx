@@ -3,7 +3,7 @@
 // polling path with the real fetch; the event stream is tested in Chromium
 // (test/e2e/payment-result.test.ts).
 import { StrictMode } from 'react';
-import { render, screen, waitFor } from '@testing-library/react';
+import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
@@ -58,9 +58,25 @@ describe('<PaymentResult> finds the payment', { timeout: 30_000 }, () => {
     renderResult();
     await heading(M.received);
     expect(server.requests[0]).toMatchObject({ ...IDS, accept: 'application/json', code: 200 });
-    // Read, then out of the address (Referer, analytics) and kept as this tab's payment.
+    // Read, then out of the address (Referer, analytics), and kept in the tab for a reload.
     expect(location.href).toBe(`${location.origin}/checkout/result`);
-    expect(JSON.parse(sessionStorage.getItem(SAVED_PAYMENT_KEY)!)).toEqual(IDS);
+    cleanup();
+    renderResult();
+    await heading(M.received);
+    expect(server.requests.at(-1)).toMatchObject(IDS);
+  });
+
+  it('from a later return address in a tab that started no payment', async () => {
+    const other = { ...IDS, paymentId: '3d2b1f0e-9c8a-4b6d-8e7f-1a2b3c4d5e6f' };
+    server.record(IDS, 'COMPLETED');
+    server.record(other, 'FAILED');
+    returnTo(withIds);
+    renderResult();
+    await heading(M.received);
+    cleanup();
+    returnTo(`?paymentId=${other.paymentId}&merchantPaymentId=${other.merchantPaymentId}`);
+    renderResult();
+    await heading(M.notCompleted);
   });
 
   it("this tab's own saved payment over another payment the address names", async () => {
