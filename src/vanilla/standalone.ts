@@ -7,13 +7,13 @@ import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/ho
 import { jsx, jsxs } from 'preact/jsx-runtime';
 import { useSyncExternalStore } from 'use-sync-external-store/shim';
 import { ServiceEvent } from '../core/index';
-import { setScriptNonce } from './host';
+import { runningScript, setScriptNonce } from './host';
 import { setExtrasScript } from './load-extras-script';
 import { Service } from './service';
 
 // Read while this script runs (currentScript is null afterwards): a page under a strict CSP
 // that gave this script a nonce gets the component's styles through with the same nonce.
-const script = document.currentScript as HTMLScriptElement | null;
+const script = runningScript();
 setScriptNonce(script?.nonce);
 setExtrasScript(script);
 
