@@ -15,7 +15,7 @@
  * (status-fetch.ts) only read the request and write what this module decides; its bounds are
  * in status-limits.ts.
  */
-import { encodeStatusAnswer, isPaymentId } from '../core/protocol';
+import { isPaymentId } from '../core/protocol';
 import { WebhookConfigError } from './errors';
 import { OUTCOME_METHODS, recordsOutcomes } from './outcomes';
 import type { OutcomeStore, PaymentOutcome } from './outcomes';
