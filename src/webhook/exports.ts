@@ -47,3 +47,4 @@ export type { ExpectedPayment, PaymentMismatch, PaymentMismatchReason } from './
 export type { OutcomeListener, OutcomeStore, PaymentOutcome } from './outcomes';
 export type { FetchPaymentStatusHandler, PaymentStatusHandlerOptions } from './status';
 export type { FetchReceiverOptions, FetchWebhookHandler } from './fetch-handler';
+export type { OpenTelemetryApi } from './telemetry';

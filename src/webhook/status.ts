@@ -11,16 +11,16 @@
  * stream that stays pending until its bound). Only the status leaves the server, unless the
  * merchant maps more with `expose`.
  *
- * Runtime-neutral: the node:http adapter (status-node.ts) and the Fetch adapter
- * (status-fetch.ts) only read the request and write what this module decides.
+ * Runtime-neutral: status-node.ts and the Fetch front door below only adapt what it decides.
  */
 import { encodeStatusAnswer, isPaymentId } from '../core/protocol';
 import { WebhookConfigError } from './errors';
 import { OUTCOME_METHODS, recordsOutcomes } from './outcomes';
 import type { OutcomeStore, PaymentOutcome } from './outcomes';
+import { observed, type TelemetryOptions } from './status-telemetry';
 
 /** Options of createPaymentStatusHandler and createFetchPaymentStatusHandler. */
-export interface PaymentStatusHandlerOptions {
+export interface PaymentStatusHandlerOptions extends TelemetryOptions {
   /**
    * The store the webhook receiver records outcomes in: the same instance (memory) or the same
    * database (PostgreSQL, Redis) as the receiver's `store`.
@@ -375,7 +375,7 @@ export interface FetchPaymentStatusHandler {
 export function createFetchPaymentStatusHandler(
   options: PaymentStatusHandlerOptions,
 ): FetchPaymentStatusHandler {
-  return fetchHandlerWith(createStatusCore(options, 'createFetchPaymentStatusHandler'));
+  return fetchHandlerWith(observed(createStatusCore)(options, 'createFetchPaymentStatusHandler'));
 }
 
 const encoder = new TextEncoder();
