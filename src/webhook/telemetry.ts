@@ -163,7 +163,7 @@ export function createTelemetry(api: unknown): Telemetry | null {
   if (api === undefined) return null;
   if (!isApi(api)) {
     throw new WebhookConfigError(
-      `servicepay: telemetry must be the OpenTelemetry API (import * as opentelemetry from '@opentelemetry/api', then telemetry: opentelemetry), got ${describeValue(api)}.`,
+      `servicepay: telemetry must be the @opentelemetry/api module (import * as opentelemetry, then telemetry: opentelemetry), got ${describeValue(api)}.`,
       'telemetry',
     );
   }

@@ -271,7 +271,7 @@ describe('the receiver, with the SDK registered and telemetry: opentelemetry', (
         telemetry: trace as never,
       });
     expect(create).toThrow(WebhookConfigError);
-    expect(create).toThrow(/^servicepay: telemetry must be the OpenTelemetry API/);
+    expect(create).toThrow(/^servicepay: telemetry must be the @opentelemetry\/api module \(/);
   });
 });
 
