@@ -3,9 +3,12 @@
 // real node:http and a status endpoint export the span tree and the metric points of
 // docs/telemetry.md, and never the body, the metadata or the signature; without the option,
 // nothing at all.
+import { randomUUID } from 'node:crypto';
 import * as opentelemetry from '@opentelemetry/api';
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { createClient } from 'redis';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   createPaymentStatusHandler,
   createWebhookHandler,
@@ -13,6 +16,8 @@ import {
   WebhookConfigError,
 } from '../../src/webhook/index';
 import type { WebhookHandlerOptions, WebhookNotification } from '../../src/webhook/index';
+import { createPostgresStore } from '../../src/webhook/postgres';
+import { createRedisStore } from '../../src/webhook/redis';
 import * as web from '../../src/webhook/web';
 import { readEventStream } from './support/event-stream';
 import { listen, send } from './support/http';
@@ -21,6 +26,8 @@ import { createKeyPair, serviceKeys } from './support/keys';
 import { notification, signed } from './support/notifications';
 import { eventually as polled } from './support/outcomes';
 import { recorder } from './support/receivers';
+import { redisServerPath, startPostgres, startRedis } from './support/servers.mjs';
+import type { TestServer as DatabaseServer } from './support/servers.mjs';
 import { everyAttribute, pointsOf, registerSdk } from './support/telemetry';
 import type { Telemetry } from './support/telemetry';
 
@@ -273,6 +280,53 @@ describe('the receiver, with the SDK registered and telemetry: opentelemetry', (
     expect(create).toThrow(WebhookConfigError);
     expect(create).toThrow(/^servicepay: telemetry must be the @opentelemetry\/api module \(/);
   });
+});
+
+describe('the shared stores name their database', () => {
+  const databases: DatabaseServer[] = [];
+  let pool: pg.Pool;
+  let redis: ReturnType<typeof createClient> | undefined;
+  beforeAll(async () => {
+    const postgres = await startPostgres();
+    databases.push(postgres);
+    pool = new pg.Pool({ connectionString: postgres.url, max: 4 });
+    pool.on('error', () => {});
+    if (process.env.REDIS_URL || redisServerPath() !== null) {
+      const server = (await startRedis()) as DatabaseServer;
+      databases.push(server);
+      redis = createClient({ url: server.url });
+      await redis.connect();
+    }
+  }, 120_000);
+  afterAll(async () => {
+    await pool?.end();
+    await redis?.quit();
+    await Promise.all(databases.map((server) => server.stop()));
+  }, 60_000);
+
+  it.each(['postgresql', 'redis'])(
+    '%s: the claim and complete spans carry db.system, and so do the store call points',
+    async (system) => {
+      if (system === 'redis' && redis === undefined) return; // redis-check.ts says why, once
+      const store =
+        system === 'postgresql'
+          ? createPostgresStore({ pool, table: `telemetry_${process.pid}` })
+          : createRedisStore({ client: redis!, prefix: `telemetry:${randomUUID()}:` });
+      const r = await receiver({ store });
+      const n = notification();
+      expect((await r.deliver(n)).status).toBe(200);
+      await store.close?.();
+
+      const { children } = await oneDelivery(n.paymentId);
+      expect(children['servicepay.webhook.claim']?.attributes['db.system']).toBe(system);
+      expect(children['servicepay.webhook.complete']?.attributes['db.system']).toBe(system);
+      const operations = pointsOf((await sdk.metrics()).get('servicepay.store.duration'))
+        .filter(([attributes]) => attributes['db.system'] === system)
+        .map(([attributes]) => attributes['db.operation']);
+      expect(operations).toContain('claim');
+    },
+    60_000,
+  );
 });
 
 describe('the status endpoint, with telemetry', () => {
