@@ -48,3 +48,4 @@ export type { OutcomeListener, OutcomeStore, PaymentOutcome } from './outcomes';
 export type { PaymentStatusHandlerOptions } from './status';
 export type { FetchPaymentStatusHandler, FetchPaymentStatusHandlerOptions } from './status-fetch';
 export type { FetchReceiverOptions, FetchWebhookHandler } from './fetch-handler';
+export type { OpenTelemetryApi } from './telemetry';

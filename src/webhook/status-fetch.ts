@@ -3,6 +3,7 @@
  * edge runtimes, Deno, Bun.
  */
 import { createStatusCore, STREAM_HEADERS } from './status';
+import { observed } from './status-telemetry';
 import type { PaymentStatusHandlerOptions, StatusAnswer, StatusCore } from './status';
 import { clientOfAddress } from './status-limits';
 
@@ -38,7 +39,7 @@ export interface FetchPaymentStatusHandler {
 export function createFetchPaymentStatusHandler(
   options: FetchPaymentStatusHandlerOptions,
 ): FetchPaymentStatusHandler {
-  return fetchHandlerWith(createStatusCore(options, 'createFetchPaymentStatusHandler'));
+  return fetchHandlerWith(observed(createStatusCore)(options, 'createFetchPaymentStatusHandler'));
 }
 
 /** The client's address where the runtime hands it to the handler: Deno.serve, Bun.serve. */

@@ -3,6 +3,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createStatusCore, STREAM_HEADERS } from './status';
+import { observed } from './status-telemetry';
 import type { PaymentStatusHandlerOptions, StatusAnswer } from './status';
 import { clientOfAddress } from './status-limits';
 
@@ -35,7 +36,7 @@ export interface PaymentStatusHandler {
 export function createPaymentStatusHandler(
   options: NodePaymentStatusHandlerOptions,
 ): PaymentStatusHandler {
-  const core = createStatusCore(options, 'createPaymentStatusHandler');
+  const core = observed(createStatusCore)(options, 'createPaymentStatusHandler');
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
     const checked = core.check(req.method, req.url ?? '/');
     if ('status' in checked) return writeNode(res, checked);

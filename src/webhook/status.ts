@@ -25,9 +25,10 @@ import {
   MAX_STREAMS_PER_CLIENT,
   positiveInteger,
 } from './status-limits';
+import type { TelemetryOptions } from './status-telemetry';
 
 /** Options of createPaymentStatusHandler and createFetchPaymentStatusHandler. */
-export interface PaymentStatusHandlerOptions {
+export interface PaymentStatusHandlerOptions extends TelemetryOptions {
   /**
    * The store the webhook receiver records outcomes in: the same instance (memory) or the same
    * database (PostgreSQL, Redis) as the receiver's `store`.
