@@ -1,7 +1,7 @@
 // `npm run check:package` (part of `npm test`, after the build): checks the package as npm
 // publishes it — the packed tarball, not the work tree (CONTRIBUTING.md, "Release checks").
 //
-//   1. Contents: only dist/ plus package.json, README.md and LICENSE; every file that
+//   1. Contents: only dist/ plus package.json, README.md, CHANGELOG.md and LICENSE; every file that
 //      package.json names (exports, bin, main, module, types, typesVersions) is in it; every
 //      shipped dist file is reachable from one of those (no stale chunk of an earlier build, no
 //      unused output).
@@ -32,8 +32,8 @@ const repo = fileURLToPath(new URL('..', import.meta.url));
 const bin = (name) => join(repo, 'node_modules', '.bin', name);
 const requireFromRepo = createRequire(join(repo, 'package.json'));
 
-/** Files npm always adds beside `files`; README and LICENSE must be there. */
-const TOP_LEVEL = ['package.json', 'README.md', 'LICENSE'];
+/** Files beside dist/: what npm always adds (README, LICENSE) and the changelog (`files`). */
+const TOP_LEVEL = ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE'];
 /** What `sideEffects` must say: stylesheets, and the classic script that defines window.Service. */
 const SIDE_EFFECTS = ['*.css', './dist/standalone/*.js'];
 /** The components' files as packed, each of which must open with 'use client'. */
