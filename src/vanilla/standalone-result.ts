@@ -10,7 +10,7 @@ import { ServiceResult } from './result';
 // Read while this script runs (currentScript is null afterwards), as the main script does.
 setScriptNonce(runningScript()?.nonce);
 
-Object.assign(window, { ServiceResult });
+window.ServiceResult = ServiceResult;
 
 declare global {
   interface Window {
