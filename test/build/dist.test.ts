@@ -79,7 +79,7 @@ describe('dist', () => {
     }
   });
 
-  it('lists the same hashes in docs/script-tag.md (copy them there after changing a standalone file)', async () => {
+  it('lists the same hashes in docs/script-tag.md (after changing a standalone file: npm run build && npm run sync:integrity)', async () => {
     const manifest = JSON.parse(await read('standalone/integrity.json')) as Record<string, string>;
     const docs = await readFile(new URL('../../docs/script-tag.md', import.meta.url), 'utf8');
     const listed = Object.fromEntries(
