@@ -6,10 +6,13 @@ import { sourceAliases } from './test/helpers/source-aliases.js';
 
 // Unit tests run in Node, React tests in jsdom, end-to-end tests in Node driving a real
 // headless Chromium (playwright-core).
+// SHARED starts one PostgreSQL, one Redis and one Chromium per run, each on first use, for every
+// project that lists it (test/helpers/shared-fixtures-setup.ts).
 // The example server, the tests and the stories import the package by name, as a merchant's
 // code would; they resolve to the sources through tsconfig.json's `paths`, the one alias map
 // (tsc, vitest and Storybook all read it).
 const alias = sourceAliases();
+const SHARED = 'test/helpers/shared-fixtures-setup.ts';
 export default defineConfig({
   resolve: { alias },
   test: {
@@ -26,7 +29,7 @@ export default defineConfig({
           ],
           environment: 'node',
           // Prints one line when the Redis store cannot be tested here (fails under CI).
-          globalSetup: ['test/webhook/support/redis-check.ts'],
+          globalSetup: ['test/webhook/support/redis-check.ts', SHARED],
         },
       },
       {
@@ -47,6 +50,7 @@ export default defineConfig({
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
           environment: 'node',
+          globalSetup: [SHARED],
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },
@@ -63,7 +67,7 @@ export default defineConfig({
           include: ['test/engines/**/*.test.ts'],
           environment: 'node',
           // Prints one line per engine missing here (fails under CI).
-          globalSetup: ['test/engines/support/engine-check.ts'],
+          globalSetup: ['test/engines/support/engine-check.ts', SHARED],
           fileParallelism: false,
           testTimeout: 120_000,
           hookTimeout: 120_000,
@@ -79,7 +83,7 @@ export default defineConfig({
           name: 'package',
           include: ['test/package/**/*.test.ts'],
           environment: 'node',
-          globalSetup: ['test/package/global-setup.ts'],
+          globalSetup: ['test/package/global-setup.ts', SHARED],
           testTimeout: 120_000,
           hookTimeout: 180_000,
           sequence: { groupOrder: 2 },

@@ -360,7 +360,8 @@ describe.skipIf(!redisAvailable)('createRedisStore on a real Redis', () => {
   let prefixes = 0;
 
   beforeAll(async () => {
-    server = (await startRedis()) as TestServer;
+    // A server of its own: SCRIPT FLUSH below is server-wide (the shared one serves other files).
+    server = (await startRedis({ own: true })) as TestServer;
     client = createClient({ url: server.url });
     await client.connect();
   }, 60_000);
