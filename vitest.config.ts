@@ -55,8 +55,8 @@ export default defineConfig({
           hookTimeout: 60_000,
         },
       },
-      // The shopper's journeys in three engines: Chromium (playwright-core), Firefox ESR
-      // (puppeteer-core over WebDriver BiDi) and WebKitGTK (selenium-webdriver and
+      // The shopper's journeys in two more engines (Chromium runs them in the e2e project):
+      // Firefox ESR (puppeteer-core over WebDriver BiDi) and WebKitGTK (selenium-webdriver and
       // WebKitWebDriver), one file per engine (test/engines/journeys.ts). Last, alone: each
       // engine is a multi-process browser, so they run one file at a time, after everything
       // that is timing-sensitive.

@@ -1,5 +1,0 @@
-// @vitest-environment node
-import { journeys } from './journeys';
-import { startChromium } from './support/chromium';
-
-journeys('chromium', startChromium);
