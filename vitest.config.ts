@@ -1,6 +1,6 @@
 import { storybookTest } from '@storybook/addon-vitest/vitest-plugin';
 import { playwright } from '@vitest/browser-playwright';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import { CHROMIUM_ARGS, chromiumPath } from './test/helpers/browser.js';
 import { sourceAliases } from './test/helpers/source-aliases.js';
 
@@ -13,6 +13,13 @@ import { sourceAliases } from './test/helpers/source-aliases.js';
 // (tsc, vitest and Storybook all read it).
 const alias = sourceAliases();
 const SHARED = 'test/helpers/shared-fixtures-setup.ts';
+// Left out of `npm run test:quick` (SERVICEPAY_QUICK=1, scripts/quick.mjs): the node tests that
+// need the build (test/build) or start PostgreSQL, Redis, receiver processes or workerd. Name a
+// new such file to match (…-postgres, …-redis, …-faults, …-processes), or add it here.
+const SERVER_TESTS = [
+  'test/build/**',
+  'test/webhook/**/*{postgres,redis,faults,processes,stores,store-examples,workerd}*.test.ts',
+];
 export default defineConfig({
   resolve: { alias },
   test: {
@@ -27,6 +34,9 @@ export default defineConfig({
             'test/sandbox/**/*.test.ts',
             'test/build/**/*.test.ts',
           ],
+          exclude: process.env.SERVICEPAY_QUICK
+            ? [...configDefaults.exclude, ...SERVER_TESTS]
+            : configDefaults.exclude,
           environment: 'node',
           // Prints one line when the Redis store cannot be tested here (fails under CI).
           globalSetup: ['test/webhook/support/redis-check.ts', SHARED],
