@@ -13,7 +13,7 @@ const STAGES = {
   build: ['npm run build --silent', []],
   typecheck: ['npm run typecheck --silent', []],
   lint: ['npm run lint --silent', []],
-  format: ['prettier --check .', []],
+  format: ['npx --no-install prettier --check .', []],
   'check:docs': ['npm run check:docs --silent', []],
   'check:package': ['npm run check:package --silent', ['build']],
   'build-storybook': ['npm run build-storybook --silent', []],
