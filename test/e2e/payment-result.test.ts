@@ -9,7 +9,6 @@
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import pg from 'pg';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -18,6 +17,7 @@ import { startSandbox } from '../../src/sandbox/index';
 import { createPaymentStatusHandler } from '../../src/webhook/index';
 import { createPostgresStore } from '../../src/webhook/postgres';
 import { launchChromium } from '../helpers/browser';
+import { bundleForBrowser } from '../helpers/browser-bundle.mjs';
 import { startStatusServer } from '../helpers/status-server';
 import type { StatusServer, StatusServerOptions } from '../helpers/status-server';
 import { listen } from '../webhook/support/http';
@@ -36,7 +36,7 @@ const { componentVersion } = JSON.parse(
 
 /** The merchant's result page in React: <PaymentResult> and nothing else. */
 async function bundleReactPage(): Promise<string> {
-  const result = await build({
+  return bundleForBrowser({
     stdin: {
       contents: `
         import { createElement } from 'react';
@@ -53,29 +53,8 @@ async function bundleReactPage(): Promise<string> {
       resolveDir: fileURLToPath(new URL('.', import.meta.url)),
       loader: 'ts',
     },
-    bundle: true,
-    format: 'esm',
-    jsx: 'automatic',
     define: { 'process.env.NODE_ENV': '"production"' },
-    plugins: [
-      {
-        name: 'raw-css',
-        setup(builder) {
-          builder.onResolve({ filter: /\.css\?raw$/ }, ({ path, resolveDir }) => ({
-            path: fileURLToPath(new URL(path.slice(0, -4), `file://${resolveDir}/`)),
-            namespace: 'raw-css',
-          }));
-          builder.onLoad({ filter: /.*/, namespace: 'raw-css' }, async ({ path }) => ({
-            contents: await readFile(path, 'utf8'),
-            loader: 'text',
-          }));
-        },
-      },
-    ],
-    write: false,
-    logLevel: 'silent',
   });
-  return result.outputFiles[0]!.text;
 }
 
 const html = (body: string) =>

@@ -1,7 +1,8 @@
 // The shopper's journeys through the example checkout and the local sandbox, written once
 // against the page interface (support/page.ts) and run in each engine by its own test file
-// (chromium.test.ts, firefox.test.ts, webkit.test.ts). A new journey is one `journey(...)`
-// call below: it gets a fresh checkout, sandbox and page, all stopped afterwards.
+// (firefox.test.ts, webkit.test.ts; Chromium runs the same journeys in test/e2e). A new journey
+// is one `journey(...)` call below: it gets a fresh checkout, sandbox and page, all stopped
+// afterwards.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HANDOFF_MEDIA } from '../../src/core/index';
 import { startCheckoutWithSandbox } from '../e2e/support';
