@@ -139,12 +139,15 @@ export const preactAliases = {
 };
 
 /**
- * What `id`, imported by `importer`, is in the Preact builds, or null when it is not aliased.
- * The shim's own `require('react')` wants React's hooks: for it, `react` is preact/hooks.
+ * The shim's own `require('react')` wants React's hooks: for it, `react` is the few of Preact's
+ * hooks that it reads (a namespace of every hook would be kept whole, as an object).
  */
+const SHIM_REACT = fileURLToPath(new URL('src/vanilla/shim-react.ts', import.meta.url));
+
+/** What `id`, imported by `importer`, is in the Preact builds, or null when it is not aliased. */
 export function preactAlias(id, importer) {
   if (id === 'react' && importer && /[\\/]use-sync-external-store[\\/]/.test(importer)) {
-    return 'preact/hooks';
+    return SHIM_REACT;
   }
   return preactAliases[id] ?? null;
 }
@@ -163,12 +166,11 @@ function preactBuild() {
 }
 
 /**
- * The shim is CommonJS: its `require('react')` (preact/hooks, an ES module) returns the
- * module's namespace, as React's own CommonJS exports would look, which lets rollup keep only
- * the hooks it reads (rather than a copy of every export).
+ * The shim is CommonJS: its `require('react')` (SHIM_REACT, an ES module) returns the module's
+ * namespace, as React's own CommonJS exports would look (rather than a copy of every export).
  */
 const shimCommonjs = () =>
-  commonjs({ requireReturnsDefault: (id) => (id.includes('preact') ? 'namespace' : false) });
+  commonjs({ requireReturnsDefault: (id) => (id === SHIM_REACT ? 'namespace' : false) });
 
 /**
  * The shim (CommonJS) chooses its production or development file by `process.env.NODE_ENV`,
@@ -271,7 +273,18 @@ const standalone = (input, file, more = [], output = {}) => ({
     replace({ preventAssignment: true, values: { 'process.env.NODE_ENV': '"production"' } }),
     shimCommonjs(),
     esbuild({ target: 'es2020', jsx: 'automatic' }),
-    terser({ compress: { passes: 2 }, format: { comments: /^!/ } }),
+    terser({
+      // es2020, as esbuild emits. unsafe_arrows: a function expression that reads no `this`
+      // becomes an arrow. Safe here: Preact calls `new` only on a component whose prototype
+      // has `render` (a class), and nothing else news or reads the prototype of one.
+      ecma: 2020,
+      compress: { passes: 3, unsafe_arrows: true },
+      // Preact's own internal properties (`__k`, `__e`, ... and `__`, already mangled in its
+      // published build) shortened again: every file that reads them is this one minified
+      // file (the extras file renders with it through Service.runtime and touches none).
+      mangle: { properties: { regex: /^__[a-zA-Z]?$/ } },
+      format: { comments: /^!/ },
+    }),
     ...more,
   ],
   output: { file, format: 'iife', banner: licence, ...output },

@@ -1,15 +1,25 @@
 import { storybookTest } from '@storybook/addon-vitest/vitest-plugin';
 import { playwright } from '@vitest/browser-playwright';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import { CHROMIUM_ARGS, chromiumPath } from './test/helpers/browser.js';
 import { sourceAliases } from './test/helpers/source-aliases.js';
 
 // Unit tests run in Node, React tests in jsdom, end-to-end tests in Node driving a real
 // headless Chromium (playwright-core).
+// SHARED starts one PostgreSQL, one Redis and one Chromium per run, each on first use, for every
+// project that lists it (test/helpers/shared-fixtures-setup.ts).
 // The example server, the tests and the stories import the package by name, as a merchant's
 // code would; they resolve to the sources through tsconfig.json's `paths`, the one alias map
 // (tsc, vitest and Storybook all read it).
 const alias = sourceAliases();
+const SHARED = 'test/helpers/shared-fixtures-setup.ts';
+// Left out of `npm run test:quick` (SERVICEPAY_QUICK=1, scripts/quick.mjs): the node tests that
+// need the build (test/build) or start PostgreSQL, Redis, receiver processes or workerd. Name a
+// new such file to match (…-postgres, …-redis, …-faults, …-processes), or add it here.
+const SERVER_TESTS = [
+  'test/build/**',
+  'test/webhook/**/*{postgres,redis,faults,processes,stores,store-examples,workerd}*.test.ts',
+];
 export default defineConfig({
   resolve: { alias },
   test: {
@@ -24,9 +34,12 @@ export default defineConfig({
             'test/sandbox/**/*.test.ts',
             'test/build/**/*.test.ts',
           ],
+          exclude: process.env.SERVICEPAY_QUICK
+            ? [...configDefaults.exclude, ...SERVER_TESTS]
+            : configDefaults.exclude,
           environment: 'node',
           // Prints one line when the Redis store cannot be tested here (fails under CI).
-          globalSetup: ['test/webhook/support/redis-check.ts'],
+          globalSetup: ['test/webhook/support/redis-check.ts', SHARED],
         },
       },
       {
@@ -47,12 +60,13 @@ export default defineConfig({
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
           environment: 'node',
+          globalSetup: [SHARED],
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },
       },
-      // The shopper's journeys in three engines: Chromium (playwright-core), Firefox ESR
-      // (puppeteer-core over WebDriver BiDi) and WebKitGTK (selenium-webdriver and
+      // The shopper's journeys in two more engines (Chromium runs them in the e2e project):
+      // Firefox ESR (puppeteer-core over WebDriver BiDi) and WebKitGTK (selenium-webdriver and
       // WebKitWebDriver), one file per engine (test/engines/journeys.ts). Last, alone: each
       // engine is a multi-process browser, so they run one file at a time, after everything
       // that is timing-sensitive.
@@ -63,7 +77,7 @@ export default defineConfig({
           include: ['test/engines/**/*.test.ts'],
           environment: 'node',
           // Prints one line per engine missing here (fails under CI).
-          globalSetup: ['test/engines/support/engine-check.ts'],
+          globalSetup: ['test/engines/support/engine-check.ts', SHARED],
           fileParallelism: false,
           testTimeout: 120_000,
           hookTimeout: 120_000,
@@ -79,7 +93,7 @@ export default defineConfig({
           name: 'package',
           include: ['test/package/**/*.test.ts'],
           environment: 'node',
-          globalSetup: ['test/package/global-setup.ts'],
+          globalSetup: ['test/package/global-setup.ts', SHARED],
           testTimeout: 120_000,
           hookTimeout: 180_000,
           sequence: { groupOrder: 2 },

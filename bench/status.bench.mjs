@@ -184,6 +184,8 @@ async function serve(kind) {
     listener = createPaymentStatusHandler({
       store,
       maxStreams: 2 * SUBSCRIBERS,
+      // One client here plays every shopper.
+      maxStreamsPerClient: 2 * SUBSCRIBERS,
       expose: (outcome) => ({ paymentId: outcome.paymentId }),
     });
     record = (outcome) =>

@@ -22,6 +22,12 @@
 //      expectedPayment runs under the notification's claim, so with the repeating payload it
 //      runs for the first request; the row shows that reconciliation costs the resend path
 //      nothing (docs/decisions.md, "Reconciliation in the receiver").
+//   4. the same receiver given `telemetry` (@opentelemetry/api) with no SDK registered, against
+//      the receiver without it: at least 0.97, since a merchant who installs the API but
+//      exports nothing must not pay for it; and with the SDK registered (a batching span
+//      processor and a periodic metric reader, both exporting to nothing, and the async
+//      context manager), against the bare server: at least 0.85, the cost of every span and
+//      metric point of docs/telemetry.md with only the exporting left out.
 // Ours and the baseline alternate in short rounds, because these machines are shared and noisy:
 // the figures are medians of the rounds, and the ratio is the median of the per-round ratios
 // (each round pairs two neighbouring measurements, so a burst of load elsewhere affects both).
@@ -116,6 +122,8 @@ async function measureReceiver(payload) {
   const servers = {
     ours: await startWorker(payload, 'ours'),
     reconciled: await startWorker(payload, 'reconciled'),
+    untraced: await startWorker(payload, 'untraced'),
+    traced: await startWorker(payload, 'traced'),
     bare: await startWorker(payload, 'bare'),
   };
   try {
@@ -128,12 +136,20 @@ async function measureReceiver(payload) {
         connections: LOAD_CONNECTIONS,
         seconds,
       });
-    const names = ['ours', 'reconciled', 'bare'];
+    const names = ['ours', 'reconciled', 'untraced', 'traced', 'bare'];
     for (const name of names) await load(name, 1); // warm-up
     const rates = await rotatingRounds(names, LOAD_ROUNDS, (name) => load(name, LOAD_SECONDS));
     return [
       rateRow('webhook: receiver (autocannon)', 'req/s', rates.ours, rates.bare, 0.9),
       rateRow('webhook: receiver with expectedPayment', 'req/s', rates.reconciled, rates.bare, 0.9),
+      rateRow(
+        'webhook: receiver, telemetry without SDK',
+        'req/s',
+        rates.untraced,
+        rates.ours,
+        0.97,
+      ),
+      rateRow('webhook: receiver, telemetry to the SDK', 'req/s', rates.traced, rates.bare, 0.85),
     ];
   } finally {
     await Promise.all(Object.values(servers).map((s) => s.worker.terminate()));
@@ -153,14 +169,16 @@ function startWorker(payload, name) {
 /** Worker side: one server on an ephemeral loopback port, reported to the parent. */
 async function serve({ name, libUrl, publicKey, publicKeyPem, body }) {
   let listener;
-  if (name === 'ours' || name === 'reconciled') {
+  if (name !== 'bare') {
     const { createWebhookHandler } = await import(libUrl);
+    const telemetry = name === 'traced' || name === 'untraced' ? await openTelemetry(name) : {};
     const { paymentRequest, merchantPaymentId } = JSON.parse(body);
     const orders = new Map([[merchantPaymentId, { amount: paymentRequest.amount }]]);
     listener = createWebhookHandler({
       publicKey,
       onNotification: () => {},
       onError: () => {},
+      ...telemetry,
       ...(name === 'reconciled'
         ? { expectedPayment: (n) => orders.get(n.merchantPaymentId) ?? null }
         : {}),
@@ -185,4 +203,34 @@ async function serve({ name, libUrl, publicKey, publicKeyPem, body }) {
   }
   const server = createServer(listener);
   server.listen(0, '127.0.0.1', () => parentPort.postMessage(server.address().port));
+}
+
+/** `{ telemetry }` for a worker: the API alone, or with the SDK registered exporting nowhere. */
+async function openTelemetry(name) {
+  const api = await import('@opentelemetry/api');
+  if (name === 'traced') {
+    const { BasicTracerProvider, BatchSpanProcessor } =
+      await import('@opentelemetry/sdk-trace-base');
+    const { MeterProvider, PeriodicExportingMetricReader, AggregationTemporality } =
+      await import('@opentelemetry/sdk-metrics');
+    const { AsyncLocalStorageContextManager } = await import('@opentelemetry/context-async-hooks');
+    const nowhere = {
+      export: (_, done) => done({ code: 0 }),
+      shutdown: async () => {},
+      forceFlush: async () => {},
+      selectAggregationTemporality: () => AggregationTemporality.CUMULATIVE,
+    };
+    api.context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+    api.trace.setGlobalTracerProvider(
+      new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(nowhere)] }),
+    );
+    api.metrics.setGlobalMeterProvider(
+      new MeterProvider({
+        readers: [
+          new PeriodicExportingMetricReader({ exporter: nowhere, exportIntervalMillis: 1000 }),
+        ],
+      }),
+    );
+  }
+  return { telemetry: api };
 }

@@ -1,7 +1,7 @@
 // `npm run check:package` (part of `npm test`, after the build): checks the package as npm
 // publishes it — the packed tarball, not the work tree (CONTRIBUTING.md, "Release checks").
 //
-//   1. Contents: only dist/ plus package.json, README.md and LICENSE; every file that
+//   1. Contents: only dist/ plus package.json, README.md, CHANGELOG.md and LICENSE; every file that
 //      package.json names (exports, bin, main, module, types, typesVersions) is in it; every
 //      shipped dist file is reachable from one of those (no stale chunk of an earlier build, no
 //      unused output).
@@ -18,22 +18,24 @@
 //      client modules (rollup drops the source's directive; the build re-adds it as a banner),
 //      and the root entry (dist/index.*) has none, so its constants are plain values there.
 //
-// Exits non-zero with every problem listed. The tarball is packed into a temp dir and removed.
+// Exits non-zero with every problem listed. The tarball comes from scripts/pack.mjs (packed once
+// per content, shared with the package smoke tests); it is unpacked into a temp dir, removed after.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join, posix } from 'node:path';
+import { basename, dirname, join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
+import { packOnce } from './pack.mjs';
 
 const repo = fileURLToPath(new URL('..', import.meta.url));
 const bin = (name) => join(repo, 'node_modules', '.bin', name);
 const requireFromRepo = createRequire(join(repo, 'package.json'));
 
-/** Files npm always adds beside `files`; README and LICENSE must be there. */
-const TOP_LEVEL = ['package.json', 'README.md', 'LICENSE'];
+/** Files beside dist/: what npm always adds (README, LICENSE) and the changelog (`files`). */
+const TOP_LEVEL = ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE'];
 /** What `sideEffects` must say: stylesheets, and the classic script that defines window.Service. */
 const SIDE_EFFECTS = ['*.css', './dist/standalone/*.js'];
 /** The components' files as packed, each of which must open with 'use client'. */
@@ -52,8 +54,8 @@ const started = Date.now();
 
 const work = mkdtempSync(join(tmpdir(), 'servicepay-check-package-'));
 try {
-  const { tarball, files } = pack(work);
-  console.log(`packed ${tarball.slice(work.length + 1)}: ${files.length} files`);
+  const { tarball, files } = packOnce();
+  console.log(`packed ${basename(tarball)}: ${files.length} files`);
   const pkgDir = join(work, 'node_modules', 'servicepay');
   mkdirSync(pkgDir, { recursive: true });
   execFileSync('tar', ['xzf', tarball, '-C', pkgDir, '--strip-components=1']);
@@ -75,20 +77,6 @@ if (problems.length > 0) {
   process.exit(1);
 }
 console.log(`\ncheck:package: the tarball is clean (${seconds} s)`);
-
-/** `npm pack` into `dir`; the tarball's path and the list of files it holds. */
-function pack(dir) {
-  const out = execFileSync('npm', ['pack', '--json', '--pack-destination', dir], {
-    cwd: repo,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const [info] = JSON.parse(out);
-  return {
-    tarball: join(dir, info.filename),
-    files: info.files.map((f) => f.path).sort(),
-  };
-}
 
 /** Every string target in a package.json field (exports conditions, bin, typesVersions, ...). */
 function targets(value) {

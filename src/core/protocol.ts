@@ -52,6 +52,12 @@ export function isPaymentStatus(value: unknown): value is PaymentStatus {
   return STATUSES.includes(value as string);
 }
 
+/**
+ * The most bytes of a status answer the result page reads: `{"status":"COMPLETED"}` is 22, so
+ * room for the fields of `expose`; the endpoint sends no longer answer.
+ */
+export const MAX_STATUS_ANSWER_BYTES = 1024;
+
 /** The status endpoint's JSON answer: `{"status":"COMPLETED"}` (extra fields before it). */
 export function encodeStatusAnswer(
   status: PaymentStatus,

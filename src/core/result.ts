@@ -1,8 +1,8 @@
 import { readText } from './http-transport';
 import type { PaymentResultMessages } from './messages';
-import { decodeStatusAnswer, MESSAGE_PREFIX as PREFIX } from './protocol';
+import { decodeStatusAnswer, MAX_STATUS_ANSWER_BYTES, MESSAGE_PREFIX as PREFIX } from './protocol';
 import type { FinalPaymentStatus } from './protocol';
-import { checkIds, readSavedPayment } from './saved-payment';
+import { checkIds, takeReturnedPayment } from './saved-payment';
 import type { PaymentIds } from './saved-payment';
 
 // The result page's engine, with no UI: which payment to follow, and what the shop's own
@@ -39,9 +39,9 @@ export interface PaymentResultOptions {
   statusUrl: string;
   /**
    * The payment to follow, when the page knows it (from its own route, say). Otherwise it is
-   * found from the return address (`?paymentId=…&merchantPaymentId=…`, as the sandbox sends the
-   * shopper back), else from what the Pay component saved in this tab before opening the bank.
-   * Read once.
+   * the one the Pay component saved in this tab before opening the bank, else the return
+   * address's (`?paymentId=…&merchantPaymentId=…`, as the sandbox sends the shopper back),
+   * whose ids then leave the address (docs/after-the-bank.md). Read once.
    */
   payment?: PaymentIds;
   /**
@@ -88,8 +88,8 @@ export interface PaymentResultController {
 export const NOT_HEARD_AFTER_MS = 60_000;
 /** Each poll gives up after this long (a stalled connection), then is asked again. */
 const REQUEST_TIMEOUT_MS = 10_000;
-/** `{"status":"COMPLETED"}` is 22 bytes; anything much bigger is not the endpoint's answer. */
-const MAX_ANSWER_BYTES = 1024;
+/** Anything bigger is not the endpoint's answer (which it bounds so). */
+const MAX_ANSWER_BYTES = MAX_STATUS_ANSWER_BYTES;
 /** 1 s, 2 s, 4 s, then every 5 s: quick when it matters, gentle while the bank takes its time. */
 const pollDelay = (attempt: number) => Math.min(1000 * 2 ** attempt, 5000);
 
@@ -147,23 +147,6 @@ export function createPaymentResult(initial: PaymentResultOptions): PaymentResul
   function endRound(): void {
     stopRound?.();
     stopRound = undefined;
-  }
-
-  /** The query's ids; else the saved ones (when the query names no other payment); else null. */
-  function find(): PaymentIds | null {
-    let query: URLSearchParams | undefined;
-    try {
-      query = new URLSearchParams(location.search);
-    } catch {
-      // No location: nothing in the address.
-    }
-    const paymentId = query?.get('paymentId');
-    const saved = readSavedPayment();
-    // An address with only the paymentId (no merchant id): the saved pair, if it is that payment.
-    return (
-      checkIds(paymentId, query?.get('merchantPaymentId')) ??
-      (paymentId && saved?.paymentId !== paymentId ? null : saved)
-    );
   }
 
   /** One round of waiting for `payment`: until a final status, or the bound. */
@@ -283,7 +266,7 @@ export function createPaymentResult(initial: PaymentResultOptions): PaymentResul
       if (!running) {
         running = true;
         if (snapshot.state === 'waiting') {
-          const payment = snapshot.payment ?? find();
+          const payment = snapshot.payment ?? takeReturnedPayment();
           if (!payment) set('not-found', null);
           else {
             if (payment !== snapshot.payment) set('waiting', payment);

@@ -21,10 +21,17 @@ export interface PaymentIds {
   merchantPaymentId: string;
 }
 
+/**
+ * Where the result page keeps a pair it took from the return address, in a tab that started no
+ * payment, so that a reload finds it. Apart from the Pay component's: a later address replaces
+ * it, but never the payment the tab started.
+ */
+const RETURNED_PAYMENT_KEY = 'servicepay:returned-payment';
+
 /** The saved ids, or null when there are none or they are not two ids. Never throws. */
-export function readSavedPayment(): PaymentIds | null {
+export function readSavedPayment(key = SAVED_PAYMENT_KEY): PaymentIds | null {
   try {
-    const saved = JSON.parse(sessionStorage.getItem(SAVED_PAYMENT_KEY) ?? 'null') as unknown;
+    const saved = JSON.parse(sessionStorage.getItem(key) ?? 'null') as unknown;
     return checkIds(
       (saved as Partial<PaymentIds> | null)?.paymentId,
       (saved as Partial<PaymentIds> | null)?.merchantPaymentId,
@@ -44,4 +51,34 @@ export function checkIds(paymentId: unknown, merchantPaymentId: unknown): Paymen
   return isPaymentId(paymentId) && isPaymentId(merchantPaymentId)
     ? { paymentId, merchantPaymentId }
     : null;
+}
+
+/** The query parameters of the return address that name the payment (the sandbox's). */
+const RETURN_PARAMS = ['paymentId', 'merchantPaymentId'];
+
+/**
+ * The payment the result page follows, when the page was not told: the one this tab started
+ * (saved by the Pay component), which a crafted link must not replace with someone else's paid
+ * pair; else the return address's pair (a fresh tab, the phone after a QR handoff), kept for a
+ * reload; else the pair an earlier address gave this tab. Either way the ids leave the address
+ * (history.replaceState), where Referer headers and analytics scripts would pick them up.
+ * Browser only; never throws.
+ */
+export function takeReturnedPayment(): PaymentIds | null {
+  const own = readSavedPayment();
+  let found = own ?? readSavedPayment(RETURNED_PAYMENT_KEY);
+  try {
+    const url = new URL(location.href);
+    const query = url.searchParams;
+    if (RETURN_PARAMS.some((name) => query.has(name))) {
+      const returned = checkIds(query.get('paymentId'), query.get('merchantPaymentId'));
+      if (!own) found = returned;
+      RETURN_PARAMS.forEach((name) => query.delete(name));
+      history.replaceState(history.state, '', url.href);
+      if (!own && returned) sessionStorage.setItem(RETURNED_PAYMENT_KEY, JSON.stringify(returned));
+    }
+  } catch {
+    // No location or history (not a browser), or storage blocked: what was found stands.
+  }
+  return found;
 }

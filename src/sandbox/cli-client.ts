@@ -1,12 +1,10 @@
 /**
  * How the CLI's commands that act on a running sandbox (resend, break, check-receiver,
- * rotate-key) reach it, and the usage error every command may throw.
+ * rotate-key) reach it.
  */
 import { SANDBOX_BASE_URL } from '../core/index';
+import { UsageError } from './cli-flags';
 import { describeFailure } from './notification';
-
-/** A mistake in the command line: printed with a pointer to --help, exit status 2. */
-export class UsageError extends Error {}
 
 /** Where the commands find the sandbox unless --sandbox says otherwise. */
 export const DEFAULT_SANDBOX_ADDRESS = SANDBOX_BASE_URL;

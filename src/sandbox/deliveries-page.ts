@@ -14,7 +14,7 @@ import {
   shownAttempts,
 } from './receiver-check-page';
 import type { CheckCaseView, CheckState } from './receiver-check-page';
-import { checkFaults, describeFaults } from './deliveries';
+import { checkFaults, describeFaults } from './faults';
 import type { NotificationView } from './deliveries';
 import { SandboxError } from './errors';
 import {
@@ -59,8 +59,8 @@ export interface DeliveriesPageContext {
   /** 1-based page number, and how many there are. */
   page: number;
   pages: number;
-  /** Attempts kept at most (deliveryHistory). */
-  history: number;
+  /** Kept at most: attempts (deliveryHistory), payments with their notifications (maxPayments). */
+  kept: { attempts: number; payments: number };
   armed: ArmedFaults;
   check: CheckState;
   /** The latest attempt's id when the page was made: its event stream starts after it. */
@@ -272,7 +272,7 @@ export function deliveriesPage(context: DeliveriesPageContext): string {
     groups.length > 0 ? groups.join('\n') : '<p id="no-deliveries">No delivery attempts yet.</p>';
   const body = `<main class="wide"${live ? ` data-events="/deliveries/events?after=${context.lastAttemptId}"` : ''}>
 <h1>Webhook deliveries</h1>
-<p>Each notification is PUT to ${orNone(context.webhookUrl)} until the receiver answers HTTP 200, waiting longer after each failure, with the same bytes and signature every time. Every attempt is listed with the request as sent, the answer, how long it took and, for a failure, its likely cause. The latest ${context.history} attempts are kept. <a href="/deliveries.json">JSON</a> · <a href="/">Sandbox home</a></p>
+<p>Each notification is PUT to ${orNone(context.webhookUrl)} until the receiver answers HTTP 200, waiting longer after each failure, with the same bytes and signature every time. Every attempt is listed with the request as sent, the answer, how long it took and, for a failure, its likely cause. The latest ${context.kept.attempts} attempts and ${context.kept.payments} payments with their notifications are kept; older ones are forgotten. <a href="/deliveries.json">JSON</a> · <a href="/">Sandbox home</a></p>
 ${live ? '<p class="note">This page updates by itself while it is open: new attempts appear without reloading.</p>' : ''}
 <p id="deliveries-live" class="live" role="status" aria-live="polite"></p>
 ${breakSection(context)}
@@ -311,7 +311,7 @@ export function showDeliveries(
     notifications: all.slice(start, start + NOTIFICATIONS_PER_PAGE),
     page,
     pages,
-    history: ctx.options.deliveryHistory,
+    kept: { attempts: ctx.options.deliveryHistory, payments: ctx.options.maxPayments },
     armed: ctx.deliverer.armed(),
     check: checkState(ctx),
     lastAttemptId: ctx.deliverer.lastAttemptId(),

@@ -11,10 +11,12 @@
  * a delay). Each attempt is kept in full (the request, the answer, how long it took, a hint
  * at the cause of a failure), the oldest dropped beyond `deliveryHistory`.
  */
+import { setMaxListeners } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { diagnose, hintLine } from './diagnosis';
 import type { SendCheck } from './diagnosis';
 import { SandboxError } from './errors';
+import { checkFaults, describeFaults, hasFault } from './faults';
 import { describeFailure, putBytes } from './notification';
 import type {
   ArmedFaults,
@@ -38,6 +40,8 @@ export interface DelivererOptions {
   retry: Required<SandboxRetryOptions>;
   /** Attempt records kept; the oldest go first beyond it. */
   history: number;
+  /** Notifications kept (maxPayments); the oldest are forgotten beyond it. */
+  kept: number;
   /** The request headers for exact body bytes, the signature included. */
   headers: (body: Buffer) => Record<string, string>;
   /** The public key's address, named in the 401 hint. */
@@ -122,78 +126,6 @@ interface Answer {
   failure: unknown;
 }
 
-const FAULT_LIMIT_MS = 2 ** 31 - 1;
-
-/**
- * Checks faults given by code, the page or the CLI; returns them without the keys left
- * undefined. Bounded like the retry policy: a typo must not schedule a timer that overflows.
- */
-export function checkFaults(value: unknown): DeliveryFaults {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new SandboxError(
-      'servicepay: delivery faults must be an object such as { twiceAtOnce: true, networkFailures: 2 }.',
-    );
-  }
-  const faults = value as Record<string, unknown>;
-  const known = ['twiceAtOnce', 'lateResendMs', 'networkFailures', 'delayMs'];
-  const unknown = Object.keys(faults).filter((key) => !known.includes(key));
-  if (unknown.length > 0) {
-    throw new SandboxError(
-      `servicepay: unknown delivery fault ${JSON.stringify(unknown[0])}; the faults are ${known.join(', ')}.`,
-    );
-  }
-  const result: DeliveryFaults = {};
-  if (faults.twiceAtOnce !== undefined) {
-    if (typeof faults.twiceAtOnce !== 'boolean') {
-      throw new SandboxError('servicepay: delivery fault twiceAtOnce must be true or false.');
-    }
-    result.twiceAtOnce = faults.twiceAtOnce;
-  }
-  const count = (key: 'networkFailures', max: number) => {
-    const n = faults[key];
-    if (n === undefined) return;
-    if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > max) {
-      throw new SandboxError(
-        `servicepay: delivery fault ${key} must be an integer from 0 to ${max}, got ${String(n)}.`,
-      );
-    }
-    result[key] = n;
-  };
-  const ms = (key: 'lateResendMs' | 'delayMs') => {
-    const n = faults[key];
-    if (n === undefined) return;
-    if (typeof n !== 'number' || !Number.isFinite(n) || n < 0 || n > FAULT_LIMIT_MS) {
-      throw new SandboxError(
-        `servicepay: delivery fault ${key} must be a number of milliseconds from 0 to ${FAULT_LIMIT_MS}, got ${String(n)}.`,
-      );
-    }
-    result[key] = n;
-  };
-  count('networkFailures', 1000);
-  ms('lateResendMs');
-  ms('delayMs');
-  return result;
-}
-
-/** The faults in a few words, for the page and the log: "twice at once, 2 network failures". */
-export function describeFaults(faults: DeliveryFaults): string {
-  const parts: string[] = [];
-  if (faults.twiceAtOnce) parts.push('twice at once');
-  if (faults.lateResendMs !== undefined) parts.push(`again ${faults.lateResendMs} ms after a 200`);
-  if (faults.networkFailures) {
-    parts.push(
-      `${faults.networkFailures} network failure${faults.networkFailures === 1 ? '' : 's'} first`,
-    );
-  }
-  if (faults.delayMs) parts.push(`delayed ${faults.delayMs} ms`);
-  return parts.length > 0 ? parts.join(', ') : 'no fault';
-}
-
-/** Whether the faults change anything (a 0 or false is no fault). */
-const hasFault = (faults: DeliveryFaults) =>
-  Boolean(faults.twiceAtOnce || faults.networkFailures || faults.delayMs) ||
-  faults.lateResendMs !== undefined;
-
 export function createDeliverer(options: DelivererOptions): Deliverer {
   const { url, retry, log } = options;
   const now = options.now ?? (() => new Date());
@@ -214,6 +146,9 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
   const timers = new Map<NodeJS.Timeout, () => void>();
   const inFlight = new Set<Promise<void>>();
   const stopping = new AbortController();
+  // Each attempt in flight listens to it once, and stops listening when it ends: no leak, so
+  // no MaxListenersExceededWarning past 10 deliveries at once.
+  setMaxListeners(0, stopping.signal);
   let lastId = 0;
   let armedNext: { faults: DeliveryFaults; remaining: number } | null = null;
   const armedPayments = new Map<string, DeliveryFaults>();
@@ -280,6 +215,10 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
       copies: 0,
     };
     notifications.set(paymentId, notification);
+    for (const [oldest] of notifications) {
+      if (notifications.size <= options.kept) break;
+      notifications.delete(oldest);
+    }
     return notification;
   }
 
@@ -529,10 +468,10 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
       for (let i = records.length - 1; i >= 0; i -= 1) {
         const attempt = records[i]!;
         let view = views.get(attempt.paymentId);
-        if (view === undefined) {
-          view = viewOf(notifications.get(attempt.paymentId)!);
-          views.set(attempt.paymentId, view);
-        }
+        const notification = notifications.get(attempt.paymentId);
+        // A forgotten notification's attempts (maxPayments) stay only in the attempts list.
+        if (notification === undefined) continue;
+        if (view === undefined) views.set(attempt.paymentId, (view = viewOf(notification)));
         view.attempts.push(attempt);
       }
       return [...views.values()];

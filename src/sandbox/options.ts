@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SANDBOX_PORT, isUuid } from '../core/index';
 import { SandboxConfigError } from './errors';
+import { keptCounts } from './kept';
 import type {
   SandboxApplication,
   SandboxInstitution,
@@ -37,6 +38,7 @@ export interface ResolvedOptions {
   log: (line: string) => void;
   onDelivery: ((attempt: WebhookDeliveryAttempt) => void) | undefined;
   deliveryHistory: number;
+  maxPayments: number;
 }
 
 export const DEFAULT_RETRY: Readonly<Required<SandboxRetryOptions>> = Object.freeze({
@@ -47,13 +49,7 @@ export const DEFAULT_RETRY: Readonly<Required<SandboxRetryOptions>> = Object.fre
   timeoutMs: 5_000,
 });
 
-/**
- * Delivery attempts kept by default: hundreds of payments' worth, a few megabytes at most
- * (each keeps its request and up to 4 KiB of answer).
- */
-export const DEFAULT_DELIVERY_HISTORY = 1000;
-/** Beyond this the deliveries page and /deliveries.json would be too slow to be of use. */
-const MAX_DELIVERY_HISTORY = 100_000;
+export { DEFAULT_DELIVERY_HISTORY, DEFAULT_MAX_PAYMENTS } from './kept';
 
 /**
  * The payee when none is configured: neutral, so that it is plainly not some other shop's
@@ -128,18 +124,6 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
       'onDelivery',
     );
   }
-  const deliveryHistory = options.deliveryHistory ?? DEFAULT_DELIVERY_HISTORY;
-  if (
-    typeof deliveryHistory !== 'number' ||
-    !Number.isInteger(deliveryHistory) ||
-    deliveryHistory < 1 ||
-    deliveryHistory > MAX_DELIVERY_HISTORY
-  ) {
-    throw new SandboxConfigError(
-      `servicepay: sandbox option deliveryHistory must be an integer from 1 to ${MAX_DELIVERY_HISTORY} (the delivery attempts kept), got ${String(deliveryHistory)}.`,
-      'deliveryHistory',
-    );
-  }
   for (const [option, what] of [
     ['keyFile', 'a file path'],
     ['scriptDir', 'a directory path'],
@@ -166,7 +150,7 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     publicUrl: publicOrigin(options.publicUrl),
     log: safeLog(options.log),
     onDelivery: options.onDelivery,
-    deliveryHistory,
+    ...keptCounts(options),
   };
 }
 

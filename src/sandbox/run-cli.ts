@@ -4,24 +4,23 @@
  */
 import { parseArgs } from 'node:util';
 import type { ParseArgsConfig } from 'node:util';
-import { PUBLIC_KEY_PATH, isUuid } from '../core/index';
-import { askSandbox, DEFAULT_SANDBOX_ADDRESS, UsageError } from './cli-client';
+import { PUBLIC_KEY_PATH } from '../core/index';
+import { askSandbox, DEFAULT_SANDBOX_ADDRESS } from './cli-client';
 import { SCRIPT_HOST_PATH } from './api';
-import { describeFaults } from './deliveries';
+import { merchantNames, unavailableFlags, UsageError } from './cli-flags';
 import { caseSpec } from './diagnosis';
 import { SandboxConfigError } from './errors';
+import { describeFaults } from './faults';
 import { BANK_ERROR_DESCRIPTION, sendTestWebhook } from './notification';
 import type { TestWebhookPayloadOverrides } from './notification';
-import { DEFAULT_DELIVERY_HISTORY, DEFAULT_MERCHANT_NAME, SANDBOX_DEFAULT_PORT } from './options';
+import {
+  DEFAULT_DELIVERY_HISTORY,
+  DEFAULT_MAX_PAYMENTS,
+  DEFAULT_MERCHANT_NAME,
+  SANDBOX_DEFAULT_PORT,
+} from './options';
 import { startSandbox } from './server';
-import type {
-  ArmedFaults,
-  DeliveryFaults,
-  ReceiverCheckReport,
-  Sandbox,
-  SandboxApplication,
-  SandboxOptions,
-} from './types';
+import type { ArmedFaults, DeliveryFaults, ReceiverCheckReport, Sandbox } from './types';
 
 /** Exit codes: success, a failure at run time, a usage error (as most CLIs use 2). */
 export const EXIT_OK = 0;
@@ -70,6 +69,8 @@ Sandbox options:
                                address (a tunnel, a network name); other host names are refused
   --delivery-history <n>       Delivery attempts kept for the deliveries page (default
                                ${DEFAULT_DELIVERY_HISTORY}); the oldest are dropped
+  --max-payments <n>           Payments kept, with their notifications (default
+                               ${DEFAULT_MAX_PAYMENTS}); the oldest are forgotten
   --unavailable <id>[,<id>...] Banks listed as unavailable: shown, but a payment there is
                                refused (repeat the flag or separate ids with commas)
   -h, --help                   Show this help
@@ -115,6 +116,7 @@ export const SERVER_OPTIONS = {
   'merchant-name': { type: 'string', multiple: true },
   'public-url': { type: 'string' },
   'delivery-history': { type: 'string' },
+  'max-payments': { type: 'string' },
   unavailable: { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsConfig['options'];
@@ -213,10 +215,13 @@ async function serveCommand(argv: readonly string[], io: CliIo): Promise<number>
       throw new UsageError(`--port must be a number, got "${values.port}"`);
     port = Number(values.port);
   }
-  const history = values['delivery-history'];
-  if (history !== undefined && !/^\d{1,6}$/.test(history)) {
-    throw new UsageError(`--delivery-history must be a number, got "${history}"`);
-  }
+  const [history, maxPayments] = (['delivery-history', 'max-payments'] as const).map((flag) => {
+    const value = values[flag];
+    if (value !== undefined && !/^\d{1,6}$/.test(value)) {
+      throw new UsageError(`--${flag} must be a number, got "${value}"`);
+    }
+    return value === undefined ? undefined : Number(value);
+  });
   const unavailable = unavailableFlags(values.unavailable);
   const sandbox = await startSandbox({
     port,
@@ -227,7 +232,8 @@ async function serveCommand(argv: readonly string[], io: CliIo): Promise<number>
     keyFile: values['key-file'],
     ...merchantNames(values['merchant-name'] ?? []),
     publicUrl: values['public-url'],
-    deliveryHistory: history === undefined ? undefined : Number(history),
+    deliveryHistory: history,
+    maxPayments,
     unavailableInstitutions: unavailable,
     log: (line) => io.out(`[sandbox] ${line}`),
   });
@@ -248,43 +254,6 @@ async function serveCommand(argv: readonly string[], io: CliIo): Promise<number>
   io.out('Stopping the sandbox…');
   await sandbox.stop();
   return EXIT_OK;
-}
-
-/** --unavailable values as ids: the flag may be repeated, and each may list ids with commas. */
-function unavailableFlags(values: readonly string[] | undefined): string[] | undefined {
-  if (values === undefined) return undefined;
-  const ids = values.flatMap((value) => value.split(',')).map((id) => id.trim());
-  if (ids.some((id) => id === '')) {
-    throw new UsageError(
-      `--unavailable takes institution ids separated by commas, such as --unavailable santander,tsb; got "${values.join(',')}"`,
-    );
-  }
-  return ids;
-}
-
-/**
- * --merchant-name values as startSandbox's merchantName and applications options: an
- * application id, then `=`, names that application's merchant.
- */
-function merchantNames(
-  values: readonly string[],
-): Pick<SandboxOptions, 'merchantName' | 'applications'> {
-  let merchantName: string | undefined;
-  const applications: Record<string, SandboxApplication> = {};
-  for (const value of values) {
-    const equals = value.indexOf('=');
-    const applicationId = value.slice(0, equals);
-    if (equals !== -1 && isUuid(applicationId)) {
-      applications[applicationId] = { merchantName: value.slice(equals + 1) };
-    } else if (merchantName === undefined) {
-      merchantName = value;
-    } else {
-      throw new UsageError(
-        '--merchant-name without an application id can be given once; name one application with --merchant-name <application-id>=<name>',
-      );
-    }
-  }
-  return { merchantName, applications };
 }
 
 async function sendWebhookCommand(argv: readonly string[], io: CliIo): Promise<number> {

@@ -103,9 +103,12 @@ export interface PaymentStore {
   ): { payment: SandboxPayment; changed: boolean } | undefined;
 }
 
-export function createPaymentStore(now: () => Date = () => new Date()): PaymentStore {
+/** The sandbox's payments, at most `kept` of them: the oldest are forgotten first. */
+export function createPaymentStore(kept: number, now: () => Date = () => new Date()): PaymentStore {
   const payments = new Map<string, SandboxPayment>();
   const keys = new Map<string, { fingerprint: string; paymentId: string }>();
+  /** Each payment's Idempotency-Key, to forget with it. */
+  const keyOf = new Map<string, string>();
   const copy = (payment: SandboxPayment): SandboxPayment => structuredClone(payment);
 
   return {
@@ -138,6 +141,13 @@ export function createPaymentStore(now: () => Date = () => new Date()): PaymentS
           fingerprint: idempotency.fingerprint,
           paymentId: payment.paymentId,
         });
+        keyOf.set(payment.paymentId, idempotency.key);
+      }
+      for (const [oldest] of payments) {
+        if (payments.size <= kept) break;
+        payments.delete(oldest);
+        keys.delete(keyOf.get(oldest)!);
+        keyOf.delete(oldest);
       }
       return copy(payment);
     },
@@ -191,11 +201,12 @@ export function createSandboxContext(
   keys: SandboxKeys,
   baseUrl: () => string,
 ): SandboxContext {
-  const payments = createPaymentStore();
+  const payments = createPaymentStore(config.maxPayments);
   const deliverer = createDeliverer({
     url: config.webhookUrl,
     retry: config.retry,
     history: config.deliveryHistory,
+    kept: config.maxPayments,
     headers: (body) => webhookRequestHeaders(body, keys.privateKey),
     publicKeyUrl: () => `${baseUrl()}${PUBLIC_KEY_PATH}`,
     log: config.log,

@@ -152,6 +152,13 @@ export interface SandboxOptions {
    * @default 1000
    */
   deliveryHistory?: number;
+  /**
+   * Payments kept, each with its notification; beyond it the oldest are forgotten (their ids
+   * then answer 404, and their attempts leave the deliveries page). `POST /v1/payments`
+   * answers any origin, so what it keeps is bounded.
+   * @default 1000
+   */
+  maxPayments?: number;
 }
 
 /** A payment as the sandbox holds it. */
@@ -390,7 +397,7 @@ export interface Sandbox {
    * @throws SandboxError when no webhookUrl is configured.
    */
   checkReceiver(): Promise<ReceiverCheckReport>;
-  /** Every payment so far by paymentId, oldest first (a copy). */
+  /** The payments kept (`maxPayments`, the latest) by paymentId, oldest first (a copy). */
   readonly payments: ReadonlyMap<string, SandboxPayment>;
   /** Closes the server and its connections, cancels pending retries; resolves when done. */
   stop(): Promise<void>;

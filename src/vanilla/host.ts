@@ -4,7 +4,18 @@ import type { VNode } from 'preact';
 import { ServiceInjectionError } from './errors';
 
 /** Set by a standalone script: the nonce its own `<script>` element carried. */
-let scriptNonce: string | undefined;
+export let scriptNonce: string | undefined;
+
+/**
+ * The `<script>` element of the standalone script running now (null afterwards), through
+ * Document's own getter and only if it is one: HTML injected above the tag can take over
+ * `document.currentScript` by naming an `<img>` or `<form>` so.
+ */
+export function runningScript(): HTMLScriptElement | undefined {
+  // Reflect.get runs the prototype's getter on `document`: a named element cannot shadow it.
+  const script: unknown = Reflect.get(Document.prototype, 'currentScript', document);
+  return script instanceof HTMLScriptElement ? script : undefined;
+}
 
 /**
  * Called by each standalone script while it runs (`document.currentScript` is null

@@ -4,18 +4,19 @@
 // options ask for them. That file renders with this script's Preact (standalone.ts hands it
 // over as `Service.runtime`), so the extras are part of the same component tree.
 import type { Extras } from '../react/load-extras';
+import { scriptNonce } from './host';
 import { setScriptAddress } from './script-backend';
 
 let base: string | undefined;
-let nonce: string | undefined;
 let loading: Promise<Extras> | undefined;
 
-/** Called by the standalone script while it runs: its own address and nonce. */
-export function setExtrasScript(script: HTMLScriptElement | null): void {
-  // Service-0.9.3.min.js → Service-extras-0.9.3.min.js, from the same host.
+/** Called by the standalone script while it runs, with its own element (the nonce: host.ts). */
+export function setExtrasScript(script: HTMLScriptElement | undefined): void {
+  // Service-0.9.3.min.js → Service-extras-0.9.3.min.js, from the same host: only the script's
+  // own address is rewritten, and no origin holds `Service-` (hosts are lower-cased), so the
+  // extras never come from another origin than this script's.
   setScriptAddress(script?.src);
   base = script?.src.replace(/Service-(?=[\d.]+\.min\.js)/, 'Service-extras-');
-  nonce = script?.nonce;
 }
 
 export const loadExtras = (): Promise<Extras> =>
@@ -25,7 +26,7 @@ export const loadExtras = (): Promise<Extras> =>
     // gets no extras: the component works without them.
     if (!base?.includes('Service-extras-')) return reject();
     script.src = base;
-    if (nonce) script.nonce = nonce;
+    if (scriptNonce) script.nonce = scriptNonce;
     script.onload = () => (window.ServiceExtras ? resolve(window.ServiceExtras) : reject());
     script.onerror = reject;
     document.head.append(script);

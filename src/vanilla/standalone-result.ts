@@ -4,13 +4,13 @@
  * back to. A file of its own, so that the checkout's `Service-<version>.min.js` stays within
  * its budget and the result page does not load the bank list.
  */
-import { setScriptNonce } from './host';
+import { runningScript, setScriptNonce } from './host';
 import { ServiceResult } from './result';
 
 // Read while this script runs (currentScript is null afterwards), as the main script does.
-setScriptNonce((document.currentScript as HTMLScriptElement | null)?.nonce);
+setScriptNonce(runningScript()?.nonce);
 
-Object.assign(window, { ServiceResult });
+window.ServiceResult = ServiceResult;
 
 declare global {
   interface Window {

@@ -7,20 +7,20 @@ import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/ho
 import { jsx, jsxs } from 'preact/jsx-runtime';
 import { useSyncExternalStore } from 'use-sync-external-store/shim';
 import { ServiceEvent } from '../core/index';
-import { setScriptNonce } from './host';
+import { runningScript, setScriptNonce } from './host';
 import { setExtrasScript } from './load-extras-script';
 import { Service } from './service';
 
 // Read while this script runs (currentScript is null afterwards): a page under a strict CSP
 // that gave this script a nonce gets the component's styles through with the same nonce.
-const script = document.currentScript as HTMLScriptElement | null;
+const script = runningScript();
 setScriptNonce(script?.nonce);
 setExtrasScript(script);
 
-Object.assign(window, { Service, ServiceEvent });
-// What Service-extras-<version>.min.js renders with: this script's Preact, so that its parts
-// are part of the component's own tree (rollup.config.mjs, EXTRAS_RUNTIME).
-Object.assign(Service, {
+// Service.runtime is what Service-extras-<version>.min.js renders with: this script's Preact, so
+// that its parts are part of the component's own tree (rollup.config.mjs, EXTRAS_RUNTIME).
+// Assigned in one expression, which minifies smaller than Object.assign(window, {...}).
+window.Service = Object.assign(Service, {
   runtime: {
     Fragment,
     jsx,
@@ -33,6 +33,7 @@ Object.assign(Service, {
     useSyncExternalStore,
   },
 });
+window.ServiceEvent = ServiceEvent;
 
 declare global {
   interface Window {

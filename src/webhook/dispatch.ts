@@ -38,6 +38,9 @@ import { isThenable, messageOf } from './encoding';
 import { outcomeOf, recordsOutcomes } from './outcomes';
 import type { PaymentOutcome } from './outcomes';
 import type { RecordedStatus } from './reconcile';
+import type { DeliveryTrace } from './receiver-telemetry';
+import { UNTRACED } from './receiver-telemetry';
+import { call, retrying } from './store-calls';
 
 /** What the merchant's code came to: the status to record (null: none), or its failure. */
 type Ran = { status: RecordedStatus } | { error: unknown };
@@ -61,6 +64,7 @@ export interface DispatchResult {
 export type Dispatch = (
   notification: WebhookNotification,
   context: WebhookNotificationContext,
+  trace?: DeliveryTrace,
 ) => DispatchResult | Promise<DispatchResult>;
 
 export interface Dispatcher {
@@ -133,47 +137,9 @@ function ownClaim(claim: unknown): string | DispatchResult {
   };
 }
 
-/** A store call as a promise that never throws synchronously (methods may be either). */
-function call<T>(method: () => T | PromiseLike<T>): Promise<T> {
-  try {
-    return Promise.resolve(method());
-  } catch (error) {
-    return Promise.reject(error);
-  }
-}
-
-/**
- * Calls `attempt` until it answers without failing, pausing `pauseBefore(n)` ms before try n
- * (from 0) and giving up when it says null: the answer, or the last failure.
- */
-async function retrying<T>(
-  attempt: () => T | PromiseLike<T>,
-  pauseBefore: (n: number) => number | null,
-): Promise<{ value: T } | { error: unknown }> {
-  let error: unknown;
-  for (let n = 0; ; n++) {
-    const ms = pauseBefore(n);
-    if (ms === null) return { error };
-    if (ms > 0) await pause(ms);
-    try {
-      return { value: await call(attempt) };
-    } catch (failure) {
-      error = failure;
-    }
-  }
-}
-
 /** At once, then after each of COMPLETE_RETRY_DELAYS_MS: about a second in all. */
 const quickly = (n: number): number | null =>
   n === 0 ? 0 : (COMPLETE_RETRY_DELAYS_MS[n - 1] ?? null);
-
-/** A pause that never keeps a Node process alive (edge runtimes have no unref). */
-function pause(ms: number): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    (timer as { unref?: () => void }).unref?.();
-  });
-}
 
 /** What keeps a claim renewed while its delivery needs it. */
 interface Keeper {
@@ -342,6 +308,7 @@ export function createDispatcher(options: Options): Dispatcher {
     context: WebhookNotificationContext,
     running: Running,
     asked: number,
+    trace: DeliveryTrace,
   ): Promise<DispatchResult> {
     const key = context.idempotencyKey;
     let token: string | DispatchResult;
@@ -367,7 +334,7 @@ export function createDispatcher(options: Options): Dispatcher {
       await call(() => store.release(key, token)).catch(() => {});
       abandoned({ outcome: 'shutting-down', error });
     };
-    const ran = runHandler(notification, context);
+    const ran = trace.step('handle', () => runHandler(notification, context));
     const outcome = isThenable(ran) ? await Promise.race([ran, abandonment]) : ran;
     if ('outcome' in outcome) return outcome;
     if ('error' in outcome) {
@@ -384,7 +351,7 @@ export function createDispatcher(options: Options): Dispatcher {
       return { outcome: 'handler-failed', error: outcome.error };
     }
     running.abandon = undefined;
-    return complete(key, token, keeper, notification, outcome.status);
+    return trace.step('complete', () => complete(key, token, keeper, notification, outcome.status));
   }
 
   /**
@@ -489,7 +456,7 @@ export function createDispatcher(options: Options): Dispatcher {
     return PROCESSED;
   }
 
-  const dispatch: Dispatch = (notification, context) => {
+  const dispatch: Dispatch = (notification, context, trace = UNTRACED) => {
     const key = context.idempotencyKey;
     if (completing.has(key)) return DUPLICATE;
     const running = inFlight.get(key);
@@ -497,7 +464,7 @@ export function createDispatcher(options: Options): Dispatcher {
     const asked = Date.now();
     let claim: IdempotencyClaim | PromiseLike<IdempotencyClaim>;
     try {
-      claim = store.claim(key, claimTtlMs);
+      claim = trace.step('claim', () => store.claim(key, claimTtlMs));
     } catch (error) {
       return { outcome: 'store-unavailable', error };
     }
@@ -509,7 +476,7 @@ export function createDispatcher(options: Options): Dispatcher {
     }
     // Registered before anything awaits, so every later duplicate in this process sees it.
     const own: Running = { result: undefined as never, expiresAt: asked + claimTtlMs };
-    const result = handle(claim, notification, context, own, asked);
+    const result = handle(claim, notification, context, own, asked, trace);
     own.result = result;
     inFlight.set(key, own);
     void result.then(() => {

@@ -11,7 +11,7 @@ export {
   notificationIdempotencyKey,
 } from './idempotency';
 export { SIGNATURE_ALGORITHM } from './encoding';
-export { createFetchPaymentStatusHandler } from './status';
+export { createFetchPaymentStatusHandler } from './status-fetch';
 export {
   WebhookError,
   WebhookConfigError,
@@ -45,5 +45,7 @@ export type {
 export type { WebhookOutcome } from './receiver';
 export type { ExpectedPayment, PaymentMismatch, PaymentMismatchReason } from './reconcile';
 export type { OutcomeListener, OutcomeStore, PaymentOutcome } from './outcomes';
-export type { FetchPaymentStatusHandler, PaymentStatusHandlerOptions } from './status';
+export type { PaymentStatusHandlerOptions } from './status';
+export type { FetchPaymentStatusHandler, FetchPaymentStatusHandlerOptions } from './status-fetch';
 export type { FetchReceiverOptions, FetchWebhookHandler } from './fetch-handler';
+export type { OpenTelemetryApi } from './telemetry';

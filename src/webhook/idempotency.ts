@@ -48,6 +48,12 @@ export interface IdempotencyStore {
   complete(key: string, token: string, ttlMs: number): boolean | Promise<boolean>;
   /** Gives up the claim `token` holds, so the next delivery of the notification is processed. */
   release(key: string, token: string): boolean | Promise<boolean>;
+  /**
+   * The database the records are kept in, for telemetry (OpenTelemetry's `db.system`:
+   * `postgresql`, `redis`, `mysql`, ...; the built-in stores say theirs).
+   * @default undefined (store calls are timed without it)
+   */
+  readonly dbSystem?: string;
 }
 
 /**
@@ -144,6 +150,7 @@ export class MemoryIdempotencyStore implements IdempotencyStore, OutcomeStore {
   /** Recorded outcomes by paymentId, oldest first; at most maxEntries of them. */
   readonly #outcomes = new Map<string, { outcome: PaymentOutcome; expiresAt: number }>();
   readonly #listeners = new OutcomeListeners();
+  readonly dbSystem = 'memory';
 
   constructor(options: MemoryIdempotencyStoreOptions = {}) {
     const maxEntries = options.maxEntries ?? 10_000;

@@ -11,7 +11,7 @@ export * from './exports';
 export { signWebhookPayload, verifyWebhookSignature } from './node-crypto';
 export { createWebhookHandler, listenWebhook } from './node-handler';
 export { createPaymentStatusHandler } from './status-node';
-export type { PaymentStatusHandler } from './status-node';
+export type { NodePaymentStatusHandlerOptions, PaymentStatusHandler } from './status-node';
 export type {
   WebhookHandler,
   WebhookHandlerOptions,

@@ -23,6 +23,8 @@ import {
 import type { IdempotencyStore } from './idempotency';
 import { createNotificationHandler } from './reconcile';
 import type { NotificationHandler, ReconcileOptions } from './reconcile';
+import { createTelemetry, observeStore } from './telemetry';
+import type { Telemetry, TelemetryOptions } from './telemetry';
 
 /** Passed to onNotification with each notification. */
 export interface WebhookNotificationContext {
@@ -48,7 +50,7 @@ export interface WebhookErrorContext {
  * Options common to createWebhookHandler and createFetchWebhookHandler. Give exactly one of
  * `publicKey`, `publicKeyUrl` or `environment`. `K` is the runtime's key object type.
  */
-export interface WebhookReceiverOptions<K> extends ReconcileOptions {
+export interface WebhookReceiverOptions<K> extends ReconcileOptions, TelemetryOptions {
   /**
    * The service's public key: the text served at `<base>/.well-known/signature/pem`, a full
    * PEM, or a key object; or several, to rotate without downtime (`[current, next]`: a
@@ -170,6 +172,8 @@ export interface ResolvedReceiverOptions<K> {
   outcomeTtlMs: number;
   maxHandlingMs: number;
   report: (error: unknown, context: WebhookErrorContext) => void;
+  /** Traces and metrics (receiver-telemetry.ts), or null: none at all. */
+  telemetry: Telemetry | null;
 }
 
 export function resolveReceiverOptions<K>(
@@ -206,6 +210,7 @@ export function resolveReceiverOptions<K>(
       throw new WebhookConfigError(`servicepay: ${hook} must be a function.`, hook);
     }
   }
+  const telemetry = createTelemetry(options.telemetry);
   const keys = keySource(options, crypto);
   const onError = options.onError ?? defaultErrorLog(keyName(options, keys));
   const report: ResolvedReceiverOptions<K>['report'] = (error, context) => {
@@ -218,7 +223,7 @@ export function resolveReceiverOptions<K>(
   return {
     keys,
     handle: createNotificationHandler(options.onNotification, options, report),
-    store,
+    store: telemetry === null ? store : observeStore(store, telemetry),
     maxBodyBytes: positive(options.maxBodyBytes, 65_536, 'maxBodyBytes'),
     isAllowedSource: createAddressFilter(options.allowedSourceAddresses),
     idempotencyKey: options.idempotencyKey ?? notificationIdempotencyKey,
@@ -227,6 +232,7 @@ export function resolveReceiverOptions<K>(
     outcomeTtlMs: positive(options.outcomeTtlMs, 86_400_000, 'outcomeTtlMs'),
     maxHandlingMs: positive(options.maxHandlingMs, 300_000, 'maxHandlingMs'),
     report,
+    telemetry,
   };
 }
 

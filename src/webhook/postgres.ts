@@ -213,6 +213,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
   });
 
   return {
+    dbSystem: 'postgresql',
     async claim(key: string, ttlMs: number): Promise<IdempotencyClaim> {
       await ensureTable();
       sweep();

@@ -19,6 +19,8 @@ import { parseWebhookNotification } from './notification';
 import type { WebhookNotification } from './notification';
 import type { ResolvedReceiverOptions } from './options';
 import { isThenable } from './encoding';
+import { observeReceiver, UNTRACED } from './receiver-telemetry';
+import type { DeliveryTrace } from './receiver-telemetry';
 
 /**
  * What a receiver concludes about a delivery, and the HTTP answer for each conclusion. One
@@ -239,6 +241,7 @@ export function createReceiver<K>(
   function accept(
     body: Uint8Array,
     sourceAddress: string | undefined,
+    trace: DeliveryTrace,
   ): ReceiverResponse | Promise<ReceiverResponse> {
     let notification: WebhookNotification;
     let idempotencyKey: string;
@@ -255,7 +258,8 @@ export function createReceiver<K>(
     } catch (error) {
       return refuse('internal-error', error, notification);
     }
-    const result = dispatch(notification, { idempotencyKey, rawBody: body, sourceAddress });
+    trace.about(notification);
+    const result = dispatch(notification, { idempotencyKey, rawBody: body, sourceAddress }, trace);
     return isThenable(result)
       ? result.then((settled) => answer(settled, notification))
       : answer(result, notification);
@@ -275,7 +279,31 @@ export function createReceiver<K>(
     return refuse('internal-error', error);
   }
 
-  return {
+  /** The answer for a delivery whose body was read, its steps traced by `trace`. */
+  function decide(
+    body: Uint8Array,
+    authorization: string | null,
+    sourceAddress: string | undefined,
+    trace: DeliveryTrace,
+  ): ReceiverResponse | Promise<ReceiverResponse> {
+    try {
+      const authentic = trace.step('verify', () => isAuthentic(body, authorization));
+      if (authentic === true) return accept(body, sourceAddress, trace);
+      if (authentic === false)
+        return refuse('invalid-signature', signatureError(authorization, keys.tried));
+      return authentic.then(
+        (ok) =>
+          ok
+            ? accept(body, sourceAddress, trace)
+            : refuse('invalid-signature', signatureError(authorization, keys.tried)),
+        failed,
+      );
+    } catch (error) {
+      return failed(error);
+    }
+  }
+
+  const receiver: Receiver = {
     preflight(method, sourceAddress, contentLength) {
       if (options.isAllowedSource !== null && !options.isAllowedSource(sourceAddress)) {
         return refuse(
@@ -301,23 +329,8 @@ export function createReceiver<K>(
       return null;
     },
 
-    receive(body, authorization, sourceAddress) {
-      try {
-        const authentic = isAuthentic(body, authorization);
-        if (authentic === true) return accept(body, sourceAddress);
-        if (authentic === false)
-          return refuse('invalid-signature', signatureError(authorization, keys.tried));
-        return authentic.then(
-          (ok) =>
-            ok
-              ? accept(body, sourceAddress)
-              : refuse('invalid-signature', signatureError(authorization, keys.tried)),
-          failed,
-        );
-      } catch (error) {
-        return failed(error);
-      }
-    },
+    receive: (body, authorization, sourceAddress) =>
+      decide(body, authorization, sourceAddress, UNTRACED),
 
     refuseBody(body) {
       switch (body.kind) {
@@ -333,6 +346,10 @@ export function createReceiver<K>(
     fail: (error) => refuse('internal-error', error),
     abandon,
   };
+  const { telemetry } = options;
+  return telemetry === null
+    ? receiver
+    : observeReceiver(receiver, telemetry, decide, options.store);
 }
 
 function tooLarge(maxBodyBytes: number): WebhookRequestError {

@@ -226,6 +226,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
   });
 
   return {
+    dbSystem: 'redis',
     async claim(key: string, ttlMs: number): Promise<IdempotencyClaim> {
       const token = newClaimToken();
       // The claim's command is sent first: the check's commands queue behind it, never ahead.

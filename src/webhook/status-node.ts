@@ -3,7 +3,21 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createStatusCore, STREAM_HEADERS } from './status';
+import { observed } from './status-telemetry';
 import type { PaymentStatusHandlerOptions, StatusAnswer } from './status';
+import { clientOfAddress } from './status-limits';
+
+/** Options of createPaymentStatusHandler. */
+export interface NodePaymentStatusHandlerOptions extends PaymentStatusHandlerOptions {
+  /**
+   * Who a stream request comes from, for `maxStreamsPerClient`. Behind a proxy or load
+   * balancer every request comes from its address: return the shopper's as your proxy tells it
+   * (Express with `trust proxy`: `(req) => req.ip`). `undefined` counts the request in
+   * `maxStreams` only.
+   * @default the connection's remote address (IPv6 by its /64)
+   */
+  streamClient?: (req: IncomingMessage) => string | undefined;
+}
 
 /** A node:http request listener (also an Express handler) for the payment status. */
 export interface PaymentStatusHandler {
@@ -20,9 +34,9 @@ export interface PaymentStatusHandler {
  * @throws WebhookConfigError when the store records no outcomes or an option is unusable.
  */
 export function createPaymentStatusHandler(
-  options: PaymentStatusHandlerOptions,
+  options: NodePaymentStatusHandlerOptions,
 ): PaymentStatusHandler {
-  const core = createStatusCore(options, 'createPaymentStatusHandler');
+  const core = observed(createStatusCore)(options, 'createPaymentStatusHandler');
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
     const checked = core.check(req.method, req.url ?? '/');
     if ('status' in checked) return writeNode(res, checked);
@@ -30,7 +44,8 @@ export function createPaymentStatusHandler(
       void core.answer(checked).then((answer) => writeNode(res, answer));
       return;
     }
-    const refused = core.reserve();
+    const client = core.client(req, () => clientOfAddress(req.socket.remoteAddress));
+    const refused = core.reserve(client);
     if (refused !== null) return writeNode(res, refused);
     res.writeHead(200, STREAM_HEADERS);
     // The headers now, before any event: the client knows the stream is open.
@@ -42,12 +57,16 @@ export function createPaymentStatusHandler(
       end?.();
     });
     void core
-      .stream(checked, {
-        write: (chunk) => {
-          res.write(chunk);
+      .stream(
+        checked,
+        {
+          write: (chunk) => {
+            res.write(chunk);
+          },
+          end: () => res.end(),
         },
-        end: () => res.end(),
-      })
+        client,
+      )
       .then((stop) => {
         end = stop;
         if (gone) stop();

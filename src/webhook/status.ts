@@ -12,15 +12,23 @@
  * merchant maps more with `expose`.
  *
  * Runtime-neutral: the node:http adapter (status-node.ts) and the Fetch adapter
- * (status-fetch.ts) only read the request and write what this module decides.
+ * (status-fetch.ts) only read the request and write what this module decides; its bounds are
+ * in status-limits.ts.
  */
-import { encodeStatusAnswer, isPaymentId } from '../core/protocol';
+import { isPaymentId } from '../core/protocol';
 import { WebhookConfigError } from './errors';
 import { OUTCOME_METHODS, recordsOutcomes } from './outcomes';
 import type { OutcomeStore, PaymentOutcome } from './outcomes';
+import {
+  createStreamSlots,
+  exposedAnswer,
+  MAX_STREAMS_PER_CLIENT,
+  positiveInteger,
+} from './status-limits';
+import type { TelemetryOptions } from './status-telemetry';
 
 /** Options of createPaymentStatusHandler and createFetchPaymentStatusHandler. */
-export interface PaymentStatusHandlerOptions {
+export interface PaymentStatusHandlerOptions extends TelemetryOptions {
   /**
    * The store the webhook receiver records outcomes in: the same instance (memory) or the same
    * database (PostgreSQL, Redis) as the receiver's `store`.
@@ -32,6 +40,13 @@ export interface PaymentStatusHandlerOptions {
    * @default 10000
    */
   maxStreams?: number;
+  /**
+   * Most event streams one client may hold open at once, so that one client cannot take every
+   * place of `maxStreams`; past it that client is answered 503 with Retry-After (and polls).
+   * Clients are told apart by `streamClient`.
+   * @default 20
+   */
+  maxStreamsPerClient?: number;
   /**
    * Longest a stream stays open waiting for a final status; the client then reconnects or
    * polls. Checked at each heartbeat, so a stream ends within heartbeatMs after it.
@@ -47,7 +62,9 @@ export interface PaymentStatusHandlerOptions {
   /**
    * Extra fields for a final status, for a merchant who wants more on the return page than the
    * status (an order number from their own database, say). Nothing else about the payment
-   * leaves the server by default. The answer's `status` cannot be overridden.
+   * leaves the server by default. The answer's `status` cannot be overridden. The answer must
+   * fit in 1024 bytes of JSON, all the return page reads: a longer one is sent as the status
+   * alone, and `onError` gets a WebhookConfigError naming the bound.
    */
   expose?: (
     outcome: PaymentOutcome,
@@ -144,18 +161,24 @@ export interface StatusCore {
   /** The JSON answer for a query. Never rejects. */
   answer(query: StatusQuery): Promise<StatusAnswer>;
   /**
-   * Reserves a stream, or answers 503 when maxStreams are open. A reservation must be opened
-   * with `stream` (or given back with `cancel`).
+   * Reserves a stream for `client` (undefined: unknown), or answers 503 when maxStreams are
+   * open, or maxStreamsPerClient of this client's. A reservation must be opened with `stream`
+   * (or given back with `cancel`), for the same client.
    */
-  reserve(): StatusAnswer | null;
+  reserve(client: string | undefined): StatusAnswer | null;
   /** Gives back a reservation that will not be opened. */
-  cancel(): void;
+  cancel(client: string | undefined): void;
   /**
    * Runs a reserved stream: subscribes first, then reads the current state, writes it, and
    * the final status the moment it is recorded. Resolves with a function that ends it early
    * (the client went away). Never rejects.
    */
-  stream(query: StatusQuery, sink: StreamSink): Promise<() => void>;
+  stream(query: StatusQuery, sink: StreamSink, client: string | undefined): Promise<() => void>;
+  /**
+   * Who a stream request comes from, for maxStreamsPerClient: the merchant's `streamClient`
+   * (a throw is reported and counts the request in the total only), else `fallback()`.
+   */
+  client(request: unknown, fallback: () => string | undefined): string | undefined;
   /** Ends every open stream and stops the heartbeat. */
   close(): Promise<void>;
 }
@@ -174,7 +197,15 @@ export function createStatusCore(options: PaymentStatusHandlerOptions, entry: st
       'store',
     );
   }
-  const maxStreams = positiveInteger(options.maxStreams, 10_000, 'maxStreams', entry);
+  const slots = createStreamSlots(
+    positiveInteger(options.maxStreams, 10_000, 'maxStreams', entry),
+    positiveInteger(
+      options.maxStreamsPerClient,
+      MAX_STREAMS_PER_CLIENT,
+      'maxStreamsPerClient',
+      entry,
+    ),
+  );
   const streamTimeoutMs = positiveInteger(
     options.streamTimeoutMs,
     300_000,
@@ -182,9 +213,13 @@ export function createStatusCore(options: PaymentStatusHandlerOptions, entry: st
     entry,
   );
   const heartbeatMs = positiveInteger(options.heartbeatMs, 15_000, 'heartbeatMs', entry);
-  if (options.expose !== undefined && typeof options.expose !== 'function') {
-    throw new WebhookConfigError(`servicepay: ${entry} expose must be a function.`, 'expose');
+  for (const name of ['expose', 'streamClient'] as const) {
+    const value = (options as unknown as Record<string, unknown>)[name];
+    if (value !== undefined && typeof value !== 'function') {
+      throw new WebhookConfigError(`servicepay: ${entry} ${name} must be a function.`, name);
+    }
   }
+  const streamClient = (options as { streamClient?: (request: unknown) => unknown }).streamClient;
   const onError =
     options.onError ??
     ((error: unknown) => console.error('servicepay: payment status endpoint:', error));
@@ -197,7 +232,6 @@ export function createStatusCore(options: PaymentStatusHandlerOptions, entry: st
   };
 
   const open = new Set<OpenStream>();
-  let reserved = 0;
   let closed = false;
   let ticker: ReturnType<typeof setInterval> | undefined;
 
@@ -234,7 +268,7 @@ export function createStatusCore(options: PaymentStatusHandlerOptions, entry: st
         report(error);
       }
     }
-    return encodeStatusAnswer(outcome.status, extra);
+    return exposedAnswer(outcome.status, extra, report, entry);
   }
 
   return {
@@ -270,17 +304,13 @@ export function createStatusCore(options: PaymentStatusHandlerOptions, entry: st
       return body === PENDING_BODY ? PENDING_ANSWER : { status: 200, headers: JSON_HEADERS, body };
     },
 
-    reserve() {
-      if (closed || open.size + reserved >= maxStreams) return TOO_MANY_STREAMS;
-      reserved++;
-      return null;
+    reserve(client) {
+      return closed || !slots.take(client) ? TOO_MANY_STREAMS : null;
     },
 
-    cancel() {
-      reserved--;
-    },
+    cancel: (client) => slots.give(client),
 
-    async stream(query, sink) {
+    async stream(query, sink, client) {
       let done = false;
       let unsubscribe: (() => void) | undefined;
       const stream: OpenStream = {
@@ -290,6 +320,7 @@ export function createStatusCore(options: PaymentStatusHandlerOptions, entry: st
           if (done) return;
           done = true;
           open.delete(stream);
+          slots.give(client);
           unsubscribe?.();
           try {
             sink.end();
@@ -298,7 +329,6 @@ export function createStatusCore(options: PaymentStatusHandlerOptions, entry: st
           }
         },
       };
-      reserved--;
       open.add(stream);
       startTicking();
       sink.write(`retry: ${RECONNECT_MS}\n\n`);
@@ -333,101 +363,20 @@ export function createStatusCore(options: PaymentStatusHandlerOptions, entry: st
       return () => stream.finish();
     },
 
+    client(request, fallback) {
+      if (!streamClient) return fallback();
+      try {
+        const client = streamClient(request);
+        return typeof client == 'string' && client ? client : undefined;
+      } catch (error) {
+        report(error);
+      }
+    },
+
     async close() {
       closed = true;
       for (const stream of [...open]) stream.finish();
       stopTicking();
     },
   };
-}
-
-function positiveInteger(
-  value: number | undefined,
-  fallback: number,
-  option: string,
-  entry: string,
-): number {
-  if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < 1) {
-    throw new WebhookConfigError(
-      `servicepay: ${entry} ${option} must be a positive integer, got ${String(value)}.`,
-      option,
-    );
-  }
-  return value;
-}
-
-// The Fetch front door ------------------------------------------------------------------------
-
-/** A Fetch API handler for the payment status; its promise never rejects. */
-export interface FetchPaymentStatusHandler {
-  (request: Request): Promise<Response>;
-  /** Ends every open event stream of this handler. */
-  close(): Promise<void>;
-}
-
-/**
- * The payment status endpoint as `(request: Request) => Promise<Response>`: Next.js route
- * handlers, edge runtimes, Deno, Bun. Behaves as createPaymentStatusHandler.
- *
- * @throws WebhookConfigError when the store records no outcomes or an option is unusable.
- */
-export function createFetchPaymentStatusHandler(
-  options: PaymentStatusHandlerOptions,
-): FetchPaymentStatusHandler {
-  return fetchHandlerWith(createStatusCore(options, 'createFetchPaymentStatusHandler'));
-}
-
-const encoder = new TextEncoder();
-
-function fetchHandlerWith(core: StatusCore): FetchPaymentStatusHandler {
-  const handler = async (request: Request): Promise<Response> => {
-    const checked = core.check(request.method, request.url);
-    if ('status' in checked) return toResponse(checked);
-    if (!core.wantsStream(request.headers.get('accept'))) {
-      return toResponse(await core.answer(checked));
-    }
-    const refused = core.reserve();
-    if (refused !== null) return toResponse(refused);
-    let stop: (() => void) | undefined;
-    let cancelled = false;
-    const body = new ReadableStream<Uint8Array>({
-      start(controller) {
-        let ended = false;
-        void core
-          .stream(checked, {
-            write: (chunk) => {
-              if (!ended) controller.enqueue(encoder.encode(chunk));
-            },
-            end: () => {
-              if (ended) return;
-              ended = true;
-              try {
-                controller.close();
-              } catch {
-                // Cancelled by the client meanwhile.
-              }
-            },
-          })
-          .then((end) => {
-            stop = end;
-            if (cancelled) end();
-          });
-      },
-      cancel() {
-        cancelled = true;
-        stop?.();
-      },
-    });
-    request.signal?.addEventListener('abort', () => {
-      cancelled = true;
-      stop?.();
-    });
-    return new Response(body, { status: 200, headers: STREAM_HEADERS });
-  };
-  return Object.assign(handler, { close: () => core.close() });
-}
-
-function toResponse(answer: StatusAnswer): Response {
-  return new Response(answer.body, { status: answer.status, headers: answer.headers });
 }

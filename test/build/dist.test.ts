@@ -54,6 +54,16 @@ describe('dist', () => {
     expect(await bareImports('core.cjs')).toEqual([]);
   });
 
+  it('the server entries import no OpenTelemetry package: the merchant passes the API (telemetry)', async () => {
+    // A static import of an optional package breaks a bundler's build where it is absent.
+    for (const entry of ['webhook', 'webhook-web', 'webhook-postgres', 'webhook-redis']) {
+      for (const ext of ['mjs', 'cjs']) {
+        const imports = await bareImports(`${entry}.${ext}`);
+        expect(imports.filter((spec) => spec.includes('opentelemetry'))).toEqual([]);
+      }
+    }
+  });
+
   it('the React entry imports only React', async () => {
     expect(await bareImports('index.mjs')).toEqual(['react', 'react/jsx-runtime']);
   });
@@ -69,7 +79,7 @@ describe('dist', () => {
     }
   });
 
-  it('lists the same hashes in docs/script-tag.md (copy them there after changing a standalone file)', async () => {
+  it('lists the same hashes in docs/script-tag.md (after changing a standalone file: npm run build && npm run sync:integrity)', async () => {
     const manifest = JSON.parse(await read('standalone/integrity.json')) as Record<string, string>;
     const docs = await readFile(new URL('../../docs/script-tag.md', import.meta.url), 'utf8');
     const listed = Object.fromEntries(

@@ -45,6 +45,14 @@ it('pays end to end on the script the sandbox serves, pinned by its SRI hash: on
   const script = `/js/Service-${version}.min.js`;
   const requests: string[] = [];
   page.on('request', (r) => requests.push(r.url()));
+  // The order comes from the shop's server, as for the reimplemented component: its receiver
+  // reconciles every COMPLETED against it (expectedPayment), so the payment names it.
+  const created = await fetch(`${checkout.url}api/orders`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: '{}',
+  });
+  const order = (await created.json()) as { orderId: string; amount: number; reference: string };
   server.page({});
   await page.goto(`${server.url}/page`);
   await page.waitForFunction(() => 'harness' in window);
@@ -55,7 +63,11 @@ it('pays end to end on the script the sandbox serves, pinned by its SRI hash: on
       integrity: integrity[`Service-${version}.min.js`],
       environment: 'SANDBOX',
       applicationId: SANDBOX_APPLICATION_ID,
-      payment: { amount: 12.5, paymentReference: 'ORDER-1042' },
+      payment: {
+        amount: order.amount,
+        paymentReference: order.reference,
+        metadata: { orderId: order.orderId },
+      },
     },
   );
   await page.getByRole('button', { name: 'Pay £12.50', disabled: false }).click();
@@ -72,4 +84,5 @@ it('pays end to end on the script the sandbox serves, pinned by its SRI hash: on
   await page.getByRole('button', { name: 'Approve' }).click();
   await page.waitForURL((url) => url.href.startsWith(checkout.returnUrl));
   await page.getByRole('heading', { level: 1, name: 'Payment received' }).waitFor();
+  expect(checkout.orders.get(order.orderId)?.status).toBe('paid');
 });

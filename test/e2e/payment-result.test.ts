@@ -9,15 +9,15 @@
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import pg from 'pg';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DEFAULT_RESULT_MESSAGES as M } from '../../src/core/index';
+import { DEFAULT_RESULT_MESSAGES as M, SAVED_PAYMENT_KEY } from '../../src/core/index';
 import { startSandbox } from '../../src/sandbox/index';
 import { createPaymentStatusHandler } from '../../src/webhook/index';
 import { createPostgresStore } from '../../src/webhook/postgres';
 import { launchChromium } from '../helpers/browser';
+import { bundleForBrowser } from '../helpers/browser-bundle.mjs';
 import { startStatusServer } from '../helpers/status-server';
 import type { StatusServer, StatusServerOptions } from '../helpers/status-server';
 import { listen } from '../webhook/support/http';
@@ -36,7 +36,7 @@ const { componentVersion } = JSON.parse(
 
 /** The merchant's result page in React: <PaymentResult> and nothing else. */
 async function bundleReactPage(): Promise<string> {
-  const result = await build({
+  return bundleForBrowser({
     stdin: {
       contents: `
         import { createElement } from 'react';
@@ -53,29 +53,8 @@ async function bundleReactPage(): Promise<string> {
       resolveDir: fileURLToPath(new URL('.', import.meta.url)),
       loader: 'ts',
     },
-    bundle: true,
-    format: 'esm',
-    jsx: 'automatic',
     define: { 'process.env.NODE_ENV': '"production"' },
-    plugins: [
-      {
-        name: 'raw-css',
-        setup(builder) {
-          builder.onResolve({ filter: /\.css\?raw$/ }, ({ path, resolveDir }) => ({
-            path: fileURLToPath(new URL(path.slice(0, -4), `file://${resolveDir}/`)),
-            namespace: 'raw-css',
-          }));
-          builder.onLoad({ filter: /.*/, namespace: 'raw-css' }, async ({ path }) => ({
-            contents: await readFile(path, 'utf8'),
-            loader: 'text',
-          }));
-        },
-      },
-    ],
-    write: false,
-    logLevel: 'silent',
   });
-  return result.outputFiles[0]!.text;
 }
 
 const html = (body: string) =>
@@ -131,22 +110,41 @@ afterEach(async () => {
   await server?.close();
 });
 
-async function open(path: string, options: StatusServerOptions = {}, dark = false) {
+/**
+ * Opens the result page at `path` with `query` (the return address's ids). `saved`: the payment
+ * this tab saved before it went to the bank, as the Pay component does (SAVED_PAYMENT_KEY).
+ */
+async function open(
+  path: string,
+  options: StatusServerOptions = {},
+  dark = false,
+  { saved, query = QUERY }: { saved?: typeof IDS; query?: string } = {},
+) {
   server = await startStatusServer({ ...options, routes: pages(reactBundle, () => sandbox.url) });
   page = await browser.newPage({
     bypassCSP: true,
     colorScheme: dark ? 'dark' : 'light',
     viewport: dark ? { width: 390, height: 844 } : { width: 1200, height: 800 },
   });
+  if (saved) {
+    // The shop's origin in this tab, before the bank (a 404 page: any page of the origin).
+    await page.goto(`${server.url}/checkout`);
+    await page.evaluate(
+      ([key, ids]) => sessionStorage.setItem(key!, ids!),
+      [SAVED_PAYMENT_KEY, JSON.stringify(saved)],
+    );
+  }
   page.on('pageerror', (error) => failures.push(error.message));
   page.on('console', (msg) => msg.type() === 'error' && failures.push(msg.text()));
-  await page.goto(server.url + path + QUERY);
+  await page.goto(server.url + path + query);
   // Marks this document: a reload or a navigation would lose it.
   await page.evaluate(() => Object.assign(window, { sameDocument: true }));
 }
 
 const heading = (name: string) => page.getByRole('heading', { level: 1, name });
 const sameDocument = () => page.evaluate(() => (window as { sameDocument?: boolean }).sameDocument);
+/** The page's address as the browser shows it (and sends in Referer). */
+const address = () => page.evaluate(() => location.href);
 
 describe('the result page in Chromium', () => {
   it('React: waiting, then received from the event stream, without a reload', async () => {
@@ -168,6 +166,11 @@ describe('the result page in Chromium', () => {
     expect(server.requests.map((r) => `${r.accept} ${r.code}`)).toEqual(['text/event-stream 200']);
     expect(await axeViolations(page)).toEqual([]);
     await shot(page, 'payment-result-received');
+    // The ids left the address once read; the tab kept them, so a reload still finds it.
+    expect(await address()).toBe(`${server.url}/react/result`);
+    await page.reload();
+    await heading(M.received).waitFor(WAIT);
+    expect(server.requests.at(-1)).toMatchObject(IDS);
     expect(failures).toEqual([]);
   });
 
@@ -241,6 +244,46 @@ describe('the result page in Chromium', () => {
     );
     expect(server.requests.map((r) => r.accept)).toEqual(['text/event-stream']);
     expect(await axeViolations(page)).toEqual([]);
+    expect(failures).toEqual([]);
+  });
+
+  // A crafted return link (finding 5): the attacker's own paid pair, sent to a shopper whose
+  // tab started a payment of its own that is not paid.
+  const ATTACKER = { paymentId: '0b8f3a52-61d4-4c8e-9f7a-2d5e6c1b4a93', merchantPaymentId: 'x-1' };
+  const CRAFTED = `?paymentId=${ATTACKER.paymentId}&merchantPaymentId=${ATTACKER.merchantPaymentId}&utm=mail`;
+  for (const [name, path] of [
+    ['React', '/react/result'],
+    ['the plain page', '/plain/result'],
+  ] as const) {
+    it(`${name}: a crafted link with another payment's paid ids does not replace this tab's own payment`, async () => {
+      await open(path, {}, false, { saved: IDS, query: CRAFTED });
+      server.record(ATTACKER, 'COMPLETED');
+      await heading(M.waiting).waitFor(WAIT);
+      await expect.poll(() => server.requests.length, WAIT).toBeGreaterThan(0);
+      // Only this tab's payment is asked about; the rest of the address stays.
+      expect(server.requests.map(({ paymentId }) => paymentId)).toEqual([IDS.paymentId]);
+      expect(await address()).toBe(`${server.url}${path}?utm=mail`);
+      server.record(IDS, 'FAILED');
+      await heading(M.notCompleted).waitFor(WAIT);
+      expect(
+        await page.evaluate(() => (window as { outcomes?: unknown[] }).outcomes ?? []),
+      ).not.toContainEqual(expect.objectContaining(ATTACKER));
+      expect(await sameDocument()).toBe(true);
+      expect(failures).toEqual([]);
+    });
+  }
+
+  it('the plain page in a fresh tab (the phone after a QR handoff): the address’s ids, then out of it', async () => {
+    await open('/plain/result');
+    await heading(M.waiting).waitFor(WAIT);
+    expect(await address()).toBe(`${server.url}/plain/result`);
+    server.record(IDS, 'COMPLETED');
+    await heading(M.received).waitFor(WAIT);
+    await page.reload();
+    await heading(M.received).waitFor(WAIT);
+    expect(new Set(server.requests.map(({ paymentId }) => paymentId))).toEqual(
+      new Set([IDS.paymentId]),
+    );
     expect(failures).toEqual([]);
   });
 });

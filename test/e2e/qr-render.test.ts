@@ -5,12 +5,8 @@
 // <HandoffPanel> itself (bundled from the sources) inside the component's root, in light and
 // dark colour schemes, where the code must stay dark on its white plate, with axe's colour
 // contrast on the whole panel and the outcome followed from a status endpoint.
-import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
-import type { Plugin } from 'esbuild';
 import { PNG } from 'pngjs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -18,20 +14,13 @@ import { DEFAULT_HANDOFF_MESSAGES as H, DEFAULT_RESULT_MESSAGES as M } from '../
 import type { Handoff } from '../../src/core/index';
 import { qrPath } from '../../src/react/qr';
 import { launchChromium } from '../helpers/browser';
+import { bundleForBrowser } from '../helpers/browser-bundle.mjs';
 import { decodeQrFromPng } from '../helpers/qr-decode';
 import { startStatusServer } from '../helpers/status-server';
 import type { StatusServer } from '../helpers/status-server';
 import { axeViolations, prepareScreenshots, shot } from './support';
 
 const WAIT = { timeout: 20_000 };
-
-// The Preact builds' aliases, from the build itself (plain JavaScript, hence no static import).
-const { preactAlias, preactAliases } = (await import(
-  new URL('../../rollup.config.mjs', import.meta.url).href
-)) as {
-  preactAliases: Record<string, string>;
-  preactAlias(id: string, importer: string): string | null;
-};
 
 /** A sandbox's authorisation address: short. */
 const SHORT = 'http://127.0.0.1:41234/bank/7c9e6679-7425-40de-944b-e07fc1f90ae7';
@@ -72,7 +61,8 @@ async function bundlePanelPage(framework: 'react' | 'preact'): Promise<string> {
          const show = (element) => createRoot(root).render(element);`
       : `import { render } from 'preact';
          const show = (element) => render(element, root);`;
-  const result = await build({
+  return bundleForBrowser({
+    framework,
     stdin: {
       contents: `
         import { createElement } from '${framework}';
@@ -95,45 +85,9 @@ async function bundlePanelPage(framework: 'react' | 'preact'): Promise<string> {
       resolveDir: fileURLToPath(new URL('.', import.meta.url)),
       loader: 'ts',
     },
-    bundle: true,
-    format: 'esm',
-    jsx: 'automatic',
     define: { 'process.env.NODE_ENV': '"production"' },
-    plugins: [
-      {
-        name: 'raw-css',
-        setup(builder) {
-          builder.onResolve({ filter: /\.css\?raw$/ }, ({ path, resolveDir }) => ({
-            path: fileURLToPath(new URL(path.slice(0, -4), `file://${resolveDir}/`)),
-            namespace: 'raw-css',
-          }));
-          builder.onLoad({ filter: /.*/, namespace: 'raw-css' }, async ({ path }) => ({
-            contents: await readFile(path, 'utf8'),
-            loader: 'text',
-          }));
-        },
-      },
-      ...(framework === 'preact' ? [preactBuild] : []),
-    ],
-    write: false,
-    logLevel: 'silent',
   });
-  return result.outputFiles[0]!.text;
 }
-
-/** `react` and `react/jsx-runtime` as the Preact builds resolve them (test/vanilla/bundle.mjs). */
-const preactBuild: Plugin = {
-  name: 'preact-build',
-  setup(builder) {
-    const ids = Object.keys(preactAliases).map((id) => id.replace(/[/.]/g, '\\$&'));
-    builder.onResolve({ filter: new RegExp(`^(${ids.join('|')})$`) }, ({ path, importer }) =>
-      builder.resolve(preactAlias(path, importer)!, {
-        kind: 'import-statement',
-        resolveDir: dirname(importer),
-      }),
-    );
-  },
-};
 
 const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
 

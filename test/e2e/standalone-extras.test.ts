@@ -8,7 +8,7 @@ import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SANDBOX_APPLICATION_ID } from '../../src/sandbox/index';
 import { launchChromium } from '../helpers/browser';
 import { decodeQrFromPng } from '../helpers/qr-decode';
@@ -44,7 +44,10 @@ beforeEach(async () => {
   page.on('pageerror', (error) => failures.push(error.message));
   page.on('console', (msg) => msg.type() === 'error' && failures.push(msg.text()));
   page.on('response', (r) => r.status() >= 400 && failures.push(`${r.status()} ${r.url()}`));
-  page.on('request', (r) => r.url().endsWith('.js') && scripts.push(new URL(r.url()).pathname));
+  page.on(
+    'request',
+    (r) => r.resourceType() === 'script' && scripts.push(new URL(r.url()).pathname),
+  );
 });
 
 afterEach(async () => {
@@ -57,13 +60,19 @@ afterEach(async () => {
 /**
  * A plain page of a shop, served from this machine (a page fulfilled by the browser itself
  * would count as a public address, which Chromium forbids to load from the loopback script
- * host), that uses window.Service with `options`. Its status endpoint says PENDING.
+ * host), that uses window.Service with `options`. Its status endpoint says PENDING. `before`:
+ * markup above the script tag (say, a review's HTML the shop let through); `nonce`: the page
+ * is under a nonce and 'strict-dynamic' CSP, as a strict shop is.
  */
-async function openPlainPage(options: Record<string, unknown>): Promise<void> {
+async function openPlainPage(
+  options: Record<string, unknown>,
+  { before = '', nonce = '' } = {},
+): Promise<void> {
+  const n = nonce && ` nonce="${nonce}"`;
   const html = `<!doctype html><html lang="en"><head><title>Plain page</title></head><body>
-    <main><div id="pay"></div></main>
-    <script src="${sandbox.url}/js/Service-${version}.min.js"></script>
-    <script>
+    <main>${before}<div id="pay"></div></main>
+    <script${n} src="${sandbox.url}/js/Service-${version}.min.js"></script>
+    <script${n}>
       window.opened = [];
       const service = new window.Service(Object.assign({
         environment: 'SANDBOX',
@@ -81,7 +90,15 @@ async function openPlainPage(options: Record<string, unknown>): Promise<void> {
       res
         .writeHead(200, { 'Content-Type': stream ? 'text/event-stream' : 'application/json' })
         .end(stream ? 'data: {"status":"PENDING"}\n\n' : '{"status":"PENDING"}');
-    } else res.writeHead(200, { 'Content-Type': 'text/html' }).end(html);
+    } else {
+      const csp = nonce && `script-src 'nonce-${nonce}' 'strict-dynamic'`;
+      res
+        .writeHead(200, {
+          'Content-Type': 'text/html',
+          ...(csp && { 'Content-Security-Policy': csp }),
+        })
+        .end(html);
+    }
   });
   await new Promise<void>((resolve) => shop!.listen(0, '127.0.0.1', resolve));
   const { port } = shop.address() as AddressInfo;
@@ -132,4 +149,60 @@ it('loads no extras file when the options ask for none', async () => {
     .toBe(1);
   expect(scripts).toEqual([`/js/Service-${version}.min.js`]);
   expect(failures).toEqual([]);
+});
+
+describe('HTML injected above the script tag that names an element currentScript (DOM clobbering)', () => {
+  /** Another origin, whose extras file would run with the page's trust if it were loaded. */
+  let evil: Server;
+  let evilUrl: string;
+  const evilRequests: string[] = [];
+  beforeEach(async () => {
+    evilRequests.length = 0;
+    evil = createServer((req, res) => {
+      evilRequests.push(req.url ?? '');
+      if (req.url?.includes('Service-extras-')) {
+        res.writeHead(200, { 'Content-Type': 'text/javascript' }).end('window.pwned = true;');
+      } else res.writeHead(204).end();
+    });
+    await new Promise<void>((resolve) => evil.listen(0, '127.0.0.1', resolve));
+    evilUrl = `http://127.0.0.1:${(evil.address() as AddressInfo).port}`;
+  });
+  afterEach(() => new Promise((resolve) => evil.close(resolve)));
+
+  /** The featured banks drawn by the extras: the component and its extras file both work. */
+  async function featuredBanksShown(): Promise<void> {
+    await page.getByRole('button', { name: 'Pay £12.50' }).click();
+    await expect
+      .poll(() =>
+        page.getByRole('list', { name: 'Popular banks' }).getByRole('button').allTextContents(),
+      )
+      .toEqual(['Monzo', 'Barclays']);
+  }
+
+  it('an <img name="currentScript"> pointing at another origin: the extras still come from beside the script, under a nonce CSP', async () => {
+    await openPlainPage(
+      { featuredInstitutions: ['monzo', 'barclays'] },
+      {
+        before: `<img name="currentScript" alt="" src="${evilUrl}/js/Service-${version}.min.js">`,
+        nonce: 'r4nd0m',
+      },
+    );
+    await featuredBanksShown();
+    expect(scripts).toEqual([
+      `/js/Service-${version}.min.js`,
+      `/js/Service-extras-${version}.min.js`,
+    ]);
+    expect(evilRequests.filter((url) => url.includes('extras'))).toEqual([]);
+    expect(await page.evaluate(() => (window as { pwned?: boolean }).pwned)).toBeUndefined();
+    expect(failures).toEqual([]);
+  });
+
+  it('a <form name="currentScript">: the script does not throw, and the Pay button and extras work', async () => {
+    await openPlainPage(
+      { featuredInstitutions: ['monzo', 'barclays'] },
+      { before: '<form name="currentScript"></form>' },
+    );
+    await featuredBanksShown();
+    expect(failures).toEqual([]);
+  });
 });

@@ -1,13 +1,14 @@
-// Packs the package as npm would publish it and installs the tarball, from the npm registry
+// Packs the package as npm would publish it (scripts/pack.mjs: once per content, so after
+// check:package in `npm test` it is that tarball) and installs the tarball, from the npm registry
 // (through the npm cache), into three scratch apps in a temp folder: one with nothing else,
 // one with React 18, one with React 19. The tests run their fixtures in those apps.
 // Without the registry (and a cold cache) the install fails and so does the run, loudly: CI
 // has the registry. SERVICEPAY_KEEP_SCRATCH=1 keeps the folder for a look afterwards.
-import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { packOnce } from '../../scripts/pack.mjs';
 import { REPO, SMOKE_APPS, run } from './support';
 import type { SmokeApps } from './support';
 
@@ -20,7 +21,7 @@ export default async function setup(project: TestProject) {
     if (!process.env.SERVICEPAY_KEEP_SCRATCH) rmSync(root, { recursive: true, force: true });
   };
   try {
-    const tarball = pack(root);
+    const { tarball } = packOnce();
 
     // The testing libraries at the repo's versions; React 19 too, React 18 as the oldest major
     // the peer range allows.
@@ -115,25 +116,4 @@ export default async function setup(project: TestProject) {
   }
 
   return removeRoot;
-}
-
-/** `npm pack` into `dir`; the tarball's path. Its stderr is kept, so a failure says why. */
-function pack(dir: string): string {
-  let out: string;
-  try {
-    out = execFileSync('npm', ['pack', '--json', '--pack-destination', dir], {
-      cwd: REPO,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe'],
-      maxBuffer: 64 * 1024 * 1024,
-    });
-  } catch (error) {
-    // execFileSync's message already holds stderr; stdout is added in case npm printed there.
-    const { stdout } = error as { stdout?: string };
-    const message = error instanceof Error ? error.message : String(error);
-    throw new Error(`npm pack failed: ${message}\n${stdout ?? ''}`.trim(), { cause: error });
-  }
-  const [info] = JSON.parse(out) as { filename: string }[];
-  if (!info?.filename) throw new Error(`npm pack printed no tarball name:\n${out}`);
-  return join(dir, info.filename);
 }

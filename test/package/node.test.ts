@@ -109,3 +109,15 @@ describe('in plain Node, with no React installed', () => {
     }
   });
 });
+
+describe('telemetry, with no @opentelemetry/api installed', () => {
+  it('the receiver and the status endpoint work, and no OpenTelemetry global is made', async () => {
+    const result = await runFixture<Record<string, unknown>>(bare, 'telemetry.mjs');
+    expect(result).toEqual({
+      apiInstalled: false,
+      delivered: 200,
+      status: '{"status":"COMPLETED"}',
+      registry: 'undefined',
+    });
+  });
+});

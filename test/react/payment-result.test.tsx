@@ -3,7 +3,7 @@
 // polling path with the real fetch; the event stream is tested in Chromium
 // (test/e2e/payment-result.test.ts).
 import { StrictMode } from 'react';
-import { render, screen, waitFor } from '@testing-library/react';
+import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
@@ -60,6 +60,38 @@ describe('<PaymentResult> finds the payment', { timeout: 30_000 }, () => {
     renderResult();
     await heading(M.received);
     expect(server.requests[0]).toMatchObject({ ...IDS, accept: 'application/json', code: 200 });
+    // Read, then out of the address (Referer, analytics), and kept in the tab for a reload.
+    expect(location.href).toBe(`${location.origin}/checkout/result`);
+    cleanup();
+    renderResult();
+    await heading(M.received);
+    expect(server.requests.at(-1)).toMatchObject(IDS);
+  });
+
+  it('from a later return address in a tab that started no payment', async () => {
+    const other = { ...IDS, paymentId: '3d2b1f0e-9c8a-4b6d-8e7f-1a2b3c4d5e6f' };
+    server.record(IDS, 'COMPLETED');
+    server.record(other, 'FAILED');
+    returnTo(withIds);
+    renderResult();
+    await heading(M.received);
+    cleanup();
+    returnTo(`?paymentId=${other.paymentId}&merchantPaymentId=${other.merchantPaymentId}`);
+    renderResult();
+    await heading(M.notCompleted);
+  });
+
+  it("this tab's own saved payment over another payment the address names", async () => {
+    const own = { ...IDS, paymentId: '3d2b1f0e-9c8a-4b6d-8e7f-1a2b3c4d5e6f' };
+    sessionStorage.setItem(SAVED_PAYMENT_KEY, JSON.stringify(own));
+    server.record(IDS, 'COMPLETED');
+    returnTo(`${withIds}&step=2`);
+    const { onResult } = renderResult();
+    await waitFor(() => expect(server.requests.length).toBeGreaterThan(0));
+    expect(server.requests[0]).toMatchObject(own);
+    expect(location.search).toBe('?step=2');
+    expect(screen.getByRole('heading', { name: M.waiting })).toBeInTheDocument();
+    expect(onResult).not.toHaveBeenCalled();
   });
 
   it('from what a real <ServicePay> saved before opening the bank, when the bank returns with no query', async () => {
@@ -94,8 +126,7 @@ describe('<PaymentResult> finds the payment', { timeout: 30_000 }, () => {
   });
 
   it('not at all: says so in plain words, and asks nothing', async () => {
-    // Saved ids of another payment than the address names are not used.
-    sessionStorage.setItem(SAVED_PAYMENT_KEY, JSON.stringify(IDS));
+    // Nothing saved in this tab, and an address with one id of the two.
     returnTo('?paymentId=another-payment');
     const { container, onResult } = renderResult();
     const title = await heading(M.notFound);

@@ -77,6 +77,8 @@ describe('servicepay-sandbox', () => {
     [['--prot', '4010'], "Unknown option '--prot'"],
     [['--port', '0', '--delivery-history', 'lots'], '--delivery-history must be a number'],
     [['--port', '0', '--delivery-history', '0'], 'deliveryHistory must be an integer from 1'],
+    [['--port', '0', '--max-payments', 'all'], '--max-payments must be a number'],
+    [['--port', '0', '--max-payments', '0'], 'maxPayments must be an integer from 1'],
     [
       ['send-webhook', '--to', 'http://127.0.0.1:9/', '--status', 'FAILED', '--amount', 'abc'],
       '--amount must be a number',

@@ -98,6 +98,7 @@ describe('retry policy', () => {
       url: new URL(receiver.url),
       retry: { ...DEFAULT_RETRY, initialDelayMs: 60_000 },
       history: 100,
+      kept: 100,
       headers: () => ({ 'Content-Type': 'application/json' }),
       log: () => {},
       onAttempt: (attempt) => attempt.outcome === 'retrying' && retrying(),

@@ -159,13 +159,14 @@ describe('on a real PostgreSQL', () => {
     const waiting = async (): Promise<boolean> =>
       (
         await admin.query(
-          "SELECT 1 FROM pg_stat_activity WHERE application_name = 'store' AND wait_event_type = 'Lock'",
+          "SELECT 1 FROM pg_stat_activity WHERE application_name = 'store' AND datname = current_database() AND wait_event_type = 'Lock'",
         )
       ).rows.length > 0;
     for (let i = 0; i < 200 && !(await waiting()); i++) await delay(25);
     expect(await waiting()).toBe(true);
     await admin.query(
-      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'store'",
+      // This file's database only: the server is shared with other files.
+      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'store' AND datname = current_database()",
     );
     await locker.query('COMMIT');
     locker.release();

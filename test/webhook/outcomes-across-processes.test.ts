@@ -35,7 +35,8 @@ beforeAll(async () => {
   );
   [postgres, redis] = await Promise.all([
     startPostgres(),
-    redisAvailable ? startRedis() : Promise.resolve(null),
+    // Redis of its own: killRedisListener may kill any pub/sub connection on it.
+    redisAvailable ? startRedis({ own: true }) : Promise.resolve(null),
   ]);
   admin = new pg.Pool({ connectionString: postgres.url, max: 2 });
   admin.on('error', () => {});
@@ -113,7 +114,7 @@ type Kill = (name: string) => Promise<void>;
 const killPostgresListener: Kill = async (name) => {
   for (let i = 0; i < 200; i++) {
     const { rows } = await admin.query(
-      "SELECT pg_terminate_backend(pid) AS killed FROM pg_stat_activity WHERE application_name = $1 AND query ILIKE 'LISTEN%'",
+      "SELECT pg_terminate_backend(pid) AS killed FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database() AND query ILIKE 'LISTEN%'",
       [name],
     );
     if (rows.length > 0) return;

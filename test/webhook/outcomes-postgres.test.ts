@@ -56,7 +56,8 @@ async function listening(application: string): Promise<number> {
 }
 
 beforeAll(async () => {
-  server = await startPostgres();
+  // A server of its own: the last test restarts it.
+  server = await startPostgres({ own: true });
   admin = new pg.Pool({ connectionString: server.url, max: 3 });
   admin.on('error', () => {});
 }, 120_000);

@@ -57,7 +57,8 @@ async function subscribers(channel: string): Promise<number> {
 
 beforeAll(async () => {
   if (!redisAvailable) return;
-  server = await startRedis();
+  // A server of its own: the tests turn ACL users off and kill every pub/sub connection.
+  server = await startRedis({ own: true });
   admin = await newClient('admin');
 }, 60_000);
 

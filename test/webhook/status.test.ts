@@ -3,6 +3,7 @@
 // createFetchPaymentStatusHandler): outcomes the receiver recorded reach the return page as
 // JSON or as an event stream; other people's payments look exactly pending; streams are bounded.
 import { randomUUID } from 'node:crypto';
+import { get } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   createFetchPaymentStatusHandler,
@@ -245,6 +246,96 @@ describe('the payment status as an event stream', () => {
   });
 });
 
+describe('the status endpoint’s bounds under faults', () => {
+  /** A stream request from `localAddress` (127.0.0.0/8 is all this machine: real clients). */
+  const openStream = (url: string, localAddress = '127.0.0.1', headers = {}) =>
+    new Promise<{ status: number; retryAfter?: string; close(): void }>((resolve, reject) => {
+      const req = get(
+        url,
+        { agent: false, localAddress, headers: { accept: 'text/event-stream', ...headers } },
+        (res) => {
+          const retryAfter = res.headers['retry-after'];
+          resolve({ status: res.statusCode!, retryAfter, close: () => req.destroy() });
+        },
+      );
+      req.on('error', reject);
+      closers.push(async () => void req.destroy());
+    });
+
+  it('one client cannot take every stream place: a modest default per address, then 503; another client still gets its stream', async () => {
+    const m = await merchant();
+    const url = () => m.url(randomUUID(), randomUUID());
+    const held = [];
+    for (let i = 0; i < 20; i++) held.push(await openStream(url()));
+    expect(held.map((s) => s.status)).toEqual(Array(20).fill(200));
+    const refused = await openStream(url());
+    expect({ status: refused.status, retryAfter: refused.retryAfter }).toEqual({
+      status: 503,
+      retryAfter: '5',
+    });
+    // Another shopper, at another address.
+    expect((await openStream(url(), '127.0.0.2')).status).toBe(200);
+    // The first client's place comes back when one of its streams ends.
+    held[0]!.close();
+    let again = 503;
+    for (let i = 0; i < 50 && again === 503; i++) {
+      await delay(20);
+      const next = await openStream(url());
+      again = next.status;
+      next.close();
+    }
+    expect(again).toBe(200);
+  });
+
+  it('behind a proxy, clients as streamClient tells them apart', async () => {
+    const m = await merchant(undefined, {
+      maxStreamsPerClient: 2,
+      streamClient: (req) => req.headers['x-shopper'] as string | undefined,
+    });
+    const url = () => m.url(randomUUID(), randomUUID());
+    const shopper = (name: string) => openStream(url(), '127.0.0.1', { 'x-shopper': name });
+    expect((await shopper('a')).status).toBe(200);
+    expect((await shopper('a')).status).toBe(200);
+    expect((await shopper('a')).status).toBe(503);
+    expect((await shopper('b')).status).toBe(200);
+    expect(() =>
+      createPaymentStatusHandler({ store: m.store, streamClient: 'ip' as never }),
+    ).toThrow(WebhookConfigError);
+  });
+
+  it('an expose answer longer than the page reads is sent as the status alone, and onError names the bound', async () => {
+    const errors: unknown[] = [];
+    const m = await merchant(undefined, {
+      expose: (outcome) => ({ note: outcome.paymentId.length > 0 ? 'x'.repeat(1100) : '' }),
+      onError: (error) => errors.push(error),
+    });
+    const n = notification();
+    await m.deliver(n);
+    const url = m.url(n.paymentId, n.merchantPaymentId as string);
+    expect((await seen(url)).body).toBe('{"status":"COMPLETED"}');
+    const events = readEventStream(
+      (await fetch(url, { headers: { accept: 'text/event-stream' } }))
+        .body as ReadableStream<Uint8Array>,
+    );
+    await events.ended;
+    expect(events.events).toEqual(['{"status":"COMPLETED"}']);
+    expect(errors).toHaveLength(2);
+    expect(errors[0]).toBeInstanceOf(WebhookConfigError);
+    expect((errors[0] as WebhookConfigError).message).toBe(
+      'servicepay: createPaymentStatusHandler expose returned fields that make the answer 1132 bytes; the return page reads at most 1024, so the status was sent without them. Expose fewer or shorter fields.',
+    );
+  });
+
+  it('an expose answer of exactly 1024 bytes is sent whole', async () => {
+    const m = await merchant(undefined, { expose: () => ({ note: 'é'.repeat(496) }) });
+    const n = notification();
+    await m.deliver(n);
+    const { body } = await seen(m.url(n.paymentId, n.merchantPaymentId as string));
+    expect(Buffer.byteLength(body)).toBe(1024);
+    expect(JSON.parse(body)).toEqual({ note: 'é'.repeat(496), status: 'COMPLETED' });
+  });
+});
+
 describe('the Fetch status handler', () => {
   it('answers JSON and streams like the node:http one', async () => {
     const store = new MemoryIdempotencyStore();
@@ -274,6 +365,35 @@ describe('the Fetch status handler', () => {
     expect((await status(new Request('https://shop.example/api/payments/status'))).status).toBe(
       400,
     );
+  });
+});
+
+describe('the Fetch status handler’s clients', () => {
+  it('are the addresses Deno.serve and Bun.serve hand it; IPv6 by its /64', async () => {
+    const status = createFetchPaymentStatusHandler({
+      store: new MemoryIdempotencyStore(),
+      maxStreamsPerClient: 2,
+    });
+    closers.push(() => status.close());
+    const ask = async (info: unknown) => {
+      const response = await status(
+        new Request(
+          `https://shop.example/api/payments/status?paymentId=${randomUUID()}&merchantPaymentId=m`,
+          { headers: { accept: 'text/event-stream' } },
+        ),
+        info,
+      );
+      // Held open (not read): the handler's close() ends them.
+      return response.status;
+    };
+    const deno = (hostname: string) => ({ remoteAddr: { hostname, port: 1, transport: 'tcp' } });
+    const bun = (address: string) => ({ requestIP: () => ({ address, family: 'IPv6', port: 1 }) });
+    expect(await ask(deno('2001:db8:1:2::10'))).toBe(200);
+    expect(await ask(bun('2001:db8:1:2:ffff::1'))).toBe(200);
+    // The same /64, however the address is written: the same client.
+    expect(await ask(deno('2001:0db8:0001:0002:aaaa:0:0:1'))).toBe(503);
+    expect(await ask(deno('2001:db8:1:3::10'))).toBe(200);
+    expect(await ask(bun('::ffff:192.0.2.7'))).toBe(200);
   });
 });
 

@@ -140,7 +140,8 @@ describe('examples/stores/postgres.ts', { timeout: 120_000 }, () => {
   let file: string;
 
   beforeAll(async () => {
-    [server, file] = await Promise.all([startPostgres(), bundle('postgres')]);
+    // A server of its own: the test below restarts it.
+    [server, file] = await Promise.all([startPostgres({ own: true }), bundle('postgres')]);
     admin = new pg.Pool({ connectionString: server.url, max: 2 });
     // The restart below ends the admin's idle connections too.
     admin.on('error', () => {});

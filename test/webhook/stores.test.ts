@@ -15,6 +15,7 @@ import {
   IdempotencyStoreConformanceError,
 } from 'servicepay/webhook/testing';
 import type { IdempotencyStoreRule } from 'servicepay/webhook/testing';
+import { onFakeClock } from './support/fake-clock';
 import { delay } from './support/http';
 import { redisServerPath, startPostgres, startRedis } from './support/servers.mjs';
 import type { TestServer } from './support/servers.mjs';
@@ -22,12 +23,15 @@ import type { TestServer } from './support/servers.mjs';
 const KIT_TIMEOUT = 60_000;
 const redisAvailable = Boolean(process.env.REDIS_URL) || redisServerPath() !== null;
 
+/** The rule the kit finds broken; on the fake clock, since every store below is made in memory. */
 async function brokenRule(
   makeStore: () => IdempotencyStore | Promise<IdempotencyStore>,
 ): Promise<IdempotencyStoreRule> {
-  const error: unknown = await checkIdempotencyStore(makeStore).then(
-    () => undefined,
-    (e: unknown) => e,
+  const error: unknown = await onFakeClock(() =>
+    checkIdempotencyStore(makeStore).then(
+      () => undefined,
+      (e: unknown) => e,
+    ),
   );
   expect(error).toBeInstanceOf(IdempotencyStoreConformanceError);
   expect((error as Error).message).toMatch(/^servicepay: the idempotency store breaks rule "/);
@@ -200,14 +204,16 @@ describe('checkIdempotencyStore', () => {
   it(
     'passes the memory store behind a Proxy that forwards every method',
     async () => {
-      await checkIdempotencyStore(
-        () =>
-          new Proxy(new MemoryIdempotencyStore(), {
-            get(target, property) {
-              const value: unknown = Reflect.get(target, property);
-              return typeof value === 'function' ? value.bind(target) : value;
-            },
-          }),
+      await onFakeClock(() =>
+        checkIdempotencyStore(
+          () =>
+            new Proxy(new MemoryIdempotencyStore(), {
+              get(target, property) {
+                const value: unknown = Reflect.get(target, property);
+                return typeof value === 'function' ? value.bind(target) : value;
+              },
+            }),
+        ),
       );
     },
     KIT_TIMEOUT,
@@ -360,7 +366,8 @@ describe.skipIf(!redisAvailable)('createRedisStore on a real Redis', () => {
   let prefixes = 0;
 
   beforeAll(async () => {
-    server = (await startRedis()) as TestServer;
+    // A server of its own: SCRIPT FLUSH below is server-wide (the shared one serves other files).
+    server = (await startRedis({ own: true })) as TestServer;
     client = createClient({ url: server.url });
     await client.connect();
   }, 60_000);

@@ -1,6 +1,8 @@
 // Type tests, checked by `tsc -p tsconfig.json --noEmit`: the public types accept what the
 // spec allows and reject wrong option keys and values.
 import type { KeyObject } from 'node:crypto';
+import * as opentelemetry from '@opentelemetry/api';
+import { trace } from '@opentelemetry/api';
 import { expectTypeOf } from 'vitest';
 import {
   createFetchWebhookHandler,
@@ -20,6 +22,7 @@ import type {
   PaymentMismatch,
   IdempotencyClaim,
   IdempotencyStore,
+  OpenTelemetryApi,
   WebhookHandler,
   WebhookNotification,
   WebhookServer,
@@ -171,3 +174,19 @@ expectTypeOf(
 void listenWebhook({ publicKey: 'k', onNotification: () => {} });
 // @ts-expect-error the server is node:http only, not in the edge entry
 void web.listenWebhook;
+
+// telemetry: the @opentelemetry/api module itself, or its trace, context and metrics, satisfy
+// the structural type; the status handlers take it too; a part of it does not.
+expectTypeOf(opentelemetry).toExtend<OpenTelemetryApi>();
+expectTypeOf({
+  trace: opentelemetry.trace,
+  context: opentelemetry.context,
+  metrics: opentelemetry.metrics,
+}).toExtend<OpenTelemetryApi>();
+void createWebhookHandler({ publicKey: 'k', onNotification: () => {}, telemetry: opentelemetry });
+void web.createFetchPaymentStatusHandler({
+  store: new MemoryIdempotencyStore(),
+  telemetry: opentelemetry,
+});
+// @ts-expect-error the whole API, not its trace part alone
+void createWebhookHandler({ publicKey: 'k', onNotification: () => {}, telemetry: trace });

@@ -60,7 +60,7 @@ function loadInWebOnlyContext(): WebEntry {
 describe('servicepay/webhook/web on a web-only runtime', () => {
   it('bundles for a neutral platform from webhook sources only, with no Node built-in', () => {
     expect(code.length).toBeGreaterThan(0);
-    // Webhook sources, and the dependency-free modules of core it may import by value.
+    // Webhook sources, and the three dependency-free modules of core it may import by value.
     const allowed = [
       'src/core/describe-value.ts',
       'src/core/service-addresses.ts',

@@ -1,6 +1,6 @@
 // globalSetup of the engines project: says once, before the journeys, which engine cannot run
 // here, one line each; those journeys are skipped. Under CI (CI set, as .ci/run runs) a
-// missing engine is a failure instead: CI must test all three.
+// missing engine is a failure instead: CI must test both.
 import { ENGINES, missingEngine } from './engines';
 
 export default function checkEngines(): void {

@@ -1,11 +1,11 @@
-// Where each engine is found on this machine, and what to say when it is not. Chromium always
-// is (test/helpers/chromium.mjs falls back to the build inside @sparticuz/chromium); Firefox ESR
-// and WebKitGTK come from Debian's packages, which .ci/run installs when missing.
+// Where each engine is found on this machine, and what to say when it is not. Firefox ESR and
+// WebKitGTK come from Debian's packages, which .ci/run installs when missing. Chromium runs the
+// same journeys in test/e2e (checkout, shopper), so it has no file here.
 import { existsSync, readdirSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import type { EngineName } from './page';
 
-export const ENGINES: readonly EngineName[] = ['chromium', 'firefox', 'webkit'];
+export const ENGINES: readonly EngineName[] = ['firefox', 'webkit'];
 
 /** A command on PATH, or null. */
 function onPath(command: string): string | null {

@@ -1,5 +1,5 @@
-// The one page interface the journeys use, whatever drives the engine underneath: Chromium
-// through playwright-core, Firefox through puppeteer-core (WebDriver BiDi), WebKitGTK through
+// The one page interface the journeys use, whatever drives the engine underneath: Firefox
+// through puppeteer-core (WebDriver BiDi), WebKitGTK through
 // selenium-webdriver (WebKit's own WebDriver). Each engine implements these few verbs with its
 // client's own calls; what must behave the same everywhere (finding a control by its name,
 // running axe, waiting) is written once here, as page scripts every engine runs alike.
@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { expect } from 'vitest';
 
-export type EngineName = 'chromium' | 'firefox' | 'webkit';
+export type EngineName = 'firefox' | 'webkit';
 
 /** The keys the journeys press: the bank step's keyboard model and nothing more. */
 export type Key =

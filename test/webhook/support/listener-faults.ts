@@ -2,7 +2,7 @@
 // the real status endpoint, and the frozen-listener scenario both stores must pass.
 import { expect } from 'vitest';
 import type { OutcomeStore } from '../../../src/webhook/outcomes';
-import { createFetchPaymentStatusHandler } from '../../../src/webhook/status';
+import { createFetchPaymentStatusHandler } from '../../../src/webhook/status-fetch';
 import { readEventStream } from './event-stream';
 import type { EventStreamReader } from './event-stream';
 import { hear, outcome } from './outcomes';

@@ -10,7 +10,7 @@ export interface RestartableServer extends TestServer {
 }
 export interface RedisServer extends TestServer {
   /**
-   * Only on a server of its own (not REDIS_URL). SIGTERM: a clean shutdown; SIGKILL: a crash.
+   * Only on a server of its own (not REDIS_URL, not the shared one). SIGTERM: a clean shutdown; SIGKILL: a crash.
    * `whileDown` runs after it stopped and before it starts again.
    */
   restart?(options?: {
@@ -18,10 +18,18 @@ export interface RedisServer extends TestServer {
     whileDown?: () => Promise<void>;
   }): Promise<void>;
 }
-export function startPostgres(flags?: string[]): Promise<RestartableServer>;
+/**
+ * A fresh database on the run's shared PostgreSQL, or with `own` or `flags` a server of its own
+ * (only that one can `restart()`).
+ */
+export function startPostgres(
+  options?: string[] | { own?: boolean; flags?: string[] },
+): Promise<RestartableServer>;
 export function redisServerPath(): string | null;
 export const REDIS_MISSING: string;
+/** The shared Redis (or REDIS_URL), or with any option a server of its own. */
 export function startRedis(options?: {
+  own?: boolean;
   persistence?: 'none' | 'aof' | 'rdb';
   flags?: string[];
 }): Promise<RedisServer | null>;

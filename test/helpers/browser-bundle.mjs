@@ -1,0 +1,61 @@
+// @ts-check
+// The one way tests bundle the sources for a browser page, with esbuild: the stylesheets
+// imported as `./x.css?raw` (minified, as rollup.config.mjs's rawCss plugin ships them) and,
+// for the Preact builds, `react` resolved as rollup.config.mjs's preactBuild resolves it.
+// Plain JavaScript so that test/vanilla/bundle.mjs, run by bare Node, can use it too.
+import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { build } from 'esbuild';
+import { minifyCss, preactAlias, preactAliases } from '../../rollup.config.mjs';
+
+/** `import css from './x.css?raw'`, as rollup.config.mjs's rawCss plugin builds it. @type {import('esbuild').Plugin} */
+export const rawCss = {
+  name: 'raw-css',
+  setup(builder) {
+    builder.onResolve({ filter: /\.css\?raw$/ }, ({ path, resolveDir }) => ({
+      path: join(resolveDir, path.slice(0, -'?raw'.length)),
+      namespace: 'raw-css',
+    }));
+    builder.onLoad({ filter: /.*/, namespace: 'raw-css' }, async ({ path }) => ({
+      contents: `export default ${JSON.stringify(await minifyCss(await readFile(path, 'utf8')))};`,
+      loader: 'js',
+    }));
+  },
+};
+
+/**
+ * `react` and `react/jsx-runtime` as rollup.config.mjs's preactBuild resolves them (esbuild's
+ * `alias` cannot tell importers apart). Always as an import: Preact's ES build, so that the
+ * shim's require() gets the same Preact the component renders with. @type {import('esbuild').Plugin}
+ */
+export const preactBuild = {
+  name: 'preact-build',
+  setup(builder) {
+    const ids = Object.keys(preactAliases).map((id) => id.replace(/[/.]/g, '\\$&'));
+    builder.onResolve({ filter: new RegExp(`^(${ids.join('|')})$`) }, ({ path, importer }) => {
+      const target = /** @type {string} */ (preactAlias(path, importer));
+      return builder.resolve(target, { kind: 'import-statement', resolveDir: dirname(importer) });
+    });
+  },
+};
+
+/**
+ * One ES module for a browser page from `options` (esbuild's: `stdin` or `entryPoints`,
+ * `define`, ...), bundled with React, or with Preact as the Preact builds use it.
+ *
+ * @param {import('esbuild').BuildOptions & { framework?: 'react' | 'preact' }} options
+ * @returns {Promise<string>}
+ */
+export async function bundleForBrowser({ framework = 'react', ...options }) {
+  const result = await build({
+    bundle: true,
+    format: 'esm',
+    jsx: 'automatic',
+    ...options,
+    plugins: [...(framework === 'preact' ? [preactBuild] : []), rawCss],
+    write: false,
+    logLevel: 'silent',
+  });
+  const [output] = /** @type {import('esbuild').OutputFile[]} */ (result.outputFiles);
+  return /** @type {import('esbuild').OutputFile} */ (output).text;
+}
