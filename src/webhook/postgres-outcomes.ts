@@ -28,13 +28,9 @@
 import { listenerCheckMs, OutcomeListening, within } from './outcome-listening';
 import type { ListeningConnection } from './outcome-listening';
 import { toOutcome } from './outcomes';
-import type { OutcomeListener, OutcomeStore, PaymentOutcome } from './outcomes';
-import {
-  completeClaimSql,
-  outcomesChannel,
-  outcomesTableName,
-  sweeper,
-} from './postgres-outcomes-table';
+import type { PaymentOutcome, SharedOutcomeStore } from './outcomes';
+import { outcomesChannel, outcomesTableName } from './postgres-outcomes-table';
+import { completeClaimSql, onceUnlessFailed, sweeper } from './postgres-toolkit';
 
 export { outcomesTableName, postgresOutcomesDdl } from './postgres-outcomes-table';
 
@@ -80,15 +76,7 @@ export interface PostgresOutcomesOptions {
 }
 
 /** The outcome half of the PostgreSQL store, and the close() that gives its connection back. */
-export interface PostgresOutcomeStore extends OutcomeStore {
-  recordOutcome(outcome: PaymentOutcome, ttlMs: number): Promise<PaymentOutcome>;
-  readOutcome(paymentId: string): Promise<PaymentOutcome | null>;
-  subscribeOutcome(
-    paymentId: string,
-    listener: OutcomeListener,
-    onLost?: () => void,
-  ): Promise<() => void>;
-  close(): Promise<void>;
+export interface PostgresOutcomeStore extends SharedOutcomeStore {
   completeWithOutcome(
     key: string,
     token: string,
@@ -175,17 +163,9 @@ export function postgresOutcomes(options: PostgresOutcomesOptions): PostgresOutc
   const checkMs = listenerCheckMs(options.listenerCheckMs, 'createPostgresStore');
   const poolSize = (pool as PoolInternals).options?.max;
 
-  let prepared: Promise<string> | undefined;
   let channel = '';
-
   /** Creates the table once and answers the channel; a failure is retried by the next call. */
-  function prepare(): Promise<string> {
-    prepared ??= outcomesChannel(pool, table).catch((error: unknown) => {
-      prepared = undefined;
-      throw error;
-    });
-    return prepared;
-  }
+  const prepare = onceUnlessFailed(() => outcomesChannel(pool, table));
 
   const listen = (): string => `LISTEN "${channel.replaceAll('"', '""')}"`;
   const deliverRows = (rows: unknown[]): void => {

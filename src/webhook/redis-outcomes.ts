@@ -25,7 +25,7 @@ import { createHash } from 'node:crypto';
 import { listenerCheckMs, OutcomeListening } from './outcome-listening';
 import type { ListeningConnection } from './outcome-listening';
 import { toOutcome } from './outcomes';
-import type { OutcomeListener, OutcomeStore, PaymentOutcome } from './outcomes';
+import type { PaymentOutcome, SharedOutcomeStore } from './outcomes';
 
 /** What the store needs of the client it was given: createRedisStore's, plus `duplicate`. */
 export interface RedisOutcomesClient {
@@ -64,16 +64,7 @@ export interface RedisOutcomesOptions {
 }
 
 /** The outcome half of the Redis store, and the close() that ends its pub/sub connection. */
-export interface RedisOutcomeStore extends OutcomeStore {
-  recordOutcome(outcome: PaymentOutcome, ttlMs: number): Promise<PaymentOutcome>;
-  readOutcome(paymentId: string): Promise<PaymentOutcome | null>;
-  subscribeOutcome(
-    paymentId: string,
-    listener: OutcomeListener,
-    onLost?: () => void,
-  ): Promise<() => void>;
-  close(): Promise<void>;
-}
+export type RedisOutcomeStore = SharedOutcomeStore;
 
 /** Answers the outcome that stands: ours, published, or the one recorded before. */
 const RECORD = `if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
