@@ -43,7 +43,7 @@ export class WebhookPayloadError extends WebhookError {
   }
 }
 
-/** An option given to a handler or to fetchPublicKey is missing or invalid. */
+/** An option given to a handler, a store or fetchPublicKey is missing or invalid. */
 export class WebhookConfigError extends WebhookError {
   override name = 'WebhookConfigError';
 

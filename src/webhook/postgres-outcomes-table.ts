@@ -5,6 +5,7 @@
  */
 import { createStoreTable, DEFAULT_TABLE, fnv, tableDdl, tableParts } from './postgres-toolkit';
 import type { Queryable, StoreTable } from './postgres-toolkit';
+import { WebhookConfigError } from './errors';
 
 /** The outcomes table: its schema (when given), its name, and both quoted as SQL. */
 export interface OutcomesTable extends StoreTable {
@@ -18,13 +19,15 @@ const SUFFIX = '_outcomes';
 export function outcomesTableName(table: string): OutcomesTable {
   const parts = tableParts(table, true);
   if (parts === null) {
-    throw new TypeError(
+    throw new WebhookConfigError(
       `servicepay: the outcomes table is named from the idempotency table, which must be a name or schema.name of letters, digits and _ (at most 63 each), got ${JSON.stringify(table)}.`,
+      'table',
     );
   }
   if (parts.temporary) {
-    throw new TypeError(
+    throw new WebhookConfigError(
       `servicepay: the outcomes table must not be in a temporary schema, got ${JSON.stringify(table)}: receivers on other connections could not see it. Name a regular schema.`,
+      'table',
     );
   }
   const { schema, name: base } = parts;

@@ -31,6 +31,7 @@ import { toOutcome } from './outcomes';
 import type { PaymentOutcome, SharedOutcomeStore } from './outcomes';
 import { outcomesChannel, outcomesTableName } from './postgres-outcomes-table';
 import { completeClaimSql, onceUnlessFailed, sweeper } from './postgres-toolkit';
+import { WebhookConfigError } from './errors';
 
 export { outcomesTableName, postgresOutcomesDdl } from './postgres-outcomes-table';
 
@@ -110,16 +111,18 @@ interface Listening extends ListeningConnection {
 export function postgresOutcomes(options: PostgresOutcomesOptions): PostgresOutcomeStore {
   const { pool } = options ?? {};
   if (typeof pool?.query !== 'function') {
-    throw new TypeError(
+    throw new WebhookConfigError(
       'servicepay: postgresOutcomes needs { pool }, a node-postgres Pool (or any object with query(text, values)).',
+      'pool',
     );
   }
   const table = outcomesTableName(options.table);
   const name = table.quoted;
   const cleanupIntervalMs = options.cleanupIntervalMs ?? 60_000;
   if (!Number.isFinite(cleanupIntervalMs) || cleanupIntervalMs < 0) {
-    throw new TypeError(
+    throw new WebhookConfigError(
       `servicepay: cleanupIntervalMs must be a non-negative number of milliseconds, got ${String(cleanupIntervalMs)}.`,
+      'cleanupIntervalMs',
     );
   }
   const columns =
@@ -207,8 +210,9 @@ export function postgresOutcomes(options: PostgresOutcomesOptions): PostgresOutc
       channel = await prepare();
       const connect = pool.connect;
       if (typeof connect !== 'function') {
-        throw new TypeError(
+        throw new WebhookConfigError(
           'servicepay: subscribing to outcomes needs { pool } to be a node-postgres Pool: the store takes one connection from it with pool.connect() to LISTEN on.',
+          'pool',
         );
       }
       const borrow = async (): Promise<PostgresListenClient> => {
@@ -218,8 +222,9 @@ export function postgresOutcomes(options: PostgresOutcomesOptions): PostgresOutc
           return undefined;
         })) as PostgresListenClient | undefined;
         if (typeof client?.release !== 'function' || typeof client.on !== 'function') {
-          throw new TypeError(
+          throw new WebhookConfigError(
             'servicepay: subscribing to outcomes needs { pool } to be a node-postgres Pool, whose connect() lends a client with release(); a single Client cannot lend its connection.',
+            'pool',
           );
         }
         return client;

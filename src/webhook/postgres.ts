@@ -31,6 +31,7 @@ import {
 } from './postgres-toolkit';
 import type { StoreTable } from './postgres-toolkit';
 import type { PostgresOutcomeStore } from './postgres-outcomes';
+import { WebhookConfigError } from './errors';
 
 export { postgresOutcomesDdl } from './postgres-outcomes';
 
@@ -97,11 +98,13 @@ function ddl(name: string): string {
 function tableName(table: string): StoreTable {
   const parts = tableParts(table);
   if (parts === null) {
-    throw new TypeError(
+    throw new WebhookConfigError(
       `servicepay: createPostgresStore table must be a name or schema.name of letters, digits and _ (at most 63 each), got ${JSON.stringify(table)}.`,
+      'table',
     );
   }
   if (parts.temporary) {
+    // A TypeError still, not a WebhookConfigError: see docs/decisions.md, "Webhooks".
     throw new TypeError(
       `servicepay: createPostgresStore table must not be in a temporary schema, got ${JSON.stringify(table)}: a temporary table is private to the one connection that created it, so receivers (even a pool's other connections) cannot share it and their claims would fail. Name a regular schema ("public.${parts.name}") or none.`,
     );
@@ -127,16 +130,18 @@ export type PostgresStore = IdempotencyStore & PostgresOutcomeStore;
 export function createPostgresStore(options: PostgresStoreOptions): PostgresStore {
   const { pool } = options ?? {};
   if (typeof pool?.query !== 'function') {
-    throw new TypeError(
+    throw new WebhookConfigError(
       'servicepay: createPostgresStore needs { pool }, a node-postgres Pool (or any object with query(text, values)).',
+      'pool',
     );
   }
   const table = tableName(options.table ?? DEFAULT_TABLE);
   const name = table.quoted;
   const cleanupIntervalMs = options.cleanupIntervalMs ?? 60_000;
   if (!Number.isFinite(cleanupIntervalMs) || cleanupIntervalMs < 0) {
-    throw new TypeError(
+    throw new WebhookConfigError(
       `servicepay: createPostgresStore cleanupIntervalMs must be a non-negative number of milliseconds, got ${String(cleanupIntervalMs)}.`,
+      'cleanupIntervalMs',
     );
   }
   const prepared =

@@ -26,6 +26,7 @@ import { listenerCheckMs, OutcomeListening } from './outcome-listening';
 import type { ListeningConnection } from './outcome-listening';
 import { toOutcome } from './outcomes';
 import type { PaymentOutcome, SharedOutcomeStore } from './outcomes';
+import { WebhookConfigError } from './errors';
 
 /** What the store needs of the client it was given: createRedisStore's, plus `duplicate`. */
 export interface RedisOutcomesClient {
@@ -99,21 +100,24 @@ const parse = (value: unknown): PaymentOutcome | null => {
 export function redisOutcomes(options: RedisOutcomesOptions): RedisOutcomeStore {
   const { client, subscriber, prefix } = options ?? {};
   if (typeof client?.sendCommand !== 'function') {
-    throw new TypeError(
+    throw new WebhookConfigError(
       'servicepay: redisOutcomes needs { client }, a connected node-redis client (createClient from the redis package).',
+      'client',
     );
   }
   if (
     subscriber !== undefined &&
     (typeof subscriber?.subscribe !== 'function' || typeof subscriber.connect !== 'function')
   ) {
-    throw new TypeError(
+    throw new WebhookConfigError(
       'servicepay: createRedisStore subscriber must be a node-redis client for pub/sub (client.duplicate(), connected or not), got an object without subscribe() and connect().',
+      'subscriber',
     );
   }
   if (typeof prefix !== 'string') {
-    throw new TypeError(
+    throw new WebhookConfigError(
       `servicepay: the outcome keys' prefix must be a string, got ${typeof prefix}.`,
+      'prefix',
     );
   }
   const checkMs = listenerCheckMs(options.listenerCheckMs, 'createRedisStore');
@@ -129,8 +133,9 @@ export function redisOutcomes(options: RedisOutcomesOptions): RedisOutcomeStore 
     const made = typeof client.duplicate === 'function' ? client.duplicate() : undefined;
     const sub = made as RedisSubscriberClient | undefined;
     if (typeof sub?.subscribe !== 'function' || typeof sub.connect !== 'function') {
-      throw new TypeError(
+      throw new WebhookConfigError(
         'servicepay: subscribing to outcomes needs { client } to be a node-redis client (it is duplicated for pub/sub), or a subscriber client: pass createRedisStore({ client, subscriber: client.duplicate() }).',
+        'client',
       );
     }
     entry.sub = sub;
