@@ -109,22 +109,11 @@ interface Listening extends ListeningConnection {
 
 /** Outcomes in PostgreSQL (see the module comment). */
 export function postgresOutcomes(options: PostgresOutcomesOptions): PostgresOutcomeStore {
-  const { pool } = options ?? {};
-  if (typeof pool?.query !== 'function') {
-    throw new WebhookConfigError(
-      'servicepay: postgresOutcomes needs { pool }, a node-postgres Pool (or any object with query(text, values)).',
-      'pool',
-    );
-  }
+  // createPostgresStore, the one caller, checked its options: checked once, there.
+  const { pool } = options;
   const table = outcomesTableName(options.table);
   const name = table.quoted;
   const cleanupIntervalMs = options.cleanupIntervalMs ?? 60_000;
-  if (!Number.isFinite(cleanupIntervalMs) || cleanupIntervalMs < 0) {
-    throw new WebhookConfigError(
-      `servicepay: cleanupIntervalMs must be a non-negative number of milliseconds, got ${String(cleanupIntervalMs)}.`,
-      'cleanupIntervalMs',
-    );
-  }
   const columns =
     `payment_id, merchant_payment_id, status, ` +
     `to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS recorded_at`;

@@ -117,7 +117,6 @@ function tableName(table: string): StoreTable {
   };
 }
 
-/** An IdempotencyStore in a PostgreSQL table (see the module comment for its layout). */
 /**
  * The PostgreSQL store: claims (IdempotencyStore) and payment outcomes (OutcomeStore, for
  * createPaymentStatusHandler) in two tables, `<table>` and `<table>_outcomes`; outcomes reach

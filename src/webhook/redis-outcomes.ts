@@ -98,13 +98,8 @@ const parse = (value: unknown): PaymentOutcome | null => {
 
 /** Outcomes in Redis (see the module comment). */
 export function redisOutcomes(options: RedisOutcomesOptions): RedisOutcomeStore {
-  const { client, subscriber, prefix } = options ?? {};
-  if (typeof client?.sendCommand !== 'function') {
-    throw new WebhookConfigError(
-      'servicepay: redisOutcomes needs { client }, a connected node-redis client (createClient from the redis package).',
-      'client',
-    );
-  }
+  // createRedisStore checked client and prefix; only subscriber is first read here.
+  const { client, subscriber, prefix } = options;
   if (
     subscriber !== undefined &&
     (typeof subscriber?.subscribe !== 'function' || typeof subscriber.connect !== 'function')
@@ -112,12 +107,6 @@ export function redisOutcomes(options: RedisOutcomesOptions): RedisOutcomeStore 
     throw new WebhookConfigError(
       'servicepay: createRedisStore subscriber must be a node-redis client for pub/sub (client.duplicate(), connected or not), got an object without subscribe() and connect().',
       'subscriber',
-    );
-  }
-  if (typeof prefix !== 'string') {
-    throw new WebhookConfigError(
-      `servicepay: the outcome keys' prefix must be a string, got ${typeof prefix}.`,
-      'prefix',
     );
   }
   const checkMs = listenerCheckMs(options.listenerCheckMs, 'createRedisStore');
