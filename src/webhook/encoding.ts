@@ -149,3 +149,11 @@ export function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T
 export function messageOf(error: unknown): string {
   return String((error as Error | undefined)?.message ?? error);
 }
+
+/**
+ * The raw-body pitfall, spelled out where the merchant will see it: in the 500 answer and, via
+ * onError, in the logs. One text for both front doors, naming the fix for each: express.raw()
+ * on the route does not help once a global express.json() has read the body.
+ */
+export const BODY_ALREADY_PARSED =
+  'servicepay: the request body was consumed before the webhook handler (by express.json() or another body parser, or by request.json()/request.text()), so the exact bytes the signature covers are lost. Mount the webhook route before express.json() (app.put(path, handler) above app.use(express.json())); in a route handler, pass the untouched Request.';

@@ -12,15 +12,7 @@ export {
 } from './idempotency';
 export { SIGNATURE_ALGORITHM } from './encoding';
 export { createFetchPaymentStatusHandler } from './status-fetch';
-export {
-  WebhookError,
-  WebhookConfigError,
-  WebhookKeyError,
-  WebhookKeyFetchError,
-  WebhookPayloadError,
-  WebhookRequestError,
-  WebhookSignatureError,
-} from './errors';
+export * from './errors';
 
 export type { WebhookBody } from './encoding';
 export type {

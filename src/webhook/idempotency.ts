@@ -22,22 +22,10 @@ export type IdempotencyClaim =
 /**
  * Where receivers record which notifications they have handled. The default is an in-memory
  * store (one process); a store shared by several instances (PostgreSQL, Redis, your own) must
- * honour these rules, which `checkIdempotencyStore` from `servicepay/webhook/testing` checks:
- *
- * 1. `claim` is atomic: of any number of concurrent claims of one key, exactly one gets
- *    `claimed`, with a token no other claim of any key has had.
- * 2. A claim expires `ttlMs` after it was taken or last renewed, so a receiver that crashed
- *    mid-handling does not block the service's resends for ever; an expired claim (or
- *    completion) counts as absent. Any `ttlMs` from 1000 up is honoured as given.
- * 3. `renew`, `complete` and `release` act only while the token still owns the key: an
- *    unexpired claim taken with that token (compare-and-set). They answer whether they acted.
- *    A caller whose claim expired and was taken by another delivery changes nothing, so a
- *    late `release` cannot free the new owner's claim and a late `complete` cannot overwrite
- *    its state.
- * 4. `complete` replaces the claim with a completed marker that lives `ttlMs`; `release`
- *    deletes the claim; `renew` extends it to `ttlMs` from now.
- * 5. A method may throw or reject when the store is unavailable; the receiver then answers 503
- *    without running the notification handler, and the service resends.
+ * honour the store rules. They are written once, one per name, in `IdempotencyStoreRule`
+ * (`servicepay/webhook/testing`, src/webhook/kit/rules.ts), and `checkIdempotencyStore` from the
+ * same entry checks a store against them. In brief: an atomic claim with a unique token, that
+ * lapses after `ttlMs`; renew, complete and release only by the token's owner.
  */
 export interface IdempotencyStore {
   /** Atomically claims `key` for `ttlMs` milliseconds unless it is claimed or completed. */

@@ -15,6 +15,7 @@
  */
 import type { OutcomeListener } from './outcomes';
 import { OutcomeListeners } from './outcomes';
+import { WebhookConfigError } from './errors';
 
 /** One connection a store listens for outcomes on, or the attempt to open one. */
 export interface ListeningConnection {
@@ -50,8 +51,9 @@ const CLOSED =
 export function listenerCheckMs(value: unknown, entry: string): number {
   if (value === undefined) return LISTENER_CHECK_MS;
   if (typeof value !== 'number' || !(value > 0 && value <= 2 ** 31 - 1)) {
-    throw new TypeError(
+    throw new WebhookConfigError(
       `servicepay: ${entry} listenerCheckMs must be a positive number of milliseconds (at most 2147483647), got ${String(value)}.`,
+      'listenerCheckMs',
     );
   }
   return value;

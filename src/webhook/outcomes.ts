@@ -74,6 +74,21 @@ export interface OutcomeStore {
   ): boolean | Promise<boolean>;
 }
 
+/**
+ * The outcome half of a store shared between instances (PostgreSQL, Redis): every method
+ * answers a promise (a round trip), and close() gives back its listening connection.
+ */
+export interface SharedOutcomeStore extends OutcomeStore {
+  recordOutcome(outcome: PaymentOutcome, ttlMs: number): Promise<PaymentOutcome>;
+  readOutcome(paymentId: string): Promise<PaymentOutcome | null>;
+  subscribeOutcome(
+    paymentId: string,
+    listener: OutcomeListener,
+    onLost?: () => void,
+  ): Promise<() => void>;
+  close(): Promise<void>;
+}
+
 /** The methods a store needs for outcomes, by name (for the messages that name what is missing). */
 export const OUTCOME_METHODS = ['recordOutcome', 'readOutcome', 'subscribeOutcome'] as const;
 

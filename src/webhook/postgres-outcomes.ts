@@ -28,13 +28,10 @@
 import { listenerCheckMs, OutcomeListening, within } from './outcome-listening';
 import type { ListeningConnection } from './outcome-listening';
 import { toOutcome } from './outcomes';
-import type { OutcomeListener, OutcomeStore, PaymentOutcome } from './outcomes';
-import {
-  completeClaimSql,
-  outcomesChannel,
-  outcomesTableName,
-  sweeper,
-} from './postgres-outcomes-table';
+import type { PaymentOutcome, SharedOutcomeStore } from './outcomes';
+import { outcomesChannel, outcomesTableName } from './postgres-outcomes-table';
+import { completeClaimSql, onceUnlessFailed, sweeper } from './postgres-toolkit';
+import { WebhookConfigError } from './errors';
 
 export { outcomesTableName, postgresOutcomesDdl } from './postgres-outcomes-table';
 
@@ -80,15 +77,7 @@ export interface PostgresOutcomesOptions {
 }
 
 /** The outcome half of the PostgreSQL store, and the close() that gives its connection back. */
-export interface PostgresOutcomeStore extends OutcomeStore {
-  recordOutcome(outcome: PaymentOutcome, ttlMs: number): Promise<PaymentOutcome>;
-  readOutcome(paymentId: string): Promise<PaymentOutcome | null>;
-  subscribeOutcome(
-    paymentId: string,
-    listener: OutcomeListener,
-    onLost?: () => void,
-  ): Promise<() => void>;
-  close(): Promise<void>;
+export interface PostgresOutcomeStore extends SharedOutcomeStore {
   completeWithOutcome(
     key: string,
     token: string,
@@ -120,20 +109,11 @@ interface Listening extends ListeningConnection {
 
 /** Outcomes in PostgreSQL (see the module comment). */
 export function postgresOutcomes(options: PostgresOutcomesOptions): PostgresOutcomeStore {
-  const { pool } = options ?? {};
-  if (typeof pool?.query !== 'function') {
-    throw new TypeError(
-      'servicepay: postgresOutcomes needs { pool }, a node-postgres Pool (or any object with query(text, values)).',
-    );
-  }
+  // createPostgresStore, the one caller, checked its options: checked once, there.
+  const { pool } = options;
   const table = outcomesTableName(options.table);
   const name = table.quoted;
   const cleanupIntervalMs = options.cleanupIntervalMs ?? 60_000;
-  if (!Number.isFinite(cleanupIntervalMs) || cleanupIntervalMs < 0) {
-    throw new TypeError(
-      `servicepay: cleanupIntervalMs must be a non-negative number of milliseconds, got ${String(cleanupIntervalMs)}.`,
-    );
-  }
   const columns =
     `payment_id, merchant_payment_id, status, ` +
     `to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS recorded_at`;
@@ -175,17 +155,9 @@ export function postgresOutcomes(options: PostgresOutcomesOptions): PostgresOutc
   const checkMs = listenerCheckMs(options.listenerCheckMs, 'createPostgresStore');
   const poolSize = (pool as PoolInternals).options?.max;
 
-  let prepared: Promise<string> | undefined;
   let channel = '';
-
   /** Creates the table once and answers the channel; a failure is retried by the next call. */
-  function prepare(): Promise<string> {
-    prepared ??= outcomesChannel(pool, table).catch((error: unknown) => {
-      prepared = undefined;
-      throw error;
-    });
-    return prepared;
-  }
+  const prepare = onceUnlessFailed(() => outcomesChannel(pool, table));
 
   const listen = (): string => `LISTEN "${channel.replaceAll('"', '""')}"`;
   const deliverRows = (rows: unknown[]): void => {
@@ -227,8 +199,9 @@ export function postgresOutcomes(options: PostgresOutcomesOptions): PostgresOutc
       channel = await prepare();
       const connect = pool.connect;
       if (typeof connect !== 'function') {
-        throw new TypeError(
+        throw new WebhookConfigError(
           'servicepay: subscribing to outcomes needs { pool } to be a node-postgres Pool: the store takes one connection from it with pool.connect() to LISTEN on.',
+          'pool',
         );
       }
       const borrow = async (): Promise<PostgresListenClient> => {
@@ -238,8 +211,9 @@ export function postgresOutcomes(options: PostgresOutcomesOptions): PostgresOutc
           return undefined;
         })) as PostgresListenClient | undefined;
         if (typeof client?.release !== 'function' || typeof client.on !== 'function') {
-          throw new TypeError(
+          throw new WebhookConfigError(
             'servicepay: subscribing to outcomes needs { pool } to be a node-postgres Pool, whose connect() lends a client with release(); a single Client cannot lend its connection.',
+            'pool',
           );
         }
         return client;

@@ -19,9 +19,19 @@
 import { COMPLETED_CLAIM, IN_PROGRESS_CLAIM, newClaimToken } from './idempotency';
 import type { IdempotencyClaim, IdempotencyStore } from './idempotency';
 import { postgresOutcomes } from './postgres-outcomes';
-import { completeClaimSql, createStoreTable, fnv, sweeper } from './postgres-outcomes-table';
-import type { StoreTable } from './postgres-outcomes-table';
+import {
+  completeClaimSql,
+  createStoreTable,
+  DEFAULT_TABLE,
+  fnv,
+  onceUnlessFailed,
+  sweeper,
+  tableDdl,
+  tableParts,
+} from './postgres-toolkit';
+import type { StoreTable } from './postgres-toolkit';
 import type { PostgresOutcomeStore } from './postgres-outcomes';
+import { WebhookConfigError } from './errors';
 
 export { postgresOutcomesDdl } from './postgres-outcomes';
 
@@ -68,9 +78,6 @@ export interface PostgresStoreOptions {
   listenerCheckMs?: number;
 }
 
-const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
-const DEFAULT_TABLE = 'servicepay_idempotency';
-
 /**
  * The DDL the store runs on first use when the table is missing, for those who migrate by
  * hand (then the store's role needs no CREATE privilege). `table` as in PostgresStoreOptions.
@@ -84,42 +91,32 @@ function ddl(name: string): string {
   // No index on expires_at: completing a claim then changes no indexed column, so PostgreSQL
   // updates the row in place (a HOT update) instead of writing index entries on every
   // delivery; the sweep, once a minute, reads the table instead.
-  return [
-    `CREATE TABLE IF NOT EXISTS ${name} (`,
-    '  key text PRIMARY KEY,',
-    '  token text,',
-    '  expires_at timestamptz NOT NULL',
-    ');',
-  ].join('\n');
+  return tableDdl(name, ['key text PRIMARY KEY', 'token text', 'expires_at timestamptz NOT NULL']);
 }
-
-/** The `pg_temp` alias and the sessions' own temporary schemas, `pg_temp_N`. */
-const TEMPORARY_SCHEMA = /^pg_temp(_\d+)?$/i;
 
 /** `table` taken apart, or a TypeError when it is not a plain name of a shareable table. */
 function tableName(table: string): StoreTable {
-  const parts = typeof table === 'string' ? table.split('.') : [];
-  if (parts.length < 1 || parts.length > 2 || !parts.every((part) => IDENTIFIER.test(part))) {
-    throw new TypeError(
+  const parts = tableParts(table);
+  if (parts === null) {
+    throw new WebhookConfigError(
       `servicepay: createPostgresStore table must be a name or schema.name of letters, digits and _ (at most 63 each), got ${JSON.stringify(table)}.`,
+      'table',
     );
   }
-  const schema = parts.length === 2 ? parts[0] : undefined;
-  // Refused whatever its case, though only the lower-case spelling names a temporary schema:
-  // any other is surely that mistake too.
-  if (schema !== undefined && TEMPORARY_SCHEMA.test(schema)) {
+  if (parts.temporary) {
+    // A TypeError still, not a WebhookConfigError: see docs/decisions.md, "Webhooks".
     throw new TypeError(
-      `servicepay: createPostgresStore table must not be in a temporary schema, got ${JSON.stringify(table)}: a temporary table is private to the one connection that created it, so receivers (even a pool's other connections) cannot share it and their claims would fail. Name a regular schema ("public.${parts[1]}") or none.`,
+      `servicepay: createPostgresStore table must not be in a temporary schema, got ${JSON.stringify(table)}: a temporary table is private to the one connection that created it, so receivers (even a pool's other connections) cannot share it and their claims would fail. Name a regular schema ("public.${parts.name}") or none.`,
     );
   }
+  const { schema, name } = parts;
   return {
     schema,
-    name: parts[parts.length - 1] as string,
-    quoted: parts.map((part) => `"${part}"`).join('.'),
+    name,
+    quoted: (schema === undefined ? [name] : [schema, name]).map((part) => `"${part}"`).join('.'),
   };
 }
 
-/** An IdempotencyStore in a PostgreSQL table (see the module comment for its layout). */
 /**
  * The PostgreSQL store: claims (IdempotencyStore) and payment outcomes (OutcomeStore, for
  * createPaymentStatusHandler) in two tables, `<table>` and `<table>_outcomes`; outcomes reach
@@ -132,16 +129,18 @@ export type PostgresStore = IdempotencyStore & PostgresOutcomeStore;
 export function createPostgresStore(options: PostgresStoreOptions): PostgresStore {
   const { pool } = options ?? {};
   if (typeof pool?.query !== 'function') {
-    throw new TypeError(
+    throw new WebhookConfigError(
       'servicepay: createPostgresStore needs { pool }, a node-postgres Pool (or any object with query(text, values)).',
+      'pool',
     );
   }
   const table = tableName(options.table ?? DEFAULT_TABLE);
   const name = table.quoted;
   const cleanupIntervalMs = options.cleanupIntervalMs ?? 60_000;
   if (!Number.isFinite(cleanupIntervalMs) || cleanupIntervalMs < 0) {
-    throw new TypeError(
+    throw new WebhookConfigError(
       `servicepay: createPostgresStore cleanupIntervalMs must be a non-negative number of milliseconds, got ${String(cleanupIntervalMs)}.`,
+      'cleanupIntervalMs',
     );
   }
   const prepared =
@@ -184,16 +183,8 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
   const releaseQuery = statement(`DELETE FROM ${name} WHERE ${owned} RETURNING 1`);
   const sweep = sweeper(pool, name, 'key', cleanupIntervalMs);
 
-  let ready: Promise<void> | undefined;
-
   /** Creates the table once per store; a failure is retried by the next call. */
-  function ensureTable(): Promise<void> {
-    ready ??= createTable(pool, table).catch((error: unknown) => {
-      ready = undefined;
-      throw error;
-    });
-    return ready;
-  }
+  const ensureTable = onceUnlessFailed(() => createTable(pool, table));
 
   async function acted(
     run: (values: unknown[]) => Promise<{ rows: unknown[] }>,

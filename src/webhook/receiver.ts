@@ -3,11 +3,10 @@
  * adapters only read the request and write the answer. Order matters and follows spec 5.1.4:
  * the signature is checked on the exact bytes before anything is parsed or stored.
  */
-import { signatureFromAuthorization } from './encoding';
+import { BODY_ALREADY_PARSED, signatureFromAuthorization } from './encoding';
 import { createDispatcher } from './dispatch';
 import type { DispatchResult } from './dispatch';
 import {
-  BODY_ALREADY_PARSED,
   WebhookKeyError,
   WebhookKeyFetchError,
   WebhookPayloadError,

@@ -25,7 +25,8 @@ import { createHash } from 'node:crypto';
 import { listenerCheckMs, OutcomeListening } from './outcome-listening';
 import type { ListeningConnection } from './outcome-listening';
 import { toOutcome } from './outcomes';
-import type { OutcomeListener, OutcomeStore, PaymentOutcome } from './outcomes';
+import type { PaymentOutcome, SharedOutcomeStore } from './outcomes';
+import { WebhookConfigError } from './errors';
 
 /** What the store needs of the client it was given: createRedisStore's, plus `duplicate`. */
 export interface RedisOutcomesClient {
@@ -64,16 +65,7 @@ export interface RedisOutcomesOptions {
 }
 
 /** The outcome half of the Redis store, and the close() that ends its pub/sub connection. */
-export interface RedisOutcomeStore extends OutcomeStore {
-  recordOutcome(outcome: PaymentOutcome, ttlMs: number): Promise<PaymentOutcome>;
-  readOutcome(paymentId: string): Promise<PaymentOutcome | null>;
-  subscribeOutcome(
-    paymentId: string,
-    listener: OutcomeListener,
-    onLost?: () => void,
-  ): Promise<() => void>;
-  close(): Promise<void>;
-}
+export type RedisOutcomeStore = SharedOutcomeStore;
 
 /** Answers the outcome that stands: ours, published, or the one recorded before. */
 const RECORD = `if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
@@ -106,23 +98,15 @@ const parse = (value: unknown): PaymentOutcome | null => {
 
 /** Outcomes in Redis (see the module comment). */
 export function redisOutcomes(options: RedisOutcomesOptions): RedisOutcomeStore {
-  const { client, subscriber, prefix } = options ?? {};
-  if (typeof client?.sendCommand !== 'function') {
-    throw new TypeError(
-      'servicepay: redisOutcomes needs { client }, a connected node-redis client (createClient from the redis package).',
-    );
-  }
+  // createRedisStore checked client and prefix; only subscriber is first read here.
+  const { client, subscriber, prefix } = options;
   if (
     subscriber !== undefined &&
     (typeof subscriber?.subscribe !== 'function' || typeof subscriber.connect !== 'function')
   ) {
-    throw new TypeError(
+    throw new WebhookConfigError(
       'servicepay: createRedisStore subscriber must be a node-redis client for pub/sub (client.duplicate(), connected or not), got an object without subscribe() and connect().',
-    );
-  }
-  if (typeof prefix !== 'string') {
-    throw new TypeError(
-      `servicepay: the outcome keys' prefix must be a string, got ${typeof prefix}.`,
+      'subscriber',
     );
   }
   const checkMs = listenerCheckMs(options.listenerCheckMs, 'createRedisStore');
@@ -138,8 +122,9 @@ export function redisOutcomes(options: RedisOutcomesOptions): RedisOutcomeStore 
     const made = typeof client.duplicate === 'function' ? client.duplicate() : undefined;
     const sub = made as RedisSubscriberClient | undefined;
     if (typeof sub?.subscribe !== 'function' || typeof sub.connect !== 'function') {
-      throw new TypeError(
+      throw new WebhookConfigError(
         'servicepay: subscribing to outcomes needs { client } to be a node-redis client (it is duplicated for pub/sub), or a subscriber client: pass createRedisStore({ client, subscriber: client.duplicate() }).',
+        'client',
       );
     }
     entry.sub = sub;

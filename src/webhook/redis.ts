@@ -18,6 +18,7 @@ import { COMPLETED_CLAIM, IN_PROGRESS_CLAIM, newClaimToken } from './idempotency
 import type { IdempotencyClaim, IdempotencyStore } from './idempotency';
 import { redisOutcomes } from './redis-outcomes';
 import type { RedisOutcomeStore, RedisSubscriberClient } from './redis-outcomes';
+import { WebhookConfigError } from './errors';
 
 /**
  * What the store needs of a Redis client: node-redis's (the `redis` package, v4 or v5,
@@ -140,27 +141,31 @@ async function serverWarnings(client: RedisCommandClient): Promise<string[]> {
 export function createRedisStore(options: RedisStoreOptions): RedisStore {
   const { client } = options ?? {};
   if (typeof client?.sendCommand !== 'function') {
-    throw new TypeError(
+    throw new WebhookConfigError(
       'servicepay: createRedisStore needs { client }, a connected node-redis client (createClient from the redis package).',
+      'client',
     );
   }
   const prefix = options.prefix ?? 'servicepay:idempotency:';
   if (typeof prefix !== 'string') {
-    throw new TypeError(
+    throw new WebhookConfigError(
       `servicepay: createRedisStore prefix must be a string, got ${typeof prefix}.`,
+      'prefix',
     );
   }
 
   const checkServerConfig = options.checkServerConfig ?? true;
   if (typeof checkServerConfig !== 'boolean') {
-    throw new TypeError(
+    throw new WebhookConfigError(
       `servicepay: createRedisStore checkServerConfig must be true or false, got ${typeof checkServerConfig}.`,
+      'checkServerConfig',
     );
   }
   const onWarning = options.onWarning ?? ((message: string) => console.warn(message));
   if (typeof onWarning !== 'function') {
-    throw new TypeError(
+    throw new WebhookConfigError(
       `servicepay: createRedisStore onWarning must be a function (message: string) => void, got ${typeof onWarning}.`,
+      'onWarning',
     );
   }
 

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MemoryIdempotencyStore } from 'servicepay/webhook';
+import { MemoryIdempotencyStore, WebhookConfigError } from 'servicepay/webhook';
 import type { IdempotencyClaim, IdempotencyStore, PaymentOutcome } from 'servicepay/webhook';
 import { createPostgresStore, postgresStoreDdl } from 'servicepay/webhook/postgres';
 import { createRedisStore } from 'servicepay/webhook/redis';
@@ -36,6 +36,21 @@ async function brokenRule(
   expect(error).toBeInstanceOf(IdempotencyStoreConformanceError);
   expect((error as Error).message).toMatch(/^servicepay: the idempotency store breaks rule "/);
   return (error as IdempotencyStoreConformanceError).rule;
+}
+
+/** What `make` throws: a WebhookConfigError, whose `option` is returned. */
+function configOption(make: () => unknown): string {
+  const error: unknown = (() => {
+    try {
+      make();
+    } catch (e) {
+      return e;
+    }
+    return undefined;
+  })();
+  expect(error).toBeInstanceOf(WebhookConfigError);
+  expect((error as Error).message).toMatch(/^servicepay: /);
+  return (error as WebhookConfigError).option;
 }
 
 /** The memory store read and written across an await: two claims can both see the key free. */
@@ -335,6 +350,17 @@ describe('createPostgresStore on a real PostgreSQL', () => {
     expect(seen.every((text) => typeof text === 'string')).toBe(true);
   });
 
+  it('throws a WebhookConfigError naming the option for each bad store option', () => {
+    expect(configOption(() => createPostgresStore({ pool, table: 'a.b.c' }))).toBe('table');
+    expect(configOption(() => createPostgresStore({ pool: {} as pg.Pool }))).toBe('pool');
+    expect(configOption(() => createPostgresStore({ pool, cleanupIntervalMs: -1 }))).toBe(
+      'cleanupIntervalMs',
+    );
+    expect(configOption(() => createPostgresStore({ pool, listenerCheckMs: 0 }))).toBe(
+      'listenerCheckMs',
+    );
+  });
+
   it('refuses a table name it would have to quote, and a pool without query', () => {
     expect(() => createPostgresStore({ pool, table: 'x; DROP TABLE y' })).toThrow(
       /^servicepay: createPostgresStore table/,
@@ -417,6 +443,24 @@ describe.skipIf(!redisAvailable)('createRedisStore on a real Redis', () => {
     await client.sendCommand(['SCRIPT', 'FLUSH']);
     if (second.state !== 'claimed') throw new Error('expected a claim');
     expect(await store.complete('b', second.token, 60_000)).toBe(true);
+  });
+
+  it('throws a WebhookConfigError naming the option for each bad store option', () => {
+    const bad = <T>(value: unknown): T => value as T;
+    expect(configOption(() => createRedisStore({ client: bad({}) }))).toBe('client');
+    expect(configOption(() => createRedisStore({ client, prefix: bad(1) }))).toBe('prefix');
+    expect(configOption(() => createRedisStore({ client, checkServerConfig: bad('no') }))).toBe(
+      'checkServerConfig',
+    );
+    expect(configOption(() => createRedisStore({ client, onWarning: bad('log') }))).toBe(
+      'onWarning',
+    );
+    expect(configOption(() => createRedisStore({ client, subscriber: bad({}) }))).toBe(
+      'subscriber',
+    );
+    expect(configOption(() => createRedisStore({ client, listenerCheckMs: -5 }))).toBe(
+      'listenerCheckMs',
+    );
   });
 
   it('refuses a client it cannot send commands through', () => {

@@ -1,0 +1,160 @@
+/**
+ * What both PostgreSQL tables of the store (postgres.ts, postgres-outcomes.ts) share: the table
+ * option's default and its checks, creation under a lock (once per store), the sweep, the
+ * statement that completes a claim, and the FNV hash that names statements, channels and cut
+ * names alike on every node.
+ */
+
+/** What creating and sweeping the tables need of node-postgres's Pool (or Client). */
+export interface Queryable {
+  query(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
+}
+
+/** The table createPostgresStore uses when given none. */
+export const DEFAULT_TABLE = 'servicepay_idempotency';
+
+/** A table of the store: its schema when given, its bare name, and the two quoted as SQL. */
+export interface StoreTable {
+  schema: string | undefined;
+  name: string;
+  quoted: string;
+}
+
+const UNQUOTED = /^([A-Za-z_][A-Za-z0-9_]{0,62})$/;
+const QUOTED_OR_NOT = /^"([A-Za-z_][A-Za-z0-9_]{0,62})"$|^([A-Za-z_][A-Za-z0-9_]{0,62})$/;
+/** The `pg_temp` alias and the sessions' own temporary schemas, `pg_temp_N`. */
+const TEMPORARY_SCHEMA = /^pg_temp(_\d+)?$/i;
+
+/**
+ * The table option taken apart: `name` or `schema.name`, letters, digits and _ (at most 63
+ * each), each part also in double quotes when `quoted` allows it; null when it is not that.
+ * `temporary` when its schema is a temporary one, which callers refuse whatever its case (only
+ * the lower-case spelling names one, but any other is surely that mistake too): a temporary
+ * table is private to one connection, so receivers could not share it.
+ */
+export function tableParts(
+  table: unknown,
+  quoted = false,
+): { schema: string | undefined; name: string; temporary: boolean } | null {
+  const pattern = quoted ? QUOTED_OR_NOT : UNQUOTED;
+  const parts = (typeof table === 'string' ? table.split('.') : []).map((part) => {
+    const match = pattern.exec(part);
+    return match === null ? undefined : (match[1] ?? match[2]);
+  });
+  if (parts.length < 1 || parts.length > 2 || parts.some((part) => part === undefined)) {
+    return null;
+  }
+  const schema = parts.length === 2 ? parts[0] : undefined;
+  const temporary = schema !== undefined && TEMPORARY_SCHEMA.test(schema);
+  return { schema, name: parts[parts.length - 1] as string, temporary };
+}
+
+/**
+ * `create` run on first use, its answer shared by every caller; a failure is forgotten, so the
+ * next call tries again (a table's creation, once per store).
+ */
+export function onceUnlessFailed<T>(create: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () =>
+    (made ??= create().catch((error: unknown) => {
+      made = undefined;
+      throw error;
+    }));
+}
+
+/**
+ * The DDL of a table of the store (run on first use, and given to those who migrate by hand),
+ * one column a line; `quoted` is its name quoted as SQL.
+ */
+export function tableDdl(quoted: string, columns: readonly string[]): string {
+  return [`CREATE TABLE IF NOT EXISTS ${quoted} (`, `  ${columns.join(',\n  ')}`, ');'].join('\n');
+}
+
+/** FNV-1a of the text, 8 hex digits: the same name on every node. */
+export function fnv(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return (hash >>> 0).toString(16).padStart(8, '0');
+}
+
+/**
+ * The statement that completes a claim of the idempotency table `claims` (quoted): still owned
+ * by the token and unexpired, it is marked completed for a new lifetime. Its parameters are
+ * `$<key>`, `$<key+1>` (the token) and `$<ttl>` (milliseconds), so that the store's own
+ * statement and the one that also records the outcome (postgres-outcomes.ts) share it.
+ */
+export function completeClaimSql(claims: string, key: number, ttl: number): string {
+  return (
+    `UPDATE ${claims} SET token = NULL, ` +
+    `expires_at = clock_timestamp() + $${ttl}::double precision * interval '1 millisecond' ` +
+    `WHERE key = $${key} AND token = $${key + 1} AND expires_at > clock_timestamp() RETURNING 1`
+  );
+}
+
+/**
+ * Creates a table of the store (`ddl`, one CREATE TABLE IF NOT EXISTS) unless it exists.
+ * `CREATE TABLE IF NOT EXISTS` alone fails when two sessions run it at once on a fresh database
+ * (both pass the existence check, one then breaks a unique index of the catalogue), so the
+ * creation runs under a transaction-scoped advisory lock, inside one DO statement: it needs no
+ * dedicated connection, and the lock is gone when the statement ends, whatever happens.
+ *
+ * The lock is keyed by the table's resolved name, the schema given or else current_schema()
+ * (where an unqualified name is created), read on the server: `name` and `public.name` are one
+ * table, and processes spelling it either way must exclude each other. An unqualified name
+ * whose current_schema() is the session's temporary one (search_path puts pg_temp first) is
+ * refused there: a temporary table is private to one connection, so receivers cannot share it.
+ */
+export async function createStoreTable(
+  pool: Queryable,
+  table: StoreTable,
+  what: 'idempotency' | 'outcomes',
+  ddl: string,
+): Promise<void> {
+  // The parts came from the table option's checks: letters, digits and _ only, safe inside
+  // the literals.
+  const schema = table.schema === undefined ? 'current_schema()' : `'${table.schema}'`;
+  const temporary =
+    `servicepay: the ${what} table ${table.name} would be created in this connection''s ` +
+    `temporary schema (search_path puts pg_temp first), and a temporary table is private to ` +
+    `the one connection that created it, so receivers cannot share it. Put a regular schema ` +
+    `first in search_path, or name one in createPostgresStore''s table (public.${table.name}).`;
+  await pool.query(
+    [
+      'DO $servicepay$ DECLARE',
+      `  target_schema text := coalesce(${schema}, '');`,
+      'BEGIN',
+      '  IF target_schema = (SELECT nspname FROM pg_namespace WHERE oid = pg_my_temp_schema()) THEN',
+      `    RAISE EXCEPTION USING ERRCODE = 'invalid_schema_name', MESSAGE = '${temporary}';`,
+      '  END IF;',
+      `  PERFORM pg_advisory_xact_lock(hashtext('servicepay ${what} ' || quote_ident(target_schema) || '.' || quote_ident('${table.name}')));`,
+      `  ${ddl.replaceAll('\n', ' ')}`,
+      'END $servicepay$',
+    ].join('\n'),
+  );
+}
+
+/**
+ * A sweep of the rows of `table` expired for over a minute, at most 1,000 at a time, run at
+ * most once per `intervalMs` (0: never). Not awaited, failures ignored: a sweep must never
+ * delay or fail a delivery. SKIP LOCKED: it never waits on a row a delivery is writing; the
+ * minute's grace keeps it off rows whose expiry is being decided right now.
+ */
+export function sweeper(
+  pool: Queryable,
+  table: string,
+  key: string,
+  intervalMs: number,
+): () => void {
+  const sql =
+    `DELETE FROM ${table} WHERE ${key} IN (SELECT ${key} FROM ${table} ` +
+    `WHERE expires_at < now() - interval '1 minute' LIMIT 1000 FOR UPDATE SKIP LOCKED)`;
+  let last = Date.now();
+  return () => {
+    if (intervalMs === 0 || Date.now() - last < intervalMs) return;
+    last = Date.now();
+    pool.query(sql).then(
+      () => {},
+      () => {},
+    );
+  };
+}
