@@ -35,6 +35,35 @@ export type Decide = (
   trace: DeliveryTrace,
 ) => ReceiverResponse | Promise<ReceiverResponse>;
 
+/** The attributes of each delivery's metric points, made once per verdict and status. */
+function answerAttributes() {
+  const counted = new Map<string, Map<number, TelemetryAttributes>>();
+  const timed = new Map<string, TelemetryAttributes>();
+  return {
+    counted(verdict: string, status: number): TelemetryAttributes {
+      let byStatus = counted.get(verdict);
+      if (byStatus === undefined) counted.set(verdict, (byStatus = new Map()));
+      let attributes = byStatus.get(status);
+      if (attributes === undefined) {
+        attributes = { 'servicepay.webhook.verdict': verdict, 'http.response.status_code': status };
+        byStatus.set(status, attributes);
+      }
+      return attributes;
+    },
+    timed(verdict: string): TelemetryAttributes {
+      let attributes = timed.get(verdict);
+      if (attributes === undefined) {
+        attributes = { 'servicepay.webhook.verdict': verdict };
+        timed.set(verdict, attributes);
+      }
+      return attributes;
+    },
+  };
+}
+
+/** A handler's duration when it returned: no attributes (made once, never changed). */
+const SUCCEEDED: TelemetryAttributes = {};
+
 /**
  * The receiver with every answer counted and timed, and each delivery traced: those refused
  * before their body (method, source, size) or unread get a span of their own too.
@@ -47,36 +76,123 @@ export function observeReceiver(
 ): Receiver {
   const system = dbSystemOf(store);
   const storeAttributes: TelemetryAttributes = system === undefined ? {} : { 'db.system': system };
+  const storeStep = { attributes: storeAttributes };
+  const plainStep = {};
+  const answers = answerAttributes();
+  const { api } = telemetry;
+  const tracer = telemetry.tracer();
 
-  function begin(method: string | undefined, sourceAddress: string | undefined) {
-    const started = performance.now();
-    const attributes: TelemetryAttributes = { 'http.request.method': method ?? '_OTHER' };
-    if (sourceAddress !== undefined) attributes['client.address'] = sourceAddress;
-    const span = telemetry.startRequest('servicepay.webhook.receive', attributes);
-    return {
-      span,
-      end(response: ReceiverResponse): ReceiverResponse {
-        answered(span, started, response);
-        return response;
-      },
-    };
-  }
+  /**
+   * One delivery: its receive span and, while the SDK records it, the context its steps are
+   * children of (telemetry.ts says when the tracer and the meter are looked up).
+   */
+  class Delivery implements DeliveryTrace {
+    readonly started = performance.now();
+    readonly span: TelemetrySpan;
+    readonly recording: boolean;
+    /** The receive span's context, the parent of the steps' spans; null while not recording. */
+    readonly parent: TelemetryContext | null;
 
-  function answered(span: TelemetrySpan, started: number, response: ReceiverResponse): void {
-    const { status, outcome } = response;
-    span.setAttribute('http.response.status_code', status);
-    span.setAttribute('servicepay.webhook.verdict', outcome);
-    if (status >= 500) {
-      span.setAttribute('error.type', String(status));
-      failSpan(span, outcome);
+    constructor(method: string | undefined, sourceAddress: string | undefined) {
+      const attributes: TelemetryAttributes = { 'http.request.method': method ?? '_OTHER' };
+      if (sourceAddress !== undefined) attributes['client.address'] = sourceAddress;
+      const context = api.context.active();
+      this.span = telemetry.startRequest('servicepay.webhook.receive', attributes, context);
+      this.recording = this.span.isRecording();
+      this.parent = this.recording ? api.trace.setSpan(context, this.span) : null;
     }
-    span.end();
-    const instruments = telemetry.instruments();
-    instruments.deliveries.add(1, {
-      'servicepay.webhook.verdict': outcome,
-      'http.response.status_code': status,
-    });
-    instruments.duration.record(secondsSince(started), { 'servicepay.webhook.verdict': outcome });
+
+    step<T>(name: DeliveryStep, run: () => T): T {
+      const started = performance.now();
+      const { parent } = this;
+      const child =
+        parent === null
+          ? null
+          : tracer.startSpan(
+              `servicepay.webhook.${name}`,
+              name === 'claim' || name === 'complete' ? storeStep : plainStep,
+              parent,
+            );
+      let value: T;
+      try {
+        // The merchant's onNotification runs with the handle span active, so theirs nest in it.
+        value =
+          name === 'handle' && child !== null && parent !== null
+            ? api.context.with(api.trace.setSpan(parent, child), run)
+            : run();
+      } catch (error) {
+        this.stepped(name, child, started, error, true);
+        throw error;
+      }
+      if (isThenable(value)) {
+        value.then(
+          (settled) => this.settled(name, child, started, settled),
+          (error: unknown) => this.stepped(name, child, started, error, true),
+        );
+      } else {
+        this.settled(name, child, started, value);
+      }
+      return value;
+    }
+
+    /** A step's value: a handler's failure comes back as { error } (dispatch.ts's Ran). */
+    private settled(
+      name: DeliveryStep,
+      child: TelemetrySpan | null,
+      started: number,
+      value: unknown,
+    ) {
+      const ran = value as { error?: unknown } | null;
+      if (typeof ran === 'object' && ran !== null && 'error' in ran) {
+        this.stepped(name, child, started, ran.error, true);
+      } else {
+        this.stepped(name, child, started, undefined, false);
+      }
+    }
+
+    private stepped(
+      name: DeliveryStep,
+      child: TelemetrySpan | null,
+      started: number,
+      error: unknown,
+      failed: boolean,
+    ): void {
+      if (name === 'handle') {
+        telemetry
+          .instruments()
+          .handlerDuration.record(
+            secondsSince(started),
+            failed ? { 'error.type': errorType(error) } : SUCCEEDED,
+          );
+      }
+      if (child === null) return;
+      if (failed) failSpan(child, `${name} failed`, error);
+      child.end();
+    }
+
+    about(notification: WebhookNotification): void {
+      if (!this.recording) return;
+      this.span.setAttribute('servicepay.payment.id', notification.paymentId);
+      this.span.setAttribute('servicepay.payment.status', notification.paymentStatus);
+    }
+
+    end(response: ReceiverResponse): ReceiverResponse {
+      const { status, outcome } = response;
+      const { span } = this;
+      if (this.recording) {
+        span.setAttribute('http.response.status_code', status);
+        span.setAttribute('servicepay.webhook.verdict', outcome);
+        if (status >= 500) {
+          span.setAttribute('error.type', String(status));
+          failSpan(span, outcome);
+        }
+      }
+      span.end();
+      const instruments = telemetry.instruments();
+      instruments.deliveries.add(1, answers.counted(outcome, status));
+      instruments.duration.record(secondsSince(this.started), answers.timed(outcome));
+      return response;
+    }
   }
 
   /** A delivery answered without a body to decide on. */
@@ -84,65 +200,7 @@ export function observeReceiver(
     method: string | undefined,
     sourceAddress: string | undefined,
     response: ReceiverResponse,
-  ) => begin(method, sourceAddress).end(response);
-
-  function traceOf(span: TelemetrySpan): DeliveryTrace {
-    const recording = span.isRecording();
-    const tracer = recording ? telemetry.tracer() : null;
-    const parent: TelemetryContext | null = recording
-      ? telemetry.api.trace.setSpan(telemetry.api.context.active(), span)
-      : null;
-    return {
-      step<T>(name: DeliveryStep, run: () => T): T {
-        const started = performance.now();
-        const child =
-          parent === null || tracer === null
-            ? null
-            : tracer.startSpan(
-                `servicepay.webhook.${name}`,
-                name === 'claim' || name === 'complete' ? { attributes: storeAttributes } : {},
-                parent,
-              );
-        const done = (error: unknown, failed: boolean) => {
-          if (name === 'handle') {
-            telemetry
-              .instruments()
-              .handlerDuration.record(
-                secondsSince(started),
-                failed ? { 'error.type': errorType(error) } : {},
-              );
-          }
-          if (child === null) return;
-          if (failed) failSpan(child, `${name} failed`, error);
-          child.end();
-        };
-        let value: T;
-        try {
-          value =
-            name === 'handle' && child !== null && parent !== null
-              ? telemetry.api.context.with(telemetry.api.trace.setSpan(parent, child), run)
-              : run();
-        } catch (error) {
-          done(error, true);
-          throw error;
-        }
-        // A handler's failure comes back as { error } (dispatch.ts's Ran), not as a rejection.
-        const settle = (settled: unknown) => {
-          const ran = settled as { error?: unknown } | null;
-          if (typeof ran === 'object' && ran !== null && 'error' in ran) done(ran.error, true);
-          else done(undefined, false);
-        };
-        if (isThenable(value)) value.then(settle, (error: unknown) => done(error, true));
-        else settle(value);
-        return value;
-      },
-      about(notification) {
-        if (!recording) return;
-        span.setAttribute('servicepay.payment.id', notification.paymentId);
-        span.setAttribute('servicepay.payment.status', notification.paymentStatus);
-      },
-    };
-  }
+  ) => new Delivery(method, sourceAddress).end(response);
 
   return {
     ...receiver,
@@ -151,9 +209,11 @@ export function observeReceiver(
       return early === null ? null : refused(method, sourceAddress, early);
     },
     receive(body, authorization, sourceAddress) {
-      const delivery = begin('PUT', sourceAddress);
-      const answer = decide(body, authorization, sourceAddress, traceOf(delivery.span));
-      return 'then' in answer ? answer.then(delivery.end) : delivery.end(answer);
+      const delivery = new Delivery('PUT', sourceAddress);
+      const answer = decide(body, authorization, sourceAddress, delivery);
+      return 'then' in answer
+        ? answer.then((response) => delivery.end(response))
+        : delivery.end(answer);
     },
     refuseBody: (body) => refused('PUT', undefined, receiver.refuseBody(body)),
     fail: (error) => refused(undefined, undefined, receiver.fail(error)),

@@ -47,22 +47,22 @@ export interface TelemetryMeter {
   createHistogram(name: string, options?: InstrumentOptions): TelemetryHistogram;
 }
 
+/** The member of an OpenTelemetry tracer this package uses. */
+export interface Tracer {
+  startSpan(
+    name: string,
+    options?: { kind?: number; attributes?: TelemetryAttributes },
+    context?: TelemetryContext,
+  ): TelemetrySpan;
+}
+
 /**
  * The parts of `@opentelemetry/api` (1.x) that the receiver, the stores' calls and the status
  * endpoint use: pass the module itself (`import * as opentelemetry from '@opentelemetry/api'`).
  */
 export interface OpenTelemetryApi {
   trace: {
-    getTracer(
-      name: string,
-      version?: string,
-    ): {
-      startSpan(
-        name: string,
-        options?: { kind?: number; attributes?: TelemetryAttributes },
-        context?: TelemetryContext,
-      ): TelemetrySpan;
-    };
+    getTracer(name: string, version?: string): Tracer;
     setSpan(context: TelemetryContext, span: TelemetrySpan): TelemetryContext;
     getSpan(context: TelemetryContext): TelemetrySpan | undefined;
   };
@@ -145,15 +145,23 @@ function createInstruments(meter: TelemetryMeter): Instruments {
 /** What the handlers use of the API: a tracer, the instruments, and the span helpers. */
 export interface Telemetry {
   readonly api: OpenTelemetryApi;
-  /** The tracer of the SDK registered now (one registered or replaced later counts). */
-  tracer(): ReturnType<OpenTelemetryApi['trace']['getTracer']>;
+  /**
+   * The handler's tracer, asked for once: before an SDK is registered the API gives a proxy
+   * that follows the one registered later (an SDK replaced after that is not followed).
+   */
+  tracer(): Tracer;
   /** The instruments on the current meter (an SDK registered after the handler was made counts). */
   instruments(): Instruments;
-  /** A request's span: SERVER, or INTERNAL under a server span already there (an HTTP instrumentation's). */
-  startRequest(name: string, attributes: TelemetryAttributes): TelemetrySpan;
+  /**
+   * A request's span: SERVER, or INTERNAL under a server span already there (an HTTP
+   * instrumentation's), in `parent` (by default the active context).
+   */
+  startRequest(
+    name: string,
+    attributes: TelemetryAttributes,
+    parent?: TelemetryContext,
+  ): TelemetrySpan;
 }
-
-const cache = new WeakMap<object, Telemetry>();
 
 /**
  * The telemetry of a handler's options, or null without them.
@@ -167,13 +175,13 @@ export function createTelemetry(api: unknown): Telemetry | null {
       'telemetry',
     );
   }
-  let telemetry = cache.get(api);
-  if (telemetry !== undefined) return telemetry;
+  // Per handler, not per API module: each handler's tracer is the one registered when it was made.
+  const tracer = api.trace.getTracer(SCOPE);
   let meter: TelemetryMeter | undefined;
   let instruments: Instruments | undefined;
-  telemetry = {
+  return {
     api,
-    tracer: () => api.trace.getTracer(SCOPE),
+    tracer: () => tracer,
     instruments() {
       // Asked each time: the API gives a no-op meter until an SDK is registered, and for good.
       const current = api.metrics.getMeter(SCOPE);
@@ -183,14 +191,11 @@ export function createTelemetry(api: unknown): Telemetry | null {
       }
       return instruments;
     },
-    startRequest(name, attributes) {
-      const parent = api.context.active();
+    startRequest(name, attributes, parent = api.context.active()) {
       const kind = api.trace.getSpan(parent) === undefined ? SPAN_KIND_SERVER : SPAN_KIND_INTERNAL;
-      return api.trace.getTracer(SCOPE).startSpan(name, { kind, attributes }, parent);
+      return tracer.startSpan(name, { kind, attributes }, parent);
     },
   };
-  cache.set(api, telemetry);
-  return telemetry;
 }
 
 function isApi(value: unknown): value is OpenTelemetryApi {
