@@ -186,9 +186,12 @@ export function journeys(name: EngineName, start: () => Promise<Engine>): void {
       async (page, { checkout }) => {
         await page.goto(checkout.url);
         await waitFor(page, PAY);
-        // From the page's start, the first Tab stop is Pay (the order above it is text, the
-        // server's), and Enter opens the step.
+        // From the page's start, the Tab stops are the shop's name (a link home, the same header
+        // as the result page's), then Pay (the order between them is text, the server's); Enter
+        // opens the step.
         await page.evaluate(script(() => (document.activeElement as HTMLElement | null)?.blur()));
+        await page.press('Tab');
+        expect(await focusedText(page)).toBe('Example Coffee Co.');
         await page.press('Tab');
         expect(await focusedText(page)).toBe(PAY.name);
         await page.press('Enter');
