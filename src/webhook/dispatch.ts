@@ -1,51 +1,44 @@
 /**
  * Idempotent delivery: a verified notification reaches onNotification once, and the service is
- * answered 200 only after that call succeeded (spec 4.1.2-3).
+ * answered 200 only after that call succeeded (spec 4.1.2-3). This file is the flow; the claim
+ * keeper (claim-keeper.ts) keeps claims renewed and completion (completion.ts) records them.
  *
- * Concurrent duplicates inside one process wait for the first delivery's outcome instead of
+ * Synchronous and asynchronous meet once, in `dispatch`: what can be answered at once is (a
+ * notification completed here, a synchronous store's 'completed' or 'in-progress'), which on
+ * node:http spares every resend a promise; everything else is plain `async`.
+ *
+ * Concurrent duplicates inside one process wait for the first delivery's verdict instead of
  * answering at once: they get 200 when it succeeds, so the service stops resending, and 503
  * when it fails, so it resends (the first delivery already released its claim). A claim held by
  * another instance sharing the store answers 409 for the same reason: no delivery is ever
  * answered 200 before its notification was handled, so none is lost.
  *
- * Each claim has an owner (its token): the claim is renewed while the handler runs (keepClaim),
- * and releasing or completing it is refused by the store once it has lapsed and perhaps been
- * taken by another delivery, so a slow or stalled delivery never frees or overwrites another's.
- *
- * Three faults of a store are met here rather than left to the next resend (docs/stores.md,
- * "What the promise survives"):
- * - A claim answered late (the store waited on a lock, or the answer was slow) may have little
- *   life left, or none: the handler starts only after a renewal confirmed the claim is still
- *   ours and gave it a full life again (renewBeforeHandling).
- * - A completion that fails (a dropped connection, a restart) is retried at once a few times,
- *   then in the background while the claim is kept renewed, so neither a resend to this process
- *   (answered 200: it was handled) nor one to another instance (409: still claimed) runs the
- *   handler again while the outcome is being recorded (completeLater).
- * - A handler that hangs must not block its notification, nor a shutdown, for ever: a duplicate
- *   waits at most MAX_WAIT_MS (then 409); renewal stops after maxHandlingMs, and once the
- *   claim's lifetime has passed the in-process record is ignored just as the store ignores the
- *   expired claim, so a resend is handled afresh; `abandon()` (listenWebhook's close) answers
- *   the deliveries still running 503 and releases their claims.
+ * Each claim has an owner (its token): releasing or completing it is refused by the store once
+ * it has lapsed and perhaps been taken by another delivery, so a slow or stalled delivery never
+ * frees or overwrites another's. A claim answered late (the store waited on a lock, or the
+ * answer was slow) may have little life left, or none: the handler starts only after a renewal
+ * confirmed the claim is still ours (renewBeforeHandling). A handler that hangs must not block
+ * its notification, nor a shutdown, for ever: a duplicate waits at most MAX_WAIT_MS (then 409);
+ * renewal stops after maxHandlingMs, and once the claim's lifetime has passed the in-process
+ * record is ignored just as the store ignores the expired claim, so a resend is handled afresh;
+ * `abandon()` (listenWebhook's close) answers the deliveries still running 503 and releases
+ * their claims.
  */
-import type { WebhookNotification } from './notification';
-import type { WebhookNotificationContext } from './options';
-import type { WebhookOutcome } from './receiver';
-import type { ResolvedReceiverOptions } from './options';
-import type { IdempotencyClaim } from './idempotency';
-import { claimAnswer } from './idempotency';
+import { createClaimKeeper } from './claim-keeper';
+import { createCompletion } from './completion';
 import { describeValue } from '../core/describe-value';
-import { isThenable, messageOf } from './encoding';
-import { outcomeOf, recordsOutcomes } from './outcomes';
-import type { PaymentOutcome } from './outcomes';
+import { isThenable } from './encoding';
+import { claimAnswer } from './idempotency';
+import type { WebhookNotification, WebhookNotificationContext } from './notification';
+import type { ResolvedReceiverOptions } from './options';
 import type { RecordedStatus } from './reconcile';
-import type { DeliveryTrace } from './receiver-telemetry';
-import { UNTRACED } from './receiver-telemetry';
-import { call, retrying } from './store-calls';
+import type { DeliveryTrace } from './trace';
+import { UNTRACED } from './trace';
+import type { WebhookVerdict } from './verdicts';
 
-/** What the merchant's code came to: the status to record (null: none), or its failure. */
-type Ran = { status: RecordedStatus } | { error: unknown };
-export type DispatchOutcome = Extract<
-  WebhookOutcome,
+/** The verdicts the dispatcher reaches; the receiver reaches the others before it. */
+export type DispatchVerdict = Extract<
+  WebhookVerdict,
   | 'processed'
   | 'duplicate'
   | 'in-progress'
@@ -55,17 +48,18 @@ export type DispatchOutcome = Extract<
   | 'shutting-down'
 >;
 
-export interface DispatchResult {
-  outcome: DispatchOutcome;
-  /** The failure behind an outcome other than processed or duplicate. */
+export interface Dispatched {
+  verdict: DispatchVerdict;
+  /** The failure behind a verdict other than processed or duplicate. */
   error?: unknown;
 }
 
+/** Answers at once when it can, otherwise with a promise that never rejects. */
 export type Dispatch = (
   notification: WebhookNotification,
   context: WebhookNotificationContext,
   trace?: DeliveryTrace,
-) => DispatchResult | Promise<DispatchResult>;
+) => Dispatched | Promise<Dispatched>;
 
 export interface Dispatcher {
   dispatch: Dispatch;
@@ -83,30 +77,26 @@ type Options = Pick<
   'store' | 'handle' | 'claimTtlMs' | 'completedTtlMs' | 'maxHandlingMs' | 'outcomeTtlMs' | 'report'
 >;
 
-const DUPLICATE: DispatchResult = { outcome: 'duplicate' };
-const IN_PROGRESS: DispatchResult = { outcome: 'in-progress' };
-const PROCESSED: DispatchResult = { outcome: 'processed' };
+/** What the merchant's code came to: the status to record (null: none), or its failure. */
+type Ran = { status: RecordedStatus } | { error: unknown };
+
+const DUPLICATE: Dispatched = { verdict: 'duplicate' };
+const IN_PROGRESS: Dispatched = { verdict: 'in-progress' };
+const PROCESSED: Dispatched = { verdict: 'processed' };
 
 /** Longest a duplicate holds its HTTP request open waiting for the first delivery. */
 const MAX_WAIT_MS = 10_000;
 
-/**
- * Pauses between the tries of a failed completion before the delivery is answered: about a
- * second in all, enough for a pool to replace connections a restart or an administrator cut
- * (each failed try discards one), short beside the service's patience for an answer.
- */
-const COMPLETE_RETRY_DELAYS_MS = [50, 200, 750];
-
 interface Running {
-  result: Promise<DispatchResult>;
+  result: Promise<Dispatched>;
   /** When the claim behind it expires in the store (moved on by each renewal). */
   expiresAt: number;
   /** Set once the claim is ours and the handler runs: answers the delivery 'shutting-down'. */
   abandon?: () => Promise<void>;
 }
 
-/** The answer for a duplicate, from the first delivery's outcome or the end of the wait. */
-function waitFor(running: Running): Promise<DispatchResult> {
+/** The answer for a duplicate, from the first delivery's verdict or the end of the wait. */
+function waitFor(running: Running): Promise<Dispatched> {
   return new Promise((resolve) => {
     const timer = setTimeout(
       () => resolve(IN_PROGRESS),
@@ -115,129 +105,38 @@ function waitFor(running: Running): Promise<DispatchResult> {
     void running.result.then((first) => {
       clearTimeout(timer);
       resolve(
-        first.outcome === 'processed' || first.outcome === 'duplicate'
+        first.verdict === 'processed' || first.verdict === 'duplicate'
           ? DUPLICATE
-          : { outcome: 'concurrent-delivery-failed', error: first.error },
+          : { verdict: 'concurrent-delivery-failed', error: first.error },
       );
     });
   });
 }
 
 /** The claim's token, or the answer for a claim that is not ours (or not a valid answer). */
-function ownClaim(claim: unknown): string | DispatchResult {
+function ownClaim(claim: unknown): string | Dispatched {
   const answer = claimAnswer(claim);
   if (answer?.state === 'claimed') return answer.token;
   if (answer?.state === 'completed') return DUPLICATE;
   if (answer?.state === 'in-progress') return IN_PROGRESS;
   return {
-    outcome: 'store-unavailable',
+    verdict: 'store-unavailable',
     error: new TypeError(
       `servicepay: IdempotencyStore.claim must return { state: 'claimed', token }, { state: 'in-progress' } or { state: 'completed' }, got ${describeValue(claim)}.`,
     ),
   };
 }
 
-/** At once, then after each of COMPLETE_RETRY_DELAYS_MS: about a second in all. */
-const quickly = (n: number): number | null =>
-  n === 0 ? 0 : (COMPLETE_RETRY_DELAYS_MS[n - 1] ?? null);
-
-/** What keeps a claim renewed while its delivery needs it. */
-interface Keeper {
-  /** Renewal goes on until this time (moved on when a completion is retried later). */
-  until: number;
-  /** Set once the store said the token no longer owns the claim. */
-  lost: boolean;
-  /** Set once the completion was sent: a renewal answering false may have met it. */
-  completing: boolean;
-  /** Stops renewing; gives the first problem met, to be reported with the final answer. */
-  stop(): unknown;
-}
-
 export function createDispatcher(options: Options): Dispatcher {
-  const {
-    store,
-    handle: run,
-    claimTtlMs,
-    completedTtlMs,
-    maxHandlingMs,
-    outcomeTtlMs,
-    report,
-  } = options;
-  /** The store's outcome half, when it has one (outcomes.ts): null keeps 0.10's behaviour. */
-  const outcomes = recordsOutcomes(store) ? store : null;
+  const { store, handle: run, claimTtlMs, report } = options;
+  const keeper = createClaimKeeper(store, claimTtlMs, options.maxHandlingMs);
+  const { complete, completing } = createCompletion(options);
+  /** A claim answered later than this is renewed before its handler runs. */
   const renewEvery = Math.floor(claimTtlMs / 3);
   /** Deliveries being handled in this process, by idempotency key. */
   const inFlight = new Map<string, Running>();
-  /**
-   * Notifications handled here whose completion the store has not recorded yet (completeLater):
-   * a resend reaching this process is a duplicate, whatever the store says meanwhile.
-   */
-  const completing = new Set<string>();
-
-  /**
-   * Renews the claim every claimTtlMs/3 while the delivery needs it, so a handler slower than
-   * claimTtlMs keeps its claim and a resend elsewhere meanwhile answers 409 instead of running
-   * the notification a second time; a crashed process stops renewing and its claim lapses
-   * within claimTtlMs. Renewal stops at `until` (maxHandlingMs after the handler started: a
-   * hung handler must not block its notification for ever) or once the store says the claim is
-   * lost.
-   */
-  function keepClaim(key: string, token: string, running: Running): Keeper {
-    let problem: unknown;
-    let stopped = false;
-    const keeper: Keeper = {
-      until: Date.now() + maxHandlingMs,
-      lost: false,
-      completing: false,
-      stop() {
-        stopped = true;
-        clearTimeout(timer);
-        return problem;
-      },
-    };
-    // setTimeout, not setInterval: the web-only runtimes of servicepay/webhook/web have it,
-    // and a slow renewal never overlaps the next one.
-    let timer = schedule();
-    function schedule(): ReturnType<typeof setTimeout> {
-      const next = setTimeout(renew, renewEvery);
-      // Edge runtimes have no unref; on Node the timer must not keep the process alive.
-      (next as { unref?: () => void }).unref?.();
-      return next;
-    }
-    function renew(): void {
-      if (stopped) return;
-      if (Date.now() >= keeper.until) {
-        stopped = true;
-        problem ??= new Error(
-          `servicepay: onNotification ran longer than maxHandlingMs (${maxHandlingMs} ms) for ${key}: its claim was no longer renewed and lapsed, so a resend may have run the notification again.`,
-        );
-        return;
-      }
-      const asked = Date.now();
-      call(() => store.renew(key, token, claimTtlMs)).then(
-        (owned) => {
-          if (stopped) return;
-          if (owned === true) {
-            running.expiresAt = asked + claimTtlMs;
-            timer = schedule();
-            return;
-          }
-          stopped = true;
-          // A renewal that met this delivery's own completion finds the claim gone: the
-          // completion's answer, not this one, says whether the claim was lost.
-          if (keeper.completing) return;
-          keeper.lost = true;
-          problem ??= lostClaim(key);
-        },
-        (error: unknown) => {
-          // Try again at the next tick: the claim may outlive the store's hiccup.
-          problem ??= error;
-          if (!stopped) timer = schedule();
-        },
-      );
-    }
-    return keeper;
-  }
+  /** Gives up a claim: false when it had lapsed. A store's throw becomes a rejection. */
+  const release = async (key: string, token: string) => store.release(key, token);
 
   /**
    * A claim whose answer took longer than a renewal period may have little life left, or none
@@ -249,73 +148,55 @@ export function createDispatcher(options: Options): Dispatcher {
     token: string,
     running: Running,
     waited: number,
-  ): Promise<DispatchResult | null> {
+  ): Promise<Dispatched | null> {
     const asked = Date.now();
     let owned: boolean;
     try {
-      owned = await call(() => store.renew(key, token, claimTtlMs));
+      owned = await store.renew(key, token, claimTtlMs);
     } catch (error) {
       // Unknown whether the claim stands: give it up, so the resend is handled.
-      await call(() => store.release(key, token)).catch(() => {});
-      return { outcome: 'store-unavailable', error };
+      await release(key, token).catch(() => {});
+      return { verdict: 'store-unavailable', error };
     }
     if (owned === true) {
       running.expiresAt = asked + claimTtlMs;
       return null;
     }
     return {
-      outcome: 'in-progress',
+      verdict: 'in-progress',
       error: new Error(
         `servicepay: the claim on ${key} was answered after ${waited} ms, longer than claimTtlMs (${claimTtlMs} ms) allows, and had lapsed by then; onNotification was not called, and the service's resend will be handled. The store was slow (a lock wait, an overloaded server or network).`,
       ),
     };
   }
 
-  /** Retries a failed completion in the background while the claim is kept renewed. */
-  async function completeLater(
-    key: string,
-    token: string,
-    keeper: Keeper,
+  /** Runs the merchant's code (reconcile.ts): the status to record, or its failure. */
+  async function runHandler(
     notification: WebhookNotification,
-  ): Promise<void> {
-    keeper.until = Date.now() + maxHandlingMs;
-    let wait = COMPLETE_RETRY_DELAYS_MS.at(-1) ?? 1000;
-    const tried = await retrying(
-      () => !keeper.lost && store.complete(key, token, completedTtlMs),
-      () => {
-        if (keeper.lost || Date.now() >= keeper.until) return null;
-        const next = Math.min(wait, renewEvery);
-        wait *= 2;
-        return next;
-      },
-    );
-    keeper.stop();
-    completing.delete(key);
-    if (!('value' in tried) || tried.value !== true) {
-      report(
-        new Error(
-          `servicepay: gave up recording that ${key} was handled (the store failed or the claim was lost for ${maxHandlingMs} ms): its claim lapses within claimTtlMs and a later resend will run onNotification again.`,
-        ),
-        { outcome: 'processed', status: 200, notification },
-      );
+    context: WebhookNotificationContext,
+  ): Promise<Ran> {
+    try {
+      return { status: await run(notification, context) };
+    } catch (error) {
+      return { error };
     }
   }
 
   /** After a claim (or its promise): run the handler if the claim is ours. Never rejects. */
-  async function handle(
-    pending: IdempotencyClaim | PromiseLike<IdempotencyClaim>,
+  async function deliver(
+    claim: unknown,
     notification: WebhookNotification,
     context: WebhookNotificationContext,
     running: Running,
     asked: number,
     trace: DeliveryTrace,
-  ): Promise<DispatchResult> {
+  ): Promise<Dispatched> {
     const key = context.idempotencyKey;
-    let token: string | DispatchResult;
+    let token: string | Dispatched;
     try {
-      token = ownClaim(await pending);
+      token = ownClaim(await claim);
     } catch (error) {
-      return { outcome: 'store-unavailable', error };
+      return { verdict: 'store-unavailable', error };
     }
     if (typeof token !== 'string') return token;
     const waited = Date.now() - asked;
@@ -323,136 +204,40 @@ export function createDispatcher(options: Options): Dispatcher {
       const refused = await renewBeforeHandling(key, token, running, waited);
       if (refused !== null) return refused;
     }
-    const keeper = keepClaim(key, token, running);
-    let abandoned!: (result: DispatchResult) => void;
-    const abandonment = new Promise<DispatchResult>((resolve) => (abandoned = resolve));
-    running.abandon = async () => {
-      keeper.stop();
-      const error = new Error(
-        `servicepay: the server closed while onNotification was still running for ${key}: the delivery was answered 503 and its claim released, so the service's resend is handled; the running call was not stopped and may still finish.`,
-      );
-      await call(() => store.release(key, token)).catch(() => {});
-      abandoned({ outcome: 'shutting-down', error });
-    };
+    const hold = keeper.hold(
+      key,
+      token,
+      running.expiresAt - claimTtlMs,
+      (expiresAt) => (running.expiresAt = expiresAt),
+    );
+    const abandonment = new Promise<Dispatched>((resolve) => {
+      running.abandon = async () => {
+        hold.stop();
+        const error = new Error(
+          `servicepay: the server closed while onNotification was still running for ${key}: the delivery was answered 503 and its claim released, so the service's resend is handled; the running call was not stopped and may still finish.`,
+        );
+        await release(key, token).catch(() => {});
+        resolve({ verdict: 'shutting-down', error });
+      };
+    });
     const ran = trace.step('handle', () => runHandler(notification, context));
-    const outcome = isThenable(ran) ? await Promise.race([ran, abandonment]) : ran;
-    if ('outcome' in outcome) return outcome;
-    if ('error' in outcome) {
-      const problem = keeper.stop();
+    const settled = await Promise.race([ran, abandonment]);
+    if ('verdict' in settled) return settled;
+    if ('error' in settled) {
+      const problem = hold.stop();
       if (problem !== undefined)
         report(problem, { outcome: 'handler-failed', status: 500, notification });
       try {
         // False when the claim already lapsed: it is someone else's now, or nobody's.
-        await call(() => store.release(key, token));
+        await release(key, token);
       } catch (releaseError) {
         // The claim now expires after claimTtlMs; resends until then are answered 409.
         report(releaseError, { outcome: 'store-unavailable', status: 500, notification });
       }
-      return { outcome: 'handler-failed', error: outcome.error };
+      return { verdict: 'handler-failed', error: settled.error };
     }
     running.abandon = undefined;
-    return trace.step('complete', () => complete(key, token, keeper, notification, outcome.status));
-  }
-
-  /**
-   * Records the payment's outcome for its return page (createPaymentStatusHandler), before the
-   * completion: a notification whose outcome could not be recorded is still completed (its
-   * handler must not run again), and the shopper's page then waits until its bound.
-   */
-  async function recordOutcome(
-    outcome: PaymentOutcome,
-    notification: WebhookNotification,
-  ): Promise<void> {
-    if (outcomes === null) return;
-    const tried = await retrying(() => outcomes.recordOutcome(outcome, outcomeTtlMs), quickly);
-    if ('value' in tried) return;
-    report(
-      new Error(
-        `servicepay: the outcome of payment ${outcome.paymentId} (${outcome.status}) could not be recorded for its return page (${messageOf(tried.error)}); the notification was handled and answered 200, and the shopper's page will not learn the outcome from this delivery.`,
-        { cause: tried.error },
-      ),
-      { outcome: 'store-unavailable', status: 200, notification },
-    );
-  }
-
-  /** Runs the merchant's code (reconcile.ts): the status to record, or its failure. */
-  function runHandler(
-    notification: WebhookNotification,
-    context: WebhookNotificationContext,
-  ): Ran | Promise<Ran> {
-    try {
-      const handled = run(notification, context);
-      if (!isThenable(handled)) return { status: handled };
-      return Promise.resolve(handled).then(
-        (status) => ({ status }),
-        (error: unknown) => ({ error }),
-      );
-    } catch (error) {
-      return { error };
-    }
-  }
-
-  /**
-   * Records the handled notification (and the payment's outcome, when the store keeps them):
-   * now, after a few quick tries, or in the background.
-   */
-  async function complete(
-    key: string,
-    token: string,
-    keeper: Keeper,
-    notification: WebhookNotification,
-    status: RecordedStatus,
-  ): Promise<DispatchResult> {
-    keeper.completing = true;
-    const outcome = outcomes === null ? null : outcomeOf(notification, status);
-    if (outcome !== null && outcomes?.completeWithOutcome !== undefined) {
-      // One step, one round trip (PostgreSQL: one statement): the shortest window in which a
-      // crash reruns the handler. Should it fail, the two calls below take over, so that an
-      // outcome that cannot be recorded never holds back the completion.
-      const completeWithOutcome = outcomes.completeWithOutcome.bind(outcomes);
-      try {
-        return completed(
-          await call(() => completeWithOutcome(key, token, completedTtlMs, outcome, outcomeTtlMs)),
-          key,
-          keeper,
-          notification,
-        );
-      } catch {
-        // Told below, by the calls that take over, if they fail too.
-      }
-    }
-    if (outcome !== null) await recordOutcome(outcome, notification);
-    const tried = await retrying(() => store.complete(key, token, completedTtlMs), quickly);
-    if ('value' in tried) return completed(tried.value, key, keeper, notification);
-    // The notification was handled: answer 200 so the service stops. Its record is retried in
-    // the background meanwhile; resends reaching this process are duplicates, and the claim,
-    // still renewed, answers 409 to those reaching another instance.
-    completing.add(key);
-    report(
-      new Error(
-        `servicepay: ${key} was handled, but the store failed to record it (${messageOf(tried.error)}) after ${COMPLETE_RETRY_DELAYS_MS.length + 1} tries. Answered 200; the claim is kept and the record retried in the background for up to maxHandlingMs, so resends meanwhile do not run onNotification again unless this process stops first.`,
-        { cause: tried.error },
-      ),
-      { outcome: 'store-unavailable', status: 200, notification },
-    );
-    void completeLater(key, token, keeper, notification);
-    return PROCESSED;
-  }
-
-  /** After the store answered a completion: stop renewing, and tell what went wrong meanwhile. */
-  function completed(
-    recorded: boolean,
-    key: string,
-    keeper: Keeper,
-    notification: WebhookNotification,
-  ): DispatchResult {
-    const problem = keeper.stop();
-    if (problem !== undefined) report(problem, { outcome: 'processed', status: 200, notification });
-    if (recorded !== true) {
-      // The handler ran, but its claim had lapsed; the completion belongs to the delivery
-      // that now owns the key (or the next resend), which will run the handler again.
-      report(lostClaim(key), { outcome: 'processed', status: 200, notification });
-    }
+    await trace.step('complete', () => complete(key, token, hold, notification, settled.status));
     return PROCESSED;
   }
 
@@ -462,21 +247,22 @@ export function createDispatcher(options: Options): Dispatcher {
     const running = inFlight.get(key);
     if (running !== undefined && running.expiresAt > Date.now()) return waitFor(running);
     const asked = Date.now();
-    let claim: IdempotencyClaim | PromiseLike<IdempotencyClaim>;
+    let claim: unknown;
     try {
       claim = trace.step('claim', () => store.claim(key, claimTtlMs));
     } catch (error) {
-      return { outcome: 'store-unavailable', error };
+      return { verdict: 'store-unavailable', error };
     }
     // A resend of a handled notification, answered by a synchronous store: nothing to wait for.
-    // (A store answering null or a bare string goes on to handle(), which reports it.)
-    if (!isThenable(claim) && claim != null) {
-      if (claim.state === 'completed') return DUPLICATE;
-      if (claim.state === 'in-progress') return IN_PROGRESS;
+    // (Any other answer, a promise or one that is not a claim, goes on to deliver().)
+    if (!isThenable(claim)) {
+      const answer = claimAnswer(claim);
+      if (answer?.state === 'completed') return DUPLICATE;
+      if (answer?.state === 'in-progress') return IN_PROGRESS;
     }
     // Registered before anything awaits, so every later duplicate in this process sees it.
     const own: Running = { result: undefined as never, expiresAt: asked + claimTtlMs };
-    const result = handle(claim, notification, context, own, asked, trace);
+    const result = deliver(claim, notification, context, own, asked, trace);
     own.result = result;
     inFlight.set(key, own);
     void result.then(() => {
@@ -494,10 +280,4 @@ export function createDispatcher(options: Options): Dispatcher {
       await Promise.all(running);
     },
   };
-}
-
-function lostClaim(key: string): Error {
-  return new Error(
-    `servicepay: the claim on ${key} lapsed while onNotification ran (the store no longer had it under this delivery's token): a resend may run the notification again. Renewals failed or the process stalled for longer than claimTtlMs.`,
-  );
 }

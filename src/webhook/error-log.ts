@@ -5,7 +5,7 @@
  * into a 401 the service keeps resending: silent, that costs an afternoon. Once a minute, so
  * forged requests cannot flood the log.
  */
-import type { WebhookErrorContext } from './options';
+import type { WebhookErrorContext } from './verdicts';
 
 /** Least time between two signature lines for the same key. */
 export const SIGNATURE_LOG_INTERVAL_MS = 60_000;

@@ -21,6 +21,7 @@ export type {
   WebhookMetadata,
   WebhookNotification,
   WebhookPaymentRequest,
+  WebhookNotificationContext,
   WebhookPaymentStatus,
 } from './notification';
 export type {
@@ -29,12 +30,8 @@ export type {
   MemoryIdempotencyStoreOptions,
 } from './idempotency';
 export type { FetchPublicKeyOptions, PublicKeySource, WebhookEnvironment } from './key-fetch';
-export type {
-  WebhookErrorContext,
-  WebhookNotificationContext,
-  WebhookReceiverOptions,
-} from './options';
-export type { WebhookOutcome } from './receiver';
+export type { WebhookReceiverOptions } from './options';
+export type { WebhookErrorContext, WebhookVerdict } from './verdicts';
 export type { ExpectedPayment, PaymentMismatch, PaymentMismatchReason } from './reconcile';
 export type { OutcomeListener, OutcomeStore, PaymentOutcome } from './outcomes';
 export type { PaymentStatusHandlerOptions } from './status';

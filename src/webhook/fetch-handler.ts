@@ -10,7 +10,9 @@ import { resolveReceiverOptions } from './options';
 import type { WebhookReceiverOptions } from './options';
 import type { CryptoProvider } from './public-key';
 import { createReceiver } from './receiver';
-import type { BodyRead, ReceiverResponse } from './receiver';
+import type { BodyRead } from './receiver';
+import { observed } from './receiver-telemetry';
+import type { ReceiverResponse } from './verdicts';
 
 /** Options of createFetchWebhookHandler. `K` is the runtime's key object type. */
 export interface FetchReceiverOptions<K> extends WebhookReceiverOptions<K> {
@@ -44,7 +46,7 @@ export function createFetchHandlerWith<K>(
       'getSourceAddress',
     );
   }
-  const receiver = createReceiver<K>(resolved, crypto.verify);
+  const receiver = observed(createReceiver)<K>(resolved, crypto.verify);
 
   async function answer(request: Request): Promise<ReceiverResponse> {
     const sourceAddress = options.getSourceAddress?.(request) ?? undefined;

@@ -6,12 +6,14 @@ import type { KeyObject } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { isArrayBuffer, isThenable } from './encoding';
+import { isArrayBuffer } from './encoding';
 import { nodeCrypto } from './node-crypto';
 import { resolveReceiverOptions } from './options';
 import type { WebhookReceiverOptions } from './options';
-import type { BodyRead, Receiver, ReceiverResponse } from './receiver';
+import type { BodyRead, Receiver } from './receiver';
 import { createReceiver } from './receiver';
+import { observed } from './receiver-telemetry';
+import type { ReceiverResponse } from './verdicts';
 
 /** Options of createWebhookHandler. */
 export interface WebhookHandlerOptions extends WebhookReceiverOptions<KeyObject> {
@@ -47,14 +49,14 @@ function nodeReceiver(options: WebhookHandlerOptions): {
   maxBodyBytes: number;
 } {
   const resolved = resolveReceiverOptions<KeyObject>(options, nodeCrypto);
-  const receiver = createReceiver<KeyObject>(resolved, nodeCrypto.verify);
+  const receiver = observed(createReceiver)<KeyObject>(resolved, nodeCrypto.verify);
   const getSourceAddress = options.getSourceAddress ?? ((req) => req.socket?.remoteAddress);
 
   const fail = (res: ServerResponse, error: unknown): void => send(res, receiver.fail(error));
 
-  // Callbacks rather than async/await on purpose, and values that may be sync or async through
-  // receiver.ts and dispatch.ts: this runs for every delivery, and each promise and microtask
-  // hop shows. Measured in issue 21: the same path written with async/await throughout ran at
+  // Callbacks rather than async/await on purpose, and an answer that is synchronous when
+  // dispatch.ts can give it at once (a resend): this runs for every delivery, and each promise
+  // and microtask hop shows. Measured in issue 21: the same path written with async/await throughout ran at
   // 0.88-0.96 of a bare server that reads, verifies and parses (under the 0.90 budget in four
   // runs of seven), against 0.98-0.99 for this one (`npm run bench -- webhook`).
   const handler: WebhookHandler = (req, res) => {
@@ -72,7 +74,7 @@ function nodeReceiver(options: WebhookHandlerOptions): {
           }
           const authorization = req.headers.authorization ?? null;
           const received = receiver.receive(body.bytes, authorization, sourceAddress);
-          if (!isThenable(received)) return send(res, received);
+          if (!(received instanceof Promise)) return send(res, received);
           received.then(
             (response) => send(res, response),
             (error: unknown) => fail(res, error),
@@ -103,7 +105,7 @@ function headersFor(response: ReceiverResponse): Record<string, string | number>
     // Refused before the body was read in full: close the connection rather than keep it
     // alive, which would mean reading the rest of an oversized body.
     // The same for a delivery ended by close(): the server is going away.
-    if (response.outcome === 'body-too-large' || response.outcome === 'shutting-down') {
+    if (response.verdict === 'body-too-large' || response.verdict === 'shutting-down') {
       headers.connection = 'close';
     }
     nodeHeaders.set(response, headers);

@@ -184,3 +184,13 @@ function kind(value: unknown): string {
   if (typeof value === 'object') return 'an object';
   return `${typeof value} ${String(value)}`;
 }
+
+/** Passed to onNotification with each notification. */
+export interface WebhookNotificationContext {
+  /** The key the notification was claimed under in the idempotency store. */
+  idempotencyKey: string;
+  /** The exact bytes received and verified. */
+  rawBody: Uint8Array;
+  /** The address the delivery came from, when known. */
+  sourceAddress: string | undefined;
+}

@@ -8,8 +8,8 @@
  */
 import { defaultErrorLog } from './error-log';
 import { WebhookConfigError } from './errors';
-import type { WebhookNotification } from './notification';
-import type { WebhookOutcome } from './receiver';
+import type { WebhookNotification, WebhookNotificationContext } from './notification';
+import type { WebhookErrorContext } from './verdicts';
 import { publicKeyUrl, urlKeySource } from './key-fetch';
 import { fixedKeySource, missingKeySource } from './fixed-keys';
 import type { KeySource, WebhookEnvironment } from './key-fetch';
@@ -25,26 +25,6 @@ import { createNotificationHandler } from './reconcile';
 import type { NotificationHandler, ReconcileOptions } from './reconcile';
 import { createTelemetry, observeStore } from './telemetry';
 import type { Telemetry, TelemetryOptions } from './telemetry';
-
-/** Passed to onNotification with each notification. */
-export interface WebhookNotificationContext {
-  /** The key the notification was claimed under in the idempotency store. */
-  idempotencyKey: string;
-  /** The exact bytes received and verified. */
-  rawBody: Uint8Array;
-  /** The address the delivery came from, when known. */
-  sourceAddress: string | undefined;
-}
-
-/** Passed to onError with each error. */
-export interface WebhookErrorContext {
-  /** What the handler concluded. */
-  outcome: WebhookOutcome;
-  /** The HTTP status it answered. */
-  status: number;
-  /** The notification, when the body had been verified and parsed. */
-  notification?: WebhookNotification;
-}
 
 /**
  * Options common to createWebhookHandler and createFetchWebhookHandler. Give exactly one of

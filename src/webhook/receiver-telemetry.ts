@@ -9,31 +9,23 @@
  */
 import { isThenable } from './encoding';
 import type { WebhookNotification } from './notification';
-import type { Receiver, ReceiverResponse } from './receiver';
+import type { createReceiver, Receiver } from './receiver';
 import { dbSystemOf, errorType, failSpan, secondsSince } from './telemetry';
 import type { Telemetry, TelemetryAttributes, TelemetryContext, TelemetrySpan } from './telemetry';
+import type { DeliveryStep, DeliveryTrace } from './trace';
+import type { ReceiverResponse } from './verdicts';
 
-/** The steps of a delivery that get a span of their own. */
-export type DeliveryStep = 'verify' | 'claim' | 'handle' | 'complete';
-
-/** One delivery's trace, handed down the receiver and the dispatcher. */
-export interface DeliveryTrace {
-  /** Runs one step as a child span; gives back what `run` gives (a value or a promise). */
-  step<T>(name: DeliveryStep, run: () => T): T;
-  /** Sets what the notification is about, once it is verified and parsed. */
-  about(notification: WebhookNotification): void;
+/**
+ * `create` (receiver.ts's createReceiver) observed: its receiver, with traces and metrics when
+ * the options carry `telemetry`; exactly its receiver when they do not.
+ */
+export function observed(create: typeof createReceiver): typeof createReceiver {
+  return (options, verify) => {
+    const receiver = create(options, verify);
+    const { telemetry } = options;
+    return telemetry === null ? receiver : observeReceiver(receiver, telemetry, options.store);
+  };
 }
-
-/** The trace of a receiver without telemetry: each step just runs. */
-export const UNTRACED: DeliveryTrace = { step: (_, run) => run(), about: () => {} };
-
-/** The receiver's decision for a delivery whose body was read, given its trace. */
-export type Decide = (
-  body: Uint8Array,
-  authorization: string | null,
-  sourceAddress: string | undefined,
-  trace: DeliveryTrace,
-) => ReceiverResponse | Promise<ReceiverResponse>;
 
 /** The attributes of each delivery's metric points, made once per verdict and status. */
 function answerAttributes() {
@@ -68,12 +60,7 @@ const SUCCEEDED: TelemetryAttributes = {};
  * The receiver with every answer counted and timed, and each delivery traced: those refused
  * before their body (method, source, size) or unread get a span of their own too.
  */
-export function observeReceiver(
-  receiver: Receiver,
-  telemetry: Telemetry,
-  decide: Decide,
-  store: unknown,
-): Receiver {
+function observeReceiver(receiver: Receiver, telemetry: Telemetry, store: unknown): Receiver {
   const system = dbSystemOf(store);
   const storeAttributes: TelemetryAttributes = system === undefined ? {} : { 'db.system': system };
   const storeStep = { attributes: storeAttributes };
@@ -177,20 +164,20 @@ export function observeReceiver(
     }
 
     end(response: ReceiverResponse): ReceiverResponse {
-      const { status, outcome } = response;
+      const { status, verdict } = response;
       const { span } = this;
       if (this.recording) {
         span.setAttribute('http.response.status_code', status);
-        span.setAttribute('servicepay.webhook.verdict', outcome);
+        span.setAttribute('servicepay.webhook.verdict', verdict);
         if (status >= 500) {
           span.setAttribute('error.type', String(status));
-          failSpan(span, outcome);
+          failSpan(span, verdict);
         }
       }
       span.end();
       const instruments = telemetry.instruments();
-      instruments.deliveries.add(1, answers.counted(outcome, status));
-      instruments.duration.record(secondsSince(this.started), answers.timed(outcome));
+      instruments.deliveries.add(1, answers.counted(verdict, status));
+      instruments.duration.record(secondsSince(this.started), answers.timed(verdict));
       return response;
     }
   }
@@ -210,7 +197,7 @@ export function observeReceiver(
     },
     receive(body, authorization, sourceAddress) {
       const delivery = new Delivery('PUT', sourceAddress);
-      const answer = decide(body, authorization, sourceAddress, delivery);
+      const answer = receiver.receive(body, authorization, sourceAddress, delivery);
       return 'then' in answer
         ? answer.then((response) => delivery.end(response))
         : delivery.end(answer);

@@ -5,7 +5,7 @@
  */
 import { BODY_ALREADY_PARSED, signatureFromAuthorization } from './encoding';
 import { createDispatcher } from './dispatch';
-import type { DispatchResult } from './dispatch';
+import type { Dispatched } from './dispatch';
 import {
   WebhookKeyError,
   WebhookKeyFetchError,
@@ -17,56 +17,10 @@ import type { CryptoProvider, KeyInput } from './public-key';
 import { parseWebhookNotification } from './notification';
 import type { WebhookNotification } from './notification';
 import type { ResolvedReceiverOptions } from './options';
-import { isThenable } from './encoding';
-import { observeReceiver, UNTRACED } from './receiver-telemetry';
-import type { DeliveryTrace } from './receiver-telemetry';
-
-/**
- * What a receiver concludes about a delivery, and the HTTP answer for each conclusion. One
- * table, so the status codes the service sees can be read (and changed) in one place.
- */
-
-/** What a receiver concluded about one delivery; each maps to one HTTP status. */
-export type WebhookOutcome =
-  /** 200: verified, parsed, claimed, and onNotification succeeded. */
-  | 'processed'
-  /** 200: already handled; onNotification was not called again. */
-  | 'duplicate'
-  /**
-   * 200: a COMPLETED that does not match its order (expectedPayment), recorded NEEDS_REVIEW;
-   * onError hears it with this outcome when there is no onMismatch.
-   */
-  | 'needs-review'
-  /** 405: not a PUT. */
-  | 'method-not-allowed'
-  /** 403: the source address is not in allowedSourceAddresses. */
-  | 'forbidden-source'
-  /** 413: the body is larger than maxBodyBytes. */
-  | 'body-too-large'
-  /** 400: the body could not be read (client aborted, stream error). */
-  | 'body-unreadable'
-  /** 500: another body parser consumed the body before the handler (the raw-body pitfall). */
-  | 'body-already-parsed'
-  /** 401: the signature does not verify over the exact bytes. */
-  | 'invalid-signature'
-  /** 400: verified, but not a notification. */
-  | 'invalid-notification'
-  /** 409: the notification is being handled (by another instance, or longer than a duplicate waits). */
-  | 'in-progress'
-  /** 503: a concurrent delivery of the same notification failed; a resend will be processed. */
-  | 'concurrent-delivery-failed'
-  /** 500: onNotification threw or rejected; the claim was released for the resend. */
-  | 'handler-failed'
-  /** 503: the idempotency store failed; onNotification was not called. */
-  | 'store-unavailable'
-  /** 503: listenWebhook's close() ended a delivery whose onNotification was still running; its claim was released. */
-  | 'shutting-down'
-  /** 503: the public key could not be fetched. */
-  | 'key-unavailable'
-  /** 500: the configured public key cannot be used. */
-  | 'key-invalid'
-  /** 500: an unexpected error. */
-  | 'internal-error';
+import { UNTRACED } from './trace';
+import type { DeliveryTrace } from './trace';
+import { respond } from './verdicts';
+import type { ReceiverResponse, WebhookVerdict } from './verdicts';
 
 /** A request body as read by either front door. */
 export type BodyRead =
@@ -75,85 +29,6 @@ export type BodyRead =
   | { kind: 'already-parsed' }
   | { kind: 'unreadable'; error: unknown };
 
-/** An answer to the service. */
-export interface ReceiverResponse {
-  readonly status: number;
-  readonly outcome: WebhookOutcome;
-  readonly body: string;
-  readonly headers: Readonly<Record<string, string>>;
-}
-
-const STATUS: Record<WebhookOutcome, number> = {
-  processed: 200,
-  duplicate: 200,
-  'needs-review': 200,
-  'method-not-allowed': 405,
-  'forbidden-source': 403,
-  'body-too-large': 413,
-  'body-unreadable': 400,
-  'body-already-parsed': 500,
-  'invalid-signature': 401,
-  'invalid-notification': 400,
-  'in-progress': 409,
-  'concurrent-delivery-failed': 503,
-  'handler-failed': 500,
-  'store-unavailable': 503,
-  'shutting-down': 503,
-  'key-unavailable': 503,
-  'key-invalid': 500,
-  'internal-error': 500,
-};
-
-/**
- * Short and free of internals: the caller may be anyone, not only the service. A 200 has no
- * body (the spec shows none): on Node a body costs a second chunk and a writev per answer,
- * measurably slower under load than the single write of an empty answer.
- */
-const BODY: Record<WebhookOutcome, string> = {
-  processed: '',
-  duplicate: '',
-  'needs-review': '',
-  'method-not-allowed': 'method not allowed: webhook notifications are PUT requests',
-  'forbidden-source': 'forbidden',
-  'body-too-large': 'payload too large',
-  'body-unreadable': 'the request body could not be read',
-  'body-already-parsed': BODY_ALREADY_PARSED,
-  'invalid-signature': 'invalid signature',
-  'invalid-notification': 'not a webhook notification',
-  'in-progress': 'this notification is being processed; retry later',
-  'concurrent-delivery-failed': 'a concurrent delivery of this notification failed; retry later',
-  'handler-failed': 'the notification handler failed; retry later',
-  'store-unavailable': 'temporarily unavailable; retry later',
-  'shutting-down': 'the receiver is shutting down; retry later',
-  'key-unavailable': 'temporarily unavailable; retry later',
-  'key-invalid': 'the receiver is misconfigured',
-  'internal-error': 'internal error; retry later',
-};
-
-/** Retry-After on answers that ask for a resend, so a well-behaved sender waits a moment. */
-const RETRY_AFTER_SECONDS = '5';
-
-function build(outcome: WebhookOutcome): ReceiverResponse {
-  const status = STATUS[outcome];
-  const body = BODY[outcome];
-  const headers: Record<string, string> =
-    body === '' ? {} : { 'content-type': 'text/plain; charset=utf-8' };
-  if (outcome === 'method-not-allowed') headers.allow = 'PUT';
-  if (status === 409 || status === 503) headers['retry-after'] = RETRY_AFTER_SECONDS;
-  return Object.freeze({ status, outcome, body, headers: Object.freeze(headers) });
-}
-
-/** Built once: the answers never vary, and the 200s are on every delivery's path. */
-const RESPONSES = Object.fromEntries(
-  (Object.keys(STATUS) as WebhookOutcome[]).map((outcome) => [outcome, build(outcome)]),
-) as Record<WebhookOutcome, ReceiverResponse>;
-
-/** The answer for an outcome (shared and frozen: copy it before changing anything). */
-export function respond(outcome: WebhookOutcome): ReceiverResponse {
-  return RESPONSES[outcome];
-}
-
-// ---------------------------------------------------------------------------------------------
 export interface Receiver {
   /** Checks what can be checked before reading the body; null to go on. */
   preflight(
@@ -162,13 +37,14 @@ export interface Receiver {
     contentLength: string | null | undefined,
   ): ReceiverResponse | null;
   /**
-   * Answers a delivery whose body has been read in full. Never throws or rejects; synchronous
-   * when every step was (see isAuthentic).
+   * Answers a delivery whose body has been read in full, its steps traced by `trace`. Never
+   * throws or rejects; synchronous when every step was (see isAuthentic and dispatch.ts).
    */
   receive(
     body: Uint8Array,
     authorization: string | null,
     sourceAddress: string | undefined,
+    trace?: DeliveryTrace,
   ): ReceiverResponse | Promise<ReceiverResponse>;
   /** Answers, and reports, a body that could not be taken as bytes. */
   refuseBody(body: Exclude<BodyRead, { kind: 'bytes' }>): ReceiverResponse;
@@ -186,12 +62,16 @@ export function createReceiver<K>(
   const { keys, report } = options;
 
   function refuse(
-    outcome: WebhookOutcome,
+    verdict: WebhookVerdict,
     error: unknown,
     notification?: WebhookNotification,
   ): ReceiverResponse {
-    const response = respond(outcome);
-    report(error, { outcome, status: response.status, ...(notification ? { notification } : {}) });
+    const response = respond(verdict);
+    report(error, {
+      outcome: verdict,
+      status: response.status,
+      ...(notification ? { notification } : {}),
+    });
     return response;
   }
 
@@ -258,17 +138,19 @@ export function createReceiver<K>(
       return refuse('internal-error', error, notification);
     }
     trace.about(notification);
-    const result = dispatch(notification, { idempotencyKey, rawBody: body, sourceAddress }, trace);
-    return isThenable(result)
-      ? result.then((settled) => answer(settled, notification))
-      : answer(result, notification);
+    const dispatched = dispatch(
+      notification,
+      { idempotencyKey, rawBody: body, sourceAddress },
+      trace,
+    );
+    return dispatched instanceof Promise
+      ? dispatched.then((settled) => answer(settled, notification))
+      : answer(dispatched, notification);
   }
 
-  function answer(result: DispatchResult, notification: WebhookNotification): ReceiverResponse {
-    if (result.outcome === 'processed' || result.outcome === 'duplicate') {
-      return respond(result.outcome);
-    }
-    return refuse(result.outcome, result.error, notification);
+  function answer({ verdict, error }: Dispatched, notification: WebhookNotification) {
+    if (verdict === 'processed' || verdict === 'duplicate') return respond(verdict);
+    return refuse(verdict, error, notification);
   }
 
   /** Errors from the key (fetch or parse) or from a verifier; dispatch itself never throws. */
@@ -278,13 +160,7 @@ export function createReceiver<K>(
     return refuse('internal-error', error);
   }
 
-  /** The answer for a delivery whose body was read, its steps traced by `trace`. */
-  function decide(
-    body: Uint8Array,
-    authorization: string | null,
-    sourceAddress: string | undefined,
-    trace: DeliveryTrace,
-  ): ReceiverResponse | Promise<ReceiverResponse> {
+  const receive: Receiver['receive'] = (body, authorization, sourceAddress, trace = UNTRACED) => {
     try {
       const authentic = trace.step('verify', () => isAuthentic(body, authorization));
       if (authentic === true) return accept(body, sourceAddress, trace);
@@ -300,9 +176,9 @@ export function createReceiver<K>(
     } catch (error) {
       return failed(error);
     }
-  }
+  };
 
-  const receiver: Receiver = {
+  return {
     preflight(method, sourceAddress, contentLength) {
       if (options.isAllowedSource !== null && !options.isAllowedSource(sourceAddress)) {
         return refuse(
@@ -328,8 +204,7 @@ export function createReceiver<K>(
       return null;
     },
 
-    receive: (body, authorization, sourceAddress) =>
-      decide(body, authorization, sourceAddress, UNTRACED),
+    receive,
 
     refuseBody(body) {
       switch (body.kind) {
@@ -345,10 +220,6 @@ export function createReceiver<K>(
     fail: (error) => refuse('internal-error', error),
     abandon,
   };
-  const { telemetry } = options;
-  return telemetry === null
-    ? receiver
-    : observeReceiver(receiver, telemetry, decide, options.store);
 }
 
 function tooLarge(maxBodyBytes: number): WebhookRequestError {

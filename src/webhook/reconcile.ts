@@ -9,10 +9,14 @@
  */
 import type { FinalPaymentStatus } from '../core/protocol';
 import { describeValue } from '../core/describe-value';
-import { isThenable, messageOf } from './encoding';
+import { messageOf } from './encoding';
 import { isFinalNotification } from './notification';
-import type { FinalNotification, WebhookNotification } from './notification';
-import type { WebhookErrorContext, WebhookNotificationContext } from './options';
+import type {
+  FinalNotification,
+  WebhookNotification,
+  WebhookNotificationContext,
+} from './notification';
+import type { WebhookErrorContext } from './verdicts';
 
 /** What the merchant's order expects of its payment, as `expectedPayment` answers it. */
 export interface ExpectedPayment {
@@ -76,7 +80,7 @@ export type RecordedStatus = FinalPaymentStatus | null;
 export type NotificationHandler = (
   notification: WebhookNotification,
   context: WebhookNotificationContext,
-) => RecordedStatus | Promise<RecordedStatus>;
+) => Promise<RecordedStatus>;
 
 type Report = (error: unknown, context: WebhookErrorContext) => void;
 
@@ -89,55 +93,49 @@ export function createNotificationHandler(
   report: Report,
 ): NotificationHandler {
   const { expectedPayment, onMismatch } = reconcile;
-  /** onNotification, then `status`: synchronous when onNotification is. */
-  const notify = (
+  /** onNotification, then `status`. */
+  const notify = async <S extends RecordedStatus>(
     n: WebhookNotification,
     c: WebhookNotificationContext,
-    status: FinalPaymentStatus | null,
-  ) => {
-    const ran = onNotification(n, c);
-    return isThenable(ran) ? Promise.resolve(ran).then(() => status) : status;
+    status: S,
+  ): Promise<S> => {
+    await onNotification(n, c);
+    return status;
   };
-  const settle = (
+  /** A COMPLETED checked against its order: what to record, after the hook it goes to. */
+  const settle = async (
     n: FinalNotification,
     c: WebhookNotificationContext,
     expected: unknown,
-  ): FinalPaymentStatus | Promise<FinalPaymentStatus> => {
+  ): Promise<FinalPaymentStatus> => {
     const mismatch = mismatchOf(n, checkExpected(expected, n));
-    if (mismatch === null) return notify(n, c, 'COMPLETED') as FinalPaymentStatus;
+    if (mismatch === null) return notify(n, c, 'COMPLETED');
     if (onMismatch === undefined) {
       report(new Error(describeMismatch(mismatch)), {
         outcome: 'needs-review',
         status: 200,
         notification: n,
       });
-      return 'NEEDS_REVIEW';
+    } else {
+      await onMismatch(mismatch, c);
     }
-    const ran = onMismatch(mismatch, c);
-    return isThenable(ran) ? Promise.resolve(ran).then(() => 'NEEDS_REVIEW') : 'NEEDS_REVIEW';
+    return 'NEEDS_REVIEW';
   };
-  return (n, c) => {
+  return async (n, c) => {
     if (!isFinalNotification(n)) return notify(n, c, null);
     if (n.paymentStatus === 'FAILED') return notify(n, c, 'FAILED');
     if (expectedPayment === undefined) {
       warnUnreconciled();
       return notify(n, c, 'COMPLETED');
     }
-    const expected = lookUp(() => expectedPayment(n, c), n);
-    return isThenable(expected)
-      ? Promise.resolve(expected).then(
-          (value) => settle(n, c, value),
-          (error: unknown) => {
-            throw lookUpFailed(n, error);
-          },
-        )
-      : settle(n, c, expected);
+    return settle(n, c, await lookUp(() => expectedPayment(n, c), n));
   };
 }
 
-function lookUp<T>(call: () => T, n: FinalNotification): T {
+/** What expectedPayment answers; its throw or rejection names the payment it was asked about. */
+async function lookUp<T>(call: () => T | Promise<T>, n: FinalNotification): Promise<T> {
   try {
-    return call();
+    return await call();
   } catch (error) {
     throw lookUpFailed(n, error);
   }

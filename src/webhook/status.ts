@@ -25,7 +25,7 @@ import {
   MAX_STREAMS_PER_CLIENT,
   positiveInteger,
 } from './status-limits';
-import type { TelemetryOptions } from './status-telemetry';
+import type { TelemetryOptions } from './telemetry';
 
 /** Options of createPaymentStatusHandler and createFetchPaymentStatusHandler. */
 export interface PaymentStatusHandlerOptions extends TelemetryOptions {
