@@ -50,7 +50,8 @@ export default tseslint.config(
     },
   },
   {
-    // webhook imports only types from core, and nothing of the browser layers or the sandbox.
+    // webhook imports from core only types and three dependency-free modules (docs/architecture.md),
+    // and nothing of the browser layers or the sandbox.
     files: ['src/webhook/**/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
@@ -61,7 +62,8 @@ export default tseslint.config(
               // ...and three dependency-free modules: the shared addresses, describeValue and the protocol.
               regex: '^\\.\\./core(/(?!(service-addresses|describe-value|protocol)$).*)?$',
               allowTypeImports: true,
-              message: 'webhook imports only types from core',
+              message:
+                'webhook imports from core only types and protocol, service-addresses, describe-value',
             },
             {
               group: ['react', 'react-dom', '../react/*', '../vanilla/*', '../sandbox/*'],
