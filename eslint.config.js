@@ -60,13 +60,14 @@ export default tseslint.config(
           patterns: [
             {
               // ...and three dependency-free modules: the shared addresses, describeValue and the protocol.
-              regex: '^\\.\\./core(/(?!(service-addresses|describe-value|protocol)$).*)?$',
+              // From any depth of src/webhook (its folders: verification/, receiving/, ...).
+              regex: '^(\\.\\./)+core(/(?!(service-addresses|describe-value|protocol)$).*)?$',
               allowTypeImports: true,
               message:
                 'webhook imports from core only types and protocol, service-addresses, describe-value',
             },
             {
-              group: ['react', 'react-dom', '../react/*', '../vanilla/*', '../sandbox/*'],
+              regex: '^(react|react-dom|(\\.\\./)+(react|vanilla|hosted|sandbox)(/.*)?)$',
               message: 'webhook is server code: no browser layers, no sandbox',
             },
           ],

@@ -28,8 +28,8 @@ export const entries = {
   webhook: 'src/webhook/index.ts',
   'webhook-web': 'src/webhook/web.ts',
   // The stores import no driver: pg and redis (optional peers) are the merchant's, passed in.
-  'webhook-postgres': 'src/webhook/postgres.ts',
-  'webhook-redis': 'src/webhook/redis.ts',
+  'webhook-postgres': 'src/webhook/stores/postgres.ts',
+  'webhook-redis': 'src/webhook/stores/redis.ts',
   'webhook-testing': 'src/webhook/testing.ts',
   sandbox: 'src/sandbox/index.ts',
   'sandbox-cli': 'src/sandbox/cli.ts',

@@ -15,7 +15,8 @@
 //
 // The code measured is the sources, bundled with esbuild (as webhook.bench.mjs does): the
 // stores' own outcomes when createPostgresStore / createRedisStore offer them, else the
-// outcome modules beside them (src/webhook/postgres-outcomes.ts, redis-outcomes.ts) directly.
+// outcome modules beside them (src/webhook/stores/postgres-outcomes.ts, redis-outcomes.ts)
+// directly.
 import { fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -82,10 +83,10 @@ async function bundleSources(dir) {
   return bundleForNode(
     {
       contents: [
-        "export { createPostgresStore } from './src/webhook/postgres';",
-        "export { createRedisStore } from './src/webhook/redis';",
-        "export { postgresOutcomes } from './src/webhook/postgres-outcomes';",
-        "export { redisOutcomes } from './src/webhook/redis-outcomes';",
+        "export { createPostgresStore } from './src/webhook/stores/postgres';",
+        "export { createRedisStore } from './src/webhook/stores/redis';",
+        "export { postgresOutcomes } from './src/webhook/stores/postgres-outcomes';",
+        "export { redisOutcomes } from './src/webhook/stores/redis-outcomes';",
       ].join('\n'),
       resolveDir: ROOT,
     },

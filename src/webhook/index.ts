@@ -3,21 +3,21 @@
  * Node >= 20 (node:crypto). For edge runtimes use `servicepay/webhook/web`.
  */
 import type { KeyObject } from 'node:crypto';
-import { createFetchHandlerWith } from './fetch-handler';
-import type { FetchReceiverOptions, FetchWebhookHandler } from './fetch-handler';
-import { nodeCrypto } from './node-crypto';
+import { createFetchHandlerWith } from './receiving/receiver-fetch';
+import type { FetchReceiverOptions, FetchWebhookHandler } from './receiving/receiver-fetch';
+import { nodeCrypto } from './verification/node-crypto';
 
 export * from './exports';
-export { signWebhookPayload, verifyWebhookSignature } from './node-crypto';
-export { createWebhookHandler, listenWebhook } from './node-handler';
-export { createPaymentStatusHandler } from './status-node';
-export type { NodePaymentStatusHandlerOptions, PaymentStatusHandler } from './status-node';
+export { signWebhookPayload, verifyWebhookSignature } from './verification/node-crypto';
+export { createWebhookHandler, listenWebhook } from './receiving/receiver-node';
+export { createPaymentStatusHandler } from './status/status-node';
+export type { NodePaymentStatusHandlerOptions, PaymentStatusHandler } from './status/status-node';
 export type {
   WebhookHandler,
   WebhookHandlerOptions,
   WebhookServer,
   WebhookServerOptions,
-} from './node-handler';
+} from './receiving/receiver-node';
 
 /** Options of createFetchWebhookHandler: the receiver options, keys as text/PEM or KeyObject. */
 export type FetchWebhookHandlerOptions = FetchReceiverOptions<KeyObject>;

@@ -8,7 +8,7 @@
  * merchant may not have installed.
  */
 import { describeValue } from '../core/describe-value';
-import { isThenable } from './encoding';
+import { isThenable } from './verification/encoding';
 import { WebhookConfigError } from './errors';
 
 /** A context of the OpenTelemetry API, opaque here. */

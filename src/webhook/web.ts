@@ -4,12 +4,12 @@
  * transitively, imports a Node built-in or uses Buffer (test/webhook/web-runtime.test.ts keeps
  * it so).
  */
-import { createFetchHandlerWith } from './fetch-handler';
-import type { FetchReceiverOptions, FetchWebhookHandler } from './fetch-handler';
-import { webCrypto } from './web-crypto';
+import { createFetchHandlerWith } from './receiving/receiver-fetch';
+import type { FetchReceiverOptions, FetchWebhookHandler } from './receiving/receiver-fetch';
+import { webCrypto } from './verification/web-crypto';
 
 export * from './exports';
-export { verifyWebhookSignature } from './web-crypto';
+export { verifyWebhookSignature } from './verification/web-crypto';
 
 /** Options of createFetchWebhookHandler: the receiver options, keys as text/PEM or CryptoKey. */
 export type FetchWebhookHandlerOptions = FetchReceiverOptions<CryptoKey>;

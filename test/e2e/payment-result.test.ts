@@ -15,7 +15,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { DEFAULT_RESULT_MESSAGES as M, SAVED_PAYMENT_KEY } from '../../src/core/index';
 import { startSandbox } from '../../src/sandbox/index';
 import { createPaymentStatusHandler } from '../../src/webhook/index';
-import { createPostgresStore } from '../../src/webhook/postgres';
+import { createPostgresStore } from '../../src/webhook/stores/postgres';
 import { launchChromium } from '../helpers/browser';
 import { bundleForBrowser } from '../helpers/browser-bundle.mjs';
 import { startStatusServer } from '../helpers/status-server';

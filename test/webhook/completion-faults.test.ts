@@ -8,7 +8,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryIdempotencyStore } from '../../src/webhook/index';
 import type { IdempotencyStore } from '../../src/webhook/index';
-import { createPostgresStore } from '../../src/webhook/postgres';
+import { createPostgresStore } from '../../src/webhook/stores/postgres';
 import { deferred } from '../helpers/deferred';
 import { delay } from './support/http';
 import { serviceKeys } from './support/keys';

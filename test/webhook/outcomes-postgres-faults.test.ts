@@ -8,9 +8,9 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresStore } from '../../src/webhook/postgres';
-import { postgresOutcomes } from '../../src/webhook/postgres-outcomes';
-import { createFetchPaymentStatusHandler } from '../../src/webhook/status-fetch';
+import { createPostgresStore } from '../../src/webhook/stores/postgres';
+import { postgresOutcomes } from '../../src/webhook/stores/postgres-outcomes';
+import { createFetchPaymentStatusHandler } from '../../src/webhook/status/status-fetch';
 import { readEventStream } from './support/event-stream';
 import { expectHeardThroughFreeze } from './support/listener-faults';
 import { eventually, hear, outcome } from './support/outcomes';

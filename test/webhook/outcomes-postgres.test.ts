@@ -1,5 +1,5 @@
 // @vitest-environment node
-// Payment outcomes on a real PostgreSQL (src/webhook/postgres-outcomes.ts): recorded once,
+// Payment outcomes on a real PostgreSQL (src/webhook/stores/postgres-outcomes.ts): recorded once,
 // read back, expired; heard live by another instance (another pool, and another Node process)
 // through LISTEN/NOTIFY; a subscription that resolved never misses what follows; the listening
 // connection killed mid-wait (pg_terminate_backend, with its role unable to log in again until
@@ -9,8 +9,8 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresStore } from '../../src/webhook/postgres';
-import { outcomesTableName, postgresOutcomes } from '../../src/webhook/postgres-outcomes';
+import { createPostgresStore } from '../../src/webhook/stores/postgres';
+import { outcomesTableName, postgresOutcomes } from '../../src/webhook/stores/postgres-outcomes';
 import { delay } from './support/http';
 import { eventually, hear, outcome, removeBundle, startRecorder } from './support/outcomes';
 import { startPostgres } from './support/servers.mjs';

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRedisStore } from '../../src/webhook/redis';
+import { createRedisStore } from '../../src/webhook/stores/redis';
 import { expectHeardThroughFreeze, openStream } from './support/listener-faults';
 import { outcome } from './support/outcomes';
 import { startRelay, throughRelay } from './support/relay';

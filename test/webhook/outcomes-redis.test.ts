@@ -1,5 +1,5 @@
 // @vitest-environment node
-// Payment outcomes on a real Redis (src/webhook/redis-outcomes.ts): recorded once, read back,
+// Payment outcomes on a real Redis (src/webhook/stores/redis-outcomes.ts): recorded once, read back,
 // expired; heard live by another instance (another client, and another Node process) through
 // pub/sub; a subscription that resolved never misses what follows; the pub/sub connection
 // killed mid-wait (CLIENT KILL TYPE pubsub, with its user unable to log in again until after
@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { createClient } from 'redis';
 import type { RedisClientOptions } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { redisOutcomes } from '../../src/webhook/redis-outcomes';
+import { redisOutcomes } from '../../src/webhook/stores/redis-outcomes';
 import { delay } from './support/http';
 import { eventually, hear, outcome, removeBundle, startRecorder } from './support/outcomes';
 import { redisServerPath, startRedis } from './support/servers.mjs';

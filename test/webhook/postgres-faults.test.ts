@@ -7,7 +7,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFetchWebhookHandler } from '../../src/webhook/index';
 import type { IdempotencyStore, WebhookNotification } from '../../src/webhook/index';
-import { createPostgresStore, postgresStoreDdl } from '../../src/webhook/postgres';
+import { createPostgresStore, postgresStoreDdl } from '../../src/webhook/stores/postgres';
 import { deferred } from '../helpers/deferred';
 import type { Deferred } from '../helpers/deferred';
 import { delay } from './support/http';

@@ -5,7 +5,7 @@ import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
 import { signWebhookPayload, verifyWebhookSignature as verifyNode } from '../../src/webhook/index';
 import { verifyWebhookSignature as verifyWeb } from '../../src/webhook/web';
-import { isCanonicalBase64 } from '../../src/webhook/encoding';
+import { isCanonicalBase64 } from '../../src/webhook/verification/encoding';
 import { serviceKeys } from './support/keys';
 import { vectorCase, vectors } from './support/vectors';
 

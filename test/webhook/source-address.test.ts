@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { WebhookConfigError } from '../../src/webhook/index';
-import { canonicalAddress, createAddressFilter } from '../../src/webhook/options';
+import { canonicalAddress, createAddressFilter } from '../../src/webhook/receiving/options';
 
 describe('source addresses', () => {
   it.each([

@@ -32,8 +32,8 @@ const MAX_ATTEMPTS = 60;
 async function bundle(name: string): Promise<string> {
   return bundleForNode(`${repo}examples/stores/${name}.ts`, `${outDir}${name}.mjs`, {
     'servicepay/webhook': `${repo}src/webhook/index.ts`,
-    'servicepay/webhook/postgres': `${repo}src/webhook/postgres.ts`,
-    'servicepay/webhook/redis': `${repo}src/webhook/redis.ts`,
+    'servicepay/webhook/postgres': `${repo}src/webhook/stores/postgres.ts`,
+    'servicepay/webhook/redis': `${repo}src/webhook/stores/redis.ts`,
   });
 }
 

@@ -16,8 +16,8 @@ import {
   WebhookConfigError,
 } from '../../src/webhook/index';
 import type { WebhookHandlerOptions, WebhookNotification } from '../../src/webhook/index';
-import { createPostgresStore } from '../../src/webhook/postgres';
-import { createRedisStore } from '../../src/webhook/redis';
+import { createPostgresStore } from '../../src/webhook/stores/postgres';
+import { createRedisStore } from '../../src/webhook/stores/redis';
 import * as web from '../../src/webhook/web';
 import { readEventStream } from './support/event-stream';
 import { listen, send } from './support/http';

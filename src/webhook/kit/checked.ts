@@ -3,8 +3,8 @@
  * the small assertions the rule checks share.
  */
 import { describeValue } from '../../core/describe-value';
-import { claimAnswer } from '../idempotency';
-import type { IdempotencyClaim, IdempotencyStore } from '../idempotency';
+import { claimAnswer } from '../stores/idempotency';
+import type { IdempotencyClaim, IdempotencyStore } from '../stores/idempotency';
 import { IdempotencyStoreConformanceError } from './rules';
 import type { IdempotencyStoreRule } from './rules';
 

@@ -1,7 +1,7 @@
 /** The outcome rules, for a store that also records payment outcomes. */
 import { describeValue } from '../../core/describe-value';
-import { recordsOutcomes } from '../outcomes';
-import type { OutcomeStore, PaymentOutcome } from '../outcomes';
+import { recordsOutcomes } from '../stores/outcomes';
+import type { OutcomeStore, PaymentOutcome } from '../stores/outcomes';
 import { EXPIRY_SLACK_MS, settled, sleep } from './checked';
 import type { Checked } from './checked';
 import { IdempotencyStoreConformanceError } from './rules';

@@ -1,6 +1,7 @@
 /**
  * The idempotency store rules, written once: each is a name the conformance kit can fail with,
- * and its JSDoc is the rule. The IdempotencyStore interface (../idempotency.ts) points here.
+ * and its JSDoc is the rule. The IdempotencyStore interface (../stores/idempotency.ts) points
+ * here.
  */
 
 /**

@@ -1,5 +1,5 @@
 /** The kit's runner: every rule on its own fresh store, at once; the first failure reported. */
-import type { IdempotencyStore } from '../idempotency';
+import type { IdempotencyStore } from '../stores/idempotency';
 import { Checked } from './checked';
 import { answersAndTokens, atomicClaims, isolation, ownership } from './claim-checks';
 import { outcomes } from './outcome-checks';

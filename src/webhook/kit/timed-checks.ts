@@ -1,6 +1,6 @@
 /** The claim rules that need real time: expiry, renewal, completion lifetimes, claim life. */
 import { describeValue } from '../../core/describe-value';
-import type { IdempotencyClaim } from '../idempotency';
+import type { IdempotencyClaim } from '../stores/idempotency';
 import {
   EXPIRY_SLACK_MS,
   TIMED_ATTEMPTS,

@@ -1,8 +1,8 @@
 // Shared by the listening-connection fault tests (outcomes-*-faults.test.ts): an event stream of
 // the real status endpoint, and the frozen-listener scenario both stores must pass.
 import { expect } from 'vitest';
-import type { OutcomeStore } from '../../../src/webhook/outcomes';
-import { createFetchPaymentStatusHandler } from '../../../src/webhook/status-fetch';
+import type { OutcomeStore } from '../../../src/webhook/stores/outcomes';
+import { createFetchPaymentStatusHandler } from '../../../src/webhook/status/status-fetch';
 import { readEventStream } from './event-stream';
 import type { EventStreamReader } from './event-stream';
 import { hear, outcome } from './outcomes';

@@ -6,9 +6,9 @@
 //   parent -> child: { type: 'record', outcome, ttlMs }, { type: 'stop' }
 import pg from 'pg';
 import { createClient } from 'redis';
-import type { PaymentOutcome } from '../../../src/webhook/outcomes';
-import { postgresOutcomes } from '../../../src/webhook/postgres-outcomes';
-import { redisOutcomes } from '../../../src/webhook/redis-outcomes';
+import type { PaymentOutcome } from '../../../src/webhook/stores/outcomes';
+import { postgresOutcomes } from '../../../src/webhook/stores/postgres-outcomes';
+import { redisOutcomes } from '../../../src/webhook/stores/redis-outcomes';
 
 const env = process.env as Record<string, string>;
 const send = (message: object): void => void process.send?.(message);

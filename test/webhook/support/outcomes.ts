@@ -5,7 +5,7 @@ import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { OutcomeStore, PaymentOutcome } from '../../../src/webhook/outcomes';
+import type { OutcomeStore, PaymentOutcome } from '../../../src/webhook/stores/outcomes';
 import { delay } from './http';
 import { bundleForNode, nodeBundleDir } from './node-bundle.mjs';
 

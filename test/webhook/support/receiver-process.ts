@@ -15,8 +15,8 @@ import pg from 'pg';
 import { createClient } from 'redis';
 import { createWebhookHandler } from '../../../src/webhook/index';
 import type { IdempotencyStore } from '../../../src/webhook/index';
-import { createPostgresStore } from '../../../src/webhook/postgres';
-import { createRedisStore } from '../../../src/webhook/redis';
+import { createPostgresStore } from '../../../src/webhook/stores/postgres';
+import { createRedisStore } from '../../../src/webhook/stores/redis';
 
 const env = process.env as Record<string, string>;
 const name = env.RECEIVER_NAME as string;

@@ -9,8 +9,8 @@ import pg from 'pg';
 import { createClient } from 'redis';
 import { createPaymentStatusHandler, createWebhookHandler } from '../../../src/webhook/index';
 import type { IdempotencyStore, OutcomeStore } from '../../../src/webhook/index';
-import { createPostgresStore } from '../../../src/webhook/postgres';
-import { createRedisStore } from '../../../src/webhook/redis';
+import { createPostgresStore } from '../../../src/webhook/stores/postgres';
+import { createRedisStore } from '../../../src/webhook/stores/redis';
 
 const env = process.env as Record<string, string>;
 const send = (message: object): void => void process.send?.(message);

@@ -9,9 +9,9 @@
  * Which addresses may be read at all (https, or http to loopback or SANDBOX), the cache and the
  * backoff are key-fetch.ts's.
  */
-import { PUBLIC_KEY_PATH } from '../core/service-addresses';
+import { PUBLIC_KEY_PATH } from '../../core/service-addresses';
 import { readAtMost } from './encoding';
-import { WebhookConfigError, WebhookKeyError, WebhookKeyFetchError } from './errors';
+import { WebhookConfigError, WebhookKeyError, WebhookKeyFetchError } from '../errors';
 import { normalisePublicKey } from './public-key';
 
 /** A key is a few hundred bytes; the request is aborted once an answer passes this. */

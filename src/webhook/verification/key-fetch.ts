@@ -10,8 +10,8 @@
  * - a receiver that failed to fetch the key remembers the failure for keyRefreshIntervalMs, so
  *   forged deliveries cannot make it hammer a failing endpoint.
  */
-import { PUBLIC_KEY_PATH, SANDBOX_BASE_URL } from '../core/service-addresses';
-import { WebhookConfigError } from './errors';
+import { PUBLIC_KEY_PATH, SANDBOX_BASE_URL } from '../../core/service-addresses';
+import { WebhookConfigError } from '../errors';
 import { download } from './key-download';
 import type { KeyInput } from './public-key';
 

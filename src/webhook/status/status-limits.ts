@@ -2,9 +2,9 @@
  * The status endpoint's bounds (status.ts decides with them): how many event streams it holds,
  * in all and per client, and how big an answer with `expose`'s fields may be.
  */
-import { encodeStatusAnswer, MAX_STATUS_ANSWER_BYTES } from '../core/protocol';
-import type { PaymentStatus } from '../core/protocol';
-import { WebhookConfigError } from './errors';
+import { encodeStatusAnswer, MAX_STATUS_ANSWER_BYTES } from '../../core/protocol';
+import type { PaymentStatus } from '../../core/protocol';
+import { WebhookConfigError } from '../errors';
 
 /**
  * Streams one client may hold at once by default: a shopper's tab holds one, a household or an

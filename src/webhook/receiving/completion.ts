@@ -8,11 +8,11 @@
  */
 import type { HeldClaim } from './claim-keeper';
 import { lostClaim } from './claim-keeper';
-import { messageOf } from './encoding';
-import type { WebhookNotification } from './notification';
+import { messageOf } from '../verification/encoding';
+import type { WebhookNotification } from '../verification/notification';
 import type { ResolvedReceiverOptions } from './options';
-import { outcomeOf, recordsOutcomes } from './outcomes';
-import type { OutcomeStore, PaymentOutcome } from './outcomes';
+import { outcomeOf, recordsOutcomes } from '../stores/outcomes';
+import type { OutcomeStore, PaymentOutcome } from '../stores/outcomes';
 import type { RecordedStatus } from './reconcile';
 
 /**

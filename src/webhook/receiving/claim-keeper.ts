@@ -9,7 +9,7 @@
  * the one before. Renewal stops at `until` (maxHandlingMs after the handler started: a hung
  * handler must not block its notification for ever) or once the store says the claim is lost.
  */
-import type { IdempotencyStore } from './idempotency';
+import type { IdempotencyStore } from '../stores/idempotency';
 
 /** One claim being kept. */
 export interface HeldClaim {

@@ -3,7 +3,7 @@
  * merchant's code and marks it completed afterwards, so each distinct notification is handled
  * once even when the service resends it (spec 4.1.2-3) or several receiver instances run.
  */
-import type { WebhookNotification } from './notification';
+import type { WebhookNotification } from '../verification/notification';
 import { OutcomeListeners } from './outcomes';
 import type { OutcomeListener, OutcomeStore, PaymentOutcome } from './outcomes';
 

@@ -4,7 +4,7 @@
  */
 import { bodyBytes, decodeBase64, signatureFromAuthorization } from './encoding';
 import type { WebhookBody } from './encoding';
-import { WebhookConfigError, WebhookKeyError } from './errors';
+import { WebhookConfigError, WebhookKeyError } from '../errors';
 import { KeyCache, keyTypeError, normalisePublicKey, shortKeyError } from './public-key';
 import type { CryptoProvider } from './public-key';
 

@@ -26,7 +26,7 @@ import { listenerCheckMs, OutcomeListening } from './outcome-listening';
 import type { ListeningConnection } from './outcome-listening';
 import { toOutcome } from './outcomes';
 import type { PaymentOutcome, SharedOutcomeStore } from './outcomes';
-import { WebhookConfigError } from './errors';
+import { WebhookConfigError } from '../errors';
 
 /** What the store needs of the client it was given: createRedisStore's, plus `duplicate`. */
 export interface RedisOutcomesClient {

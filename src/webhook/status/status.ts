@@ -15,17 +15,17 @@
  * (status-fetch.ts) only read the request and write what this module decides; its bounds are
  * in status-limits.ts.
  */
-import { isPaymentId } from '../core/protocol';
-import { WebhookConfigError } from './errors';
-import { OUTCOME_METHODS, recordsOutcomes } from './outcomes';
-import type { OutcomeStore, PaymentOutcome } from './outcomes';
+import { isPaymentId } from '../../core/protocol';
+import { WebhookConfigError } from '../errors';
+import { OUTCOME_METHODS, recordsOutcomes } from '../stores/outcomes';
+import type { OutcomeStore, PaymentOutcome } from '../stores/outcomes';
 import {
   createStreamSlots,
   exposedAnswer,
   MAX_STREAMS_PER_CLIENT,
   positiveInteger,
 } from './status-limits';
-import type { TelemetryOptions } from './telemetry';
+import type { TelemetryOptions } from '../telemetry';
 
 /** Options of createPaymentStatusHandler and createFetchPaymentStatusHandler. */
 export interface PaymentStatusHandlerOptions extends TelemetryOptions {

@@ -7,11 +7,11 @@
  * only for what the merchant must act on: a 5xx answer, a handler that threw, a store or key
  * that failed; a correct 401 or a duplicate is not an error.
  */
-import { isThenable } from './encoding';
-import type { WebhookNotification } from './notification';
+import { isThenable } from '../verification/encoding';
+import type { WebhookNotification } from '../verification/notification';
 import type { createReceiver, Receiver } from './receiver';
-import { dbSystemOf, errorType, failSpan, secondsSince } from './telemetry';
-import type { Telemetry, TelemetryAttributes, TelemetryContext, TelemetrySpan } from './telemetry';
+import { dbSystemOf, errorType, failSpan, secondsSince } from '../telemetry';
+import type { Telemetry, TelemetryAttributes, TelemetryContext, TelemetrySpan } from '../telemetry';
 import type { DeliveryStep, DeliveryTrace } from './trace';
 import type { ReceiverResponse } from './verdicts';
 

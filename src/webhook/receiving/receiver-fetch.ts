@@ -4,11 +4,11 @@
  * passes its crypto (node:crypto in `servicepay/webhook`, WebCrypto in
  * `servicepay/webhook/web`).
  */
-import { readAtMost } from './encoding';
-import { WebhookConfigError } from './errors';
+import { readAtMost } from '../verification/encoding';
+import { WebhookConfigError } from '../errors';
 import { resolveReceiverOptions } from './options';
 import type { WebhookReceiverOptions } from './options';
-import type { CryptoProvider } from './public-key';
+import type { CryptoProvider } from '../verification/public-key';
 import { createReceiver } from './receiver';
 import type { BodyRead } from './receiver';
 import { observed } from './receiver-telemetry';

@@ -5,7 +5,7 @@
  */
 import { bodyBytes } from './encoding';
 import type { WebhookBody } from './encoding';
-import { WebhookPayloadError } from './errors';
+import { WebhookPayloadError } from '../errors';
 
 /** The final statuses a notification is sent for (spec 3). */
 export type WebhookPaymentStatus = 'COMPLETED' | 'FAILED';

@@ -3,8 +3,8 @@
  * in one table, so the status codes the service sees can be read (and changed) in one place;
  * and the context onError hears a verdict with.
  */
-import { BODY_ALREADY_PARSED } from './encoding';
-import type { WebhookNotification } from './notification';
+import { BODY_ALREADY_PARSED } from '../verification/encoding';
+import type { WebhookNotification } from '../verification/notification';
 
 /** What a receiver concluded about one delivery; each maps to one HTTP status. */
 export type WebhookVerdict =

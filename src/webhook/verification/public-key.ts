@@ -2,7 +2,7 @@
  * The service's public key as merchants hold it (spec 4.2), checked alike on every runtime,
  * and the one cache of parsed keys. Fetching it from its endpoint is key-fetch.ts.
  */
-import { WebhookKeyError } from './errors';
+import { WebhookKeyError } from '../errors';
 import { isPaddedBase64 } from './encoding';
 
 /**

@@ -2,7 +2,7 @@
  * A delivery's trace as the receiver and the dispatcher see it: the steps they run through it.
  * Without telemetry each step just runs (UNTRACED); receiver-telemetry.ts gives each a span.
  */
-import type { WebhookNotification } from './notification';
+import type { WebhookNotification } from '../verification/notification';
 
 /** The steps of a delivery that get a span of their own. */
 export type DeliveryStep = 'verify' | 'claim' | 'handle' | 'complete';

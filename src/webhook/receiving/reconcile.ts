@@ -7,15 +7,15 @@
  * This module turns the merchant's hooks into the one call the dispatcher makes under a
  * notification's claim, and answers the final status to record for the payment (null: none).
  */
-import type { FinalPaymentStatus } from '../core/protocol';
-import { describeValue } from '../core/describe-value';
-import { messageOf } from './encoding';
-import { isFinalNotification } from './notification';
+import type { FinalPaymentStatus } from '../../core/protocol';
+import { describeValue } from '../../core/describe-value';
+import { messageOf } from '../verification/encoding';
+import { isFinalNotification } from '../verification/notification';
 import type {
   FinalNotification,
   WebhookNotification,
   WebhookNotificationContext,
-} from './notification';
+} from '../verification/notification';
 import type { WebhookErrorContext } from './verdicts';
 
 /** What the merchant's order expects of its payment, as `expectedPayment` answers it. */

@@ -15,7 +15,7 @@
  */
 import type { OutcomeListener } from './outcomes';
 import { OutcomeListeners } from './outcomes';
-import { WebhookConfigError } from './errors';
+import { WebhookConfigError } from '../errors';
 
 /** One connection a store listens for outcomes on, or the attempt to open one. */
 export interface ListeningConnection {

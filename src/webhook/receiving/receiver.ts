@@ -3,7 +3,7 @@
  * adapters only read the request and write the answer. Order matters and follows spec 5.1.4:
  * the signature is checked on the exact bytes before anything is parsed or stored.
  */
-import { BODY_ALREADY_PARSED, signatureFromAuthorization } from './encoding';
+import { BODY_ALREADY_PARSED, signatureFromAuthorization } from '../verification/encoding';
 import { createDispatcher } from './dispatch';
 import type { Dispatched } from './dispatch';
 import {
@@ -12,10 +12,10 @@ import {
   WebhookPayloadError,
   WebhookRequestError,
   WebhookSignatureError,
-} from './errors';
-import type { CryptoProvider, KeyInput } from './public-key';
-import { parseWebhookNotification } from './notification';
-import type { WebhookNotification } from './notification';
+} from '../errors';
+import type { CryptoProvider, KeyInput } from '../verification/public-key';
+import { parseWebhookNotification } from '../verification/notification';
+import type { WebhookNotification } from '../verification/notification';
 import type { ResolvedReceiverOptions } from './options';
 import { UNTRACED } from './trace';
 import type { DeliveryTrace } from './trace';

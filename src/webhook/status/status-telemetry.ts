@@ -5,12 +5,12 @@
  * outcome took to reach its waiting stream. Only the payment id of the query (checked by
  * isPaymentId) and the status leave in attributes, never a body beyond it.
  */
-import { decodeStatusAnswer } from '../core/protocol';
+import { decodeStatusAnswer } from '../../core/protocol';
 import type { PaymentStatusHandlerOptions, StatusAnswer, StatusCore, StreamSink } from './status';
-import { createTelemetry, failSpan, observeStore } from './telemetry';
-import type { Telemetry, TelemetrySpan } from './telemetry';
+import { createTelemetry, failSpan, observeStore } from '../telemetry';
+import type { Telemetry, TelemetrySpan } from '../telemetry';
 
-export type { TelemetryOptions } from './telemetry';
+export type { TelemetryOptions } from '../telemetry';
 
 const DATA = 'data: ';
 

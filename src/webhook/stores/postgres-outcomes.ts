@@ -31,7 +31,7 @@ import { toOutcome } from './outcomes';
 import type { PaymentOutcome, SharedOutcomeStore } from './outcomes';
 import { outcomesChannel, outcomesTableName } from './postgres-outcomes-table';
 import { completeClaimSql, onceUnlessFailed, sweeper } from './postgres-toolkit';
-import { WebhookConfigError } from './errors';
+import { WebhookConfigError } from '../errors';
 
 export { outcomesTableName, postgresOutcomesDdl } from './postgres-outcomes-table';
 

@@ -18,7 +18,7 @@ import { COMPLETED_CLAIM, IN_PROGRESS_CLAIM, newClaimToken } from './idempotency
 import type { IdempotencyClaim, IdempotencyStore } from './idempotency';
 import { redisOutcomes } from './redis-outcomes';
 import type { RedisOutcomeStore, RedisSubscriberClient } from './redis-outcomes';
-import { WebhookConfigError } from './errors';
+import { WebhookConfigError } from '../errors';
 
 /**
  * What the store needs of a Redis client: node-redis's (the `redis` package, v4 or v5,

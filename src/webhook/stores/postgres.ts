@@ -31,7 +31,7 @@ import {
 } from './postgres-toolkit';
 import type { StoreTable } from './postgres-toolkit';
 import type { PostgresOutcomeStore } from './postgres-outcomes';
-import { WebhookConfigError } from './errors';
+import { WebhookConfigError } from '../errors';
 
 export { postgresOutcomesDdl } from './postgres-outcomes';
 

@@ -7,24 +7,24 @@
  * imports; deliveries are then answered 500 with an error naming the variable.
  */
 import { defaultErrorLog } from './error-log';
-import { WebhookConfigError } from './errors';
-import type { WebhookNotification, WebhookNotificationContext } from './notification';
+import { WebhookConfigError } from '../errors';
+import type { WebhookNotification, WebhookNotificationContext } from '../verification/notification';
 import type { WebhookErrorContext } from './verdicts';
-import { publicKeyUrl, urlKeySource } from './key-fetch';
-import { fixedKeySource, missingKeySource } from './fixed-keys';
-import type { KeySource, WebhookEnvironment } from './key-fetch';
-import { PUBLIC_KEY_ENV } from './public-key';
-import type { CryptoProvider, KeyInput } from './public-key';
+import { publicKeyUrl, urlKeySource } from '../verification/key-fetch';
+import { fixedKeySource, missingKeySource } from '../verification/fixed-keys';
+import type { KeySource, WebhookEnvironment } from '../verification/key-fetch';
+import { PUBLIC_KEY_ENV } from '../verification/public-key';
+import type { CryptoProvider, KeyInput } from '../verification/public-key';
 import {
   MemoryIdempotencyStore,
   MIN_CLAIM_TTL_MS,
   notificationIdempotencyKey,
-} from './idempotency';
-import type { IdempotencyStore } from './idempotency';
+} from '../stores/idempotency';
+import type { IdempotencyStore } from '../stores/idempotency';
 import { createNotificationHandler } from './reconcile';
 import type { NotificationHandler, ReconcileOptions } from './reconcile';
-import { createTelemetry, observeStore } from './telemetry';
-import type { Telemetry, TelemetryOptions } from './telemetry';
+import { createTelemetry, observeStore } from '../telemetry';
+import type { Telemetry, TelemetryOptions } from '../telemetry';
 
 /**
  * Options common to createWebhookHandler and createFetchWebhookHandler. Give exactly one of

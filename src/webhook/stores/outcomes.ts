@@ -8,8 +8,8 @@
  * them keeps receiving webhooks exactly as before, and the status handler refuses it at
  * creation, naming what is missing.
  */
-import { isPaymentStatus } from '../core/protocol';
-import type { FinalPaymentStatus } from '../core/protocol';
+import { isPaymentStatus } from '../../core/protocol';
+import type { FinalPaymentStatus } from '../../core/protocol';
 
 /** A payment's final outcome, as recorded once its notification was handled. */
 export interface PaymentOutcome {

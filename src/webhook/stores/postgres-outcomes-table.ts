@@ -5,7 +5,7 @@
  */
 import { createStoreTable, DEFAULT_TABLE, fnv, tableDdl, tableParts } from './postgres-toolkit';
 import type { Queryable, StoreTable } from './postgres-toolkit';
-import { WebhookConfigError } from './errors';
+import { WebhookConfigError } from '../errors';
 
 /** The outcomes table: its schema (when given), its name, and both quoted as SQL. */
 export interface OutcomesTable extends StoreTable {

@@ -11,7 +11,7 @@ import {
   signatureFromAuthorization,
 } from './encoding';
 import type { WebhookBody } from './encoding';
-import { WebhookKeyError, WebhookPayloadError } from './errors';
+import { WebhookKeyError, WebhookPayloadError } from '../errors';
 import { KeyCache, keyTypeError, normalisePublicKey, notDer, shortKeyError } from './public-key';
 import type { CryptoProvider } from './public-key';
 

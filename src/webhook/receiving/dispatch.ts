@@ -26,10 +26,10 @@
  */
 import { createClaimKeeper } from './claim-keeper';
 import { createCompletion } from './completion';
-import { describeValue } from '../core/describe-value';
-import { isThenable } from './encoding';
-import { claimAnswer } from './idempotency';
-import type { WebhookNotification, WebhookNotificationContext } from './notification';
+import { describeValue } from '../../core/describe-value';
+import { isThenable } from '../verification/encoding';
+import { claimAnswer } from '../stores/idempotency';
+import type { WebhookNotification, WebhookNotificationContext } from '../verification/notification';
 import type { ResolvedReceiverOptions } from './options';
 import type { RecordedStatus } from './reconcile';
 import type { DeliveryTrace } from './trace';
