@@ -49,6 +49,26 @@ describe('claims held by their owner', () => {
     expect(record.notifications).toHaveLength(1);
   });
 
+  it('slow handlers started at different times all keep their claims: 409 elsewhere for each, each runs once', async () => {
+    const shared = new RecordingStore(new MemoryIdempotencyStore());
+    const record = recorder(() => delay(2500));
+    const a = receiver({ store: shared, claimTtlMs: 1000, ...record });
+    const b = receiver({ store: shared, claimTtlMs: 1000, ...record });
+    const early = signed(notification(), keys.privateKey);
+    const late = signed(notification(), keys.privateKey);
+    const firsts = [a(early.body, early.authorization)];
+    await delay(500); // half a lifetime apart: one renewal timer serves claims of two ages
+    firsts.push(a(late.body, late.authorization));
+    await delay(1300); // past the first lifetime of both claims
+    const elsewhere = await Promise.all([
+      b(early.body, early.authorization),
+      b(late.body, late.authorization),
+    ]);
+    expect(elsewhere.map((response) => response.status)).toEqual([409, 409]);
+    expect((await Promise.all(firsts)).map((response) => response.status)).toEqual([200, 200]);
+    expect(record.notifications).toHaveLength(2);
+  });
+
   it('a claim lost while the handler ran: answered 200, the completion refused, the merchant told', async () => {
     const memory = new MemoryIdempotencyStore();
     // The store no longer has the claim under this token (it lapsed and was taken again).
