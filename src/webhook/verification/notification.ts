@@ -91,7 +91,7 @@ export function parseWebhookNotification(body: WebhookBody): WebhookNotification
   requireString(value, 'paymentId', false);
   optionalString(value, 'merchantPaymentId');
   // Any status the service sends is a notification (SETTLED, PENDING, one added later); only
-  // COMPLETED and FAILED decide an outcome (dispatch.ts).
+  // COMPLETED and FAILED decide an outcome (receiving/reconcile.ts).
   requireString(value, 'paymentStatus', false);
   optionalString(value, 'errorDescription');
   const request = value.paymentRequest;
