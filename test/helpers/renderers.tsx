@@ -69,7 +69,8 @@ const react: Renderer = {
   },
 };
 
-const preact: Renderer = {
+/** The Preact build alone, for what only window.Service has. */
+export const PREACT: Renderer = {
   name: 'Preact window.Service',
   prepare: loadVanilla,
   async mount(options = {}) {
@@ -108,4 +109,4 @@ const preact: Renderer = {
 };
 
 /** React first, then the Preact build: `describe.each(RENDERERS)('$name', (renderer) => …)`. */
-export const RENDERERS: Renderer[] = [react, preact];
+export const RENDERERS: Renderer[] = [react, PREACT];
