@@ -1,6 +1,5 @@
 import { StrictMode } from 'react';
-import { act, render, screen, waitFor, within } from '@testing-library/react';
-import { axe } from '../helpers/axe';
+import { act, render, screen, waitFor } from '@testing-library/react';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { ServicePay, ServiceEvent } from '../../src/react/index';
 import type { ServicePayProps } from '../../src/react/index';
@@ -413,28 +412,5 @@ describe('<ServicePay> (React only)', () => {
     expect(t.paymentRequests).toHaveLength(2);
     rerender({ payment: { amount: 20, paymentReference: 'ORDER-1043' } });
     expect(await screen.findByRole('button', { name: 'Pay £20.00' })).toBeInTheDocument();
-  });
-});
-
-describe('accessibility', () => {
-  it('has no axe violations when idle, open, and failed', async () => {
-    const { user, container } = renderServicePay({ transport: fakeTransport() });
-    await screen.findByRole('button', { name: 'Pay £12.50' });
-    expect(await axe(container)).toHaveNoViolations();
-    await user.click(payButton());
-    await screen.findByRole('button', { name: 'Barclays' });
-    expect(await axe(container)).toHaveNoViolations();
-
-    const t = fakeTransport();
-    t.replyTo('fetchInstitutions', reply.fail('Down'));
-    const failed = render(
-      <ServicePay environment="SANDBOX" applicationId={APP_ID} transport={t} disablePayButton />,
-    );
-    await waitFor(() =>
-      expect(within(failed.container).getByRole('alert')).toHaveTextContent(
-        DEFAULT_MESSAGES.loadFailed,
-      ),
-    );
-    expect(await axe(failed.container)).toHaveNoViolations();
   });
 });

@@ -8,7 +8,6 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ServicePay, ServiceEvent as ReactServiceEvent } from '../../src/react/index';
 import type { ServicePayHandle } from '../../src/react/index';
 import type { ServiceOptions } from '../../src/vanilla/index';
-import { axe } from '../helpers/axe';
 import { describeMarkup } from '../helpers/markup';
 import { APP_ID, BANKS, fakeTransport, reply } from '../react/support';
 import { createEventLog } from '../helpers/event-log';
@@ -500,15 +499,5 @@ describe('Service', () => {
     expect(createPayment(PAYMENT)).toBe(true);
     openInstitutionSelection();
     expect(log.entries).toEqual(['event:pay_button_disabled']);
-  });
-
-  it('has no axe violations when idle and with the bank list open', async () => {
-    const { service, user } = setup();
-    service.createPayment(PAYMENT);
-    const page = element();
-    service.injectComponent('service-component');
-    await user.click(await screen.findByRole('button', { name: 'Pay £12.50' }));
-    await screen.findByRole('button', { name: 'Barclays' });
-    expect(await axe(page)).toHaveNoViolations();
   });
 });
