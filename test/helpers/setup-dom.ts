@@ -1,9 +1,7 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
-import { afterAll, afterEach, expect } from 'vitest';
-import * as axeMatchers from 'vitest-axe/matchers';
+import { afterAll, afterEach } from 'vitest';
 
-expect.extend(axeMatchers);
 afterEach(cleanup);
 
 // Preact (window.Service's build) runs effects after the next animation frame, with a 35 ms
@@ -17,8 +15,3 @@ afterAll(async () => {
   await new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));
   await new Promise<void>((resolve) => setTimeout(resolve));
 });
-
-// jsdom has no canvas; axe probes it (colour contrast, icon fonts) and jsdom logs a
-// "not implemented" error for each probe. Answer as a browser without 2D support would.
-// (The server-rendering test runs this setup in plain Node, without a DOM.)
-if (typeof HTMLCanvasElement !== 'undefined') HTMLCanvasElement.prototype.getContext = () => null;

@@ -7,7 +7,7 @@
 import { StrictMode } from 'react';
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { extras } from 'servicepay/extras';
 import {
   DEFAULT_HANDOFF_MESSAGES as H,
@@ -19,12 +19,13 @@ import {
 import type { Institution, PaymentStatus } from '../../src/core/index';
 import { ServicePay } from '../../src/react/index';
 import type { ServicePayProps } from '../../src/react/index';
-import { axe } from '../helpers/axe';
 import { WHOLE_PAYMENT } from '../helpers/events';
 import { createEventLog } from '../helpers/event-log';
 import { createFakeTransport, defaultInitiatedPayment } from '../helpers/fake-transport';
 import { OPENED_IDS } from '../helpers/opened-ids';
 import { renderServicePay } from './render';
+import { RENDERERS } from '../helpers/renderers';
+import type { MountOptions } from '../helpers/renderers';
 import { APP_ID, BANKS, SEARCHABLE_BANKS, fakeTransport, reply } from './support';
 
 const FIRST_PAYMENT = defaultInitiatedPayment(1);
@@ -95,27 +96,6 @@ const WITH_DOWN: Institution[] = [
 const DOWN_FIRST: Institution[] = [{ id: 'tsb', name: 'TSB', available: false }, ...BANKS];
 
 describe('unavailable banks', () => {
-  it('are shown as disabled buttons with their reason, the others as before', async () => {
-    const { user, container } = setup({}, fakeTransport(WITH_DOWN));
-    const banks = await openStep(user);
-    const buttons = within(banks).getAllByRole('button');
-    expect(buttons.map((b) => b.textContent)).toEqual([
-      'Barclays',
-      `HSBC UK${DEFAULT_MESSAGES.bankUnavailable}`,
-      'Monzo',
-      'Starling',
-    ]);
-    const hsbc = buttons[1]!;
-    expect(hsbc).toBeDisabled();
-    // The reason is part of its name, so a screen reader says why.
-    expect(hsbc).toHaveAccessibleName(expect.stringContaining('HSBC UK'));
-    expect(hsbc).toHaveAccessibleName(expect.stringContaining(DEFAULT_MESSAGES.bankUnavailable));
-    expect(buttons.filter((b) => b !== hsbc).every((b) => !(b as HTMLButtonElement).disabled)).toBe(
-      true,
-    );
-    expect(await axe(container)).toHaveNoViolations();
-  });
-
   it('only `available: false` is unavailable: any other value keeps the bank payable', async () => {
     const t = createFakeTransport();
     t.replyOnce(
@@ -189,44 +169,6 @@ describe('unavailable banks', () => {
     }
   });
 
-  it('a click on one does nothing: nothing sent, nothing opened, nothing reported', async () => {
-    const { user, log, openUrl, transport } = setup({}, fakeTransport(WITH_DOWN));
-    const banks = await openStep(user);
-    log.clear();
-    await user.click(within(banks).getAllByRole('button')[1]!);
-    await act(async () => {});
-    expect(transport.paymentRequests).toEqual([]);
-    expect(openUrl).not.toHaveBeenCalled();
-    expect(log.entries).toEqual([]);
-    // The step stays open, for another bank.
-    expect(list(DEFAULT_MESSAGES.banks)).toBeInTheDocument();
-  });
-
-  it('the handle refuses one, reporting it, with nothing sent and nothing opened', async () => {
-    const { ref, log, errorConsumer, openUrl, transport } = setup({}, fakeTransport(WITH_DOWN));
-    await screen.findByRole('button', { name: 'Pay £12.50' });
-    await waitFor(() => expect(log.events()).toContain('institutions_fetched'));
-    log.clear();
-    await act(() => ref.current!.payWithInstitution('hsbc'));
-    expect(errorConsumer).toHaveBeenLastCalledWith({
-      location: 'payWithBankInstitution',
-      error: 'servicepay: unavailable institution "hsbc"',
-    });
-    expect(log.errors()).toEqual([
-      { location: 'payWithBankInstitution', error: 'servicepay: unavailable institution "hsbc"' },
-    ]);
-    // No payment started: no payment_initiated, no institution_selected.
-    expect(log.events()).toEqual([]);
-    expect(transport.paymentRequests).toEqual([]);
-    expect(openUrl).not.toHaveBeenCalled();
-    // The payable banks still pay from the handle.
-    await act(() => ref.current!.payWithInstitution('monzo'));
-    expect(transport.paymentRequests).toEqual([
-      expect.objectContaining({ institutionId: 'monzo' }),
-    ]);
-    expect(openUrl).toHaveBeenCalledWith(FIRST_PAYMENT.authorisationUrl, OPENED_IDS);
-  });
-
   it('their reason is the merchant’s words when given (messages.bankUnavailable)', async () => {
     const { user } = setup(
       { messages: { bankUnavailable: 'Indisponible pour le moment' } },
@@ -240,16 +182,6 @@ describe('unavailable banks', () => {
 });
 
 describe('extras: rememberBank', () => {
-  it('remembers the bank of a payment sent to the bank: its id, nothing else', async () => {
-    const { user, openUrl } = setup({ extras, rememberBank: true });
-    await openStep(user);
-    expect(localStorage.getItem(REMEMBERED_BANK_KEY)).toBeNull();
-    await user.click(screen.getByRole('button', { name: 'Monzo' }));
-    await waitFor(() => expect(openUrl).toHaveBeenCalledTimes(1));
-    await waitFor(() => expect(localStorage.getItem(REMEMBERED_BANK_KEY)).toBe('monzo'));
-    expect(Object.keys(localStorage)).toEqual([REMEMBERED_BANK_KEY]);
-  });
-
   it('a payment that was never opened is not remembered', async () => {
     const t = fakeTransport();
     t.replyOnce('initiatePayment', reply.fail('HTTP 502'));
@@ -259,32 +191,6 @@ describe('extras: rememberBank', () => {
     await waitFor(() => expect(log.errors()).toHaveLength(1));
     expect(openUrl).not.toHaveBeenCalled();
     expect(localStorage.getItem(REMEMBERED_BANK_KEY)).toBeNull();
-  });
-
-  it('next time: “Last used” first, with a button that forgets it', async () => {
-    localStorage.setItem(REMEMBERED_BANK_KEY, 'monzo');
-    const { user, container } = setup({ extras, rememberBank: true });
-    const banks = await openStep(user);
-    expect(lists()).toEqual([H.lastUsed, DEFAULT_MESSAGES.banks]);
-    const last = list(H.lastUsed);
-    expect(namesIn(last)).toEqual(['Monzo']);
-    // The full list still has every bank, Monzo included.
-    expect(namesIn(banks)).toEqual(['Barclays', 'HSBC UK', 'Monzo']);
-    // Above everything in the step, so it is where focus lands.
-    await waitFor(() => expect(within(last).getByRole('button', { name: 'Monzo' })).toHaveFocus());
-    expect(screen.getByRole('button', { name: H.forgetBank })).toBeVisible();
-    expect(await axe(container)).toHaveNoViolations();
-
-    await user.click(screen.getByRole('button', { name: H.forgetBank }));
-    expect(localStorage.getItem(REMEMBERED_BANK_KEY)).toBeNull();
-    expect(screen.queryByRole('list', { name: H.lastUsed })).toBeNull();
-    expect(screen.queryByRole('button', { name: H.forgetBank })).toBeNull();
-    expect(lists()).toEqual([DEFAULT_MESSAGES.banks]);
-    const said = screen.getAllByRole('status').filter((s) => s.textContent === H.bankForgotten);
-    expect(said).toHaveLength(1);
-    // The button went with the bank: focus is on the step's heading, not on nothing.
-    expect(screen.getByRole('heading', { name: DEFAULT_MESSAGES.chooseBank })).toHaveFocus();
-    expect(await axe(container)).toHaveNoViolations();
   });
 
   it('pays with the remembered bank from its own list', async () => {
@@ -354,25 +260,6 @@ describe('extras: rememberBank', () => {
 describe('extras: featuredInstitutions', () => {
   const FEATURED = ['hsbc', 'monzo', 'nope'];
 
-  it('“Popular banks” above the full list, in the merchant’s order, unknown ids skipped', async () => {
-    const { user, container } = setup(
-      { extras, featuredInstitutions: FEATURED },
-      fakeTransport(SEARCHABLE_BANKS),
-    );
-    const banks = await openStep(user);
-    expect(lists()).toEqual([H.featured, DEFAULT_MESSAGES.banks]);
-    expect(namesIn(list(H.featured))).toEqual(['HSBC UK', 'Monzo']);
-    // The full list has every bank, the featured ones too.
-    expect(namesIn(banks)).toEqual(SEARCHABLE_BANKS.map((b) => b.name));
-    // Each list is one Tab stop.
-    expect(
-      within(list(H.featured))
-        .getAllByRole('button')
-        .map((b) => b.tabIndex),
-    ).toEqual([0, -1]);
-    expect(await axe(container)).toHaveNoViolations();
-  });
-
   it('the search filters the full list only', async () => {
     const { user } = setup(
       { extras, featuredInstitutions: FEATURED },
@@ -385,23 +272,6 @@ describe('extras: featuredInstitutions', () => {
     await user.keyboard('natw');
     expect(namesIn(list(DEFAULT_MESSAGES.banks))).toEqual(['NatWest']);
     expect(namesIn(list(H.featured))).toEqual(['HSBC UK', 'Monzo']);
-  });
-
-  it('a click on a featured bank pays with it', async () => {
-    const { user, transport, openUrl, log } = setup(
-      { extras, featuredInstitutions: FEATURED },
-      fakeTransport(SEARCHABLE_BANKS),
-    );
-    await openStep(user);
-    await user.click(within(list(H.featured)).getByRole('button', { name: 'Monzo' }));
-    await waitFor(() =>
-      expect(openUrl).toHaveBeenCalledWith(FIRST_PAYMENT.authorisationUrl, OPENED_IDS),
-    );
-    expect(transport.paymentRequests).toEqual([
-      expect.objectContaining({ institutionId: 'monzo' }),
-    ]);
-    expect(log.events()).toEqual(WHOLE_PAYMENT);
-    expect(screen.queryByRole('list')).toBeNull();
   });
 
   it('an unavailable featured bank is shown disabled there too', async () => {
@@ -441,69 +311,6 @@ describe('extras: the desktop handoff', { timeout: 20_000 }, () => {
     ...more,
   });
   const panel = () => screen.queryByRole('region', { name: H.handoffHeading });
-
-  it('on a desktop, a chosen bank is shown as a QR code to scan, not opened here', async () => {
-    desktop();
-    const endpoint = statusEndpoint();
-    const onHandoffShown = vi.fn();
-    const { user, openUrl, log, transport, container } = setup(handoffProps({ onHandoffShown }));
-    await openStep(user);
-    await user.click(screen.getByRole('button', { name: 'Barclays' }));
-    const region = await screen.findByRole('region', { name: H.handoffHeading });
-    expect(
-      within(region).getByRole('heading', { level: 2, name: H.handoffHeading }),
-    ).toBeInTheDocument();
-    // The code loads with its encoder (a chunk of its own).
-    const qr = await within(region).findByRole('img', { name: H.qrAlt('Barclays') });
-    expect(qr).toHaveAccessibleName(expect.stringContaining('Barclays'));
-    expect(within(region).getByText(FIRST_PAYMENT.authorisationUrl)).toBeInTheDocument();
-    // The shopper moves on to the panel: its heading has focus, not the bank that went.
-    await waitFor(() =>
-      expect(screen.getByRole('heading', { name: H.handoffHeading })).toHaveFocus(),
-    );
-    expect(screen.queryByRole('list', { name: DEFAULT_MESSAGES.banks })).toBeNull();
-
-    expect(openUrl).not.toHaveBeenCalled();
-    expect(log.events()).toEqual(WHOLE_PAYMENT);
-    const { merchantPaymentId } = transport.paymentRequests[0]!;
-    expect(onHandoffShown.mock.calls).toEqual([
-      [
-        {
-          url: FIRST_PAYMENT.authorisationUrl,
-          paymentId: FIRST_PAYMENT.paymentId,
-          merchantPaymentId,
-          institution: expect.objectContaining({ id: 'barclays', name: 'Barclays' }),
-        },
-      ],
-    ]);
-    // It follows exactly this payment at the merchant's status endpoint.
-    await waitFor(() => expect(endpoint.fetch).toHaveBeenCalled());
-    expect(Object.fromEntries(endpoint.asked()[0]!.searchParams)).toEqual({
-      paymentId: FIRST_PAYMENT.paymentId,
-      merchantPaymentId,
-    });
-    expect(await axe(container)).toHaveNoViolations();
-  });
-
-  it('“Continue on this computer” opens the bank here, and the panel goes', async () => {
-    desktop();
-    statusEndpoint();
-    const { user, openUrl, log, transport } = setup(handoffProps());
-    await openStep(user);
-    await user.click(screen.getByRole('button', { name: 'HSBC UK' }));
-    await screen.findByRole('region', { name: H.handoffHeading });
-    await user.click(screen.getByRole('button', { name: H.continueHere }));
-    const { merchantPaymentId } = transport.paymentRequests[0]!;
-    expect(openUrl).toHaveBeenCalledTimes(1);
-    expect(openUrl).toHaveBeenCalledWith(
-      FIRST_PAYMENT.authorisationUrl,
-      expect.objectContaining({ paymentId: FIRST_PAYMENT.paymentId, merchantPaymentId }),
-    );
-    expect(panel()).toBeNull();
-    // The payment was already on its way to the bank: no second awaiting_authorisation.
-    expect(log.events()).toEqual(WHOLE_PAYMENT);
-    expect(transport.paymentRequests).toHaveLength(1);
-  });
 
   // The panel, with the button that had focus, goes; the bank may open elsewhere (a new tab,
   // a WebView), so focus must not be left on nothing.
@@ -709,5 +516,215 @@ describe('extras: the desktop handoff', { timeout: 20_000 }, () => {
   it('under StrictMode: onHandoffShown once', async () => {
     const { onHandoffShown } = await handOffInStrictMode();
     expect(onHandoffShown).toHaveBeenCalledTimes(1);
+  });
+});
+
+/**
+ * What a shopper meets on both renderers (test/helpers/renderers.tsx): React's <ServicePay>,
+ * given `extras`, and the Preact build window.Service ships, which loads the extras itself when
+ * its options ask for them (the driver leaves `extras` out).
+ */
+describe.each(RENDERERS)('$name: unavailable banks and the extras', (renderer) => {
+  beforeAll(() => renderer.prepare(), 60_000);
+  async function setup(options: MountOptions = {}, transport = fakeTransport()) {
+    return { ...(await renderer.mount({ transport, ...options })), transport };
+  }
+  const FEATURED = ['hsbc', 'monzo', 'nope'];
+  const handoffProps = (more: MountOptions = {}) => ({ extras, statusUrl: STATUS_URL, ...more });
+  const panel = () => screen.queryByRole('region', { name: H.handoffHeading });
+
+  it('are shown as disabled buttons with their reason, the others as before', async () => {
+    const { user } = await setup({}, fakeTransport(WITH_DOWN));
+    const banks = await openStep(user);
+    const buttons = within(banks).getAllByRole('button');
+    expect(buttons.map((b) => b.textContent)).toEqual([
+      'Barclays',
+      `HSBC UK${DEFAULT_MESSAGES.bankUnavailable}`,
+      'Monzo',
+      'Starling',
+    ]);
+    const hsbc = buttons[1]!;
+    expect(hsbc).toBeDisabled();
+    // The reason is part of its name, so a screen reader says why.
+    expect(hsbc).toHaveAccessibleName(expect.stringContaining('HSBC UK'));
+    expect(hsbc).toHaveAccessibleName(expect.stringContaining(DEFAULT_MESSAGES.bankUnavailable));
+    expect(buttons.filter((b) => b !== hsbc).every((b) => !(b as HTMLButtonElement).disabled)).toBe(
+      true,
+    );
+    // Out of the Tab order; the first bank that can be paid is the list's Tab stop.
+    expect(hsbc).toHaveAttribute('tabindex', '-1');
+    expect(buttons[0]).toHaveAttribute('tabindex', '0');
+  });
+
+  it('a click on one does nothing: nothing sent, nothing opened, nothing reported', async () => {
+    const { user, log, openUrl, transport } = await setup({}, fakeTransport(WITH_DOWN));
+    const banks = await openStep(user);
+    log.clear();
+    await user.click(within(banks).getAllByRole('button')[1]!);
+    await act(async () => {});
+    expect(transport.paymentRequests).toEqual([]);
+    expect(openUrl).not.toHaveBeenCalled();
+    expect(log.entries).toEqual([]);
+    // The step stays open, for another bank.
+    expect(list(DEFAULT_MESSAGES.banks)).toBeInTheDocument();
+  });
+
+  it('the handle refuses one, reporting it, with nothing sent and nothing opened', async () => {
+    const { call, log, errorConsumer, openUrl, transport } = await setup(
+      {},
+      fakeTransport(WITH_DOWN),
+    );
+    await screen.findByRole('button', { name: 'Pay £12.50' });
+    await waitFor(() => expect(log.events()).toContain('institutions_fetched'));
+    log.clear();
+    await call((h) => h.payWithInstitution('hsbc'));
+    expect(errorConsumer).toHaveBeenLastCalledWith({
+      location: 'payWithBankInstitution',
+      error: 'servicepay: unavailable institution "hsbc"',
+    });
+    expect(log.errors()).toEqual([
+      { location: 'payWithBankInstitution', error: 'servicepay: unavailable institution "hsbc"' },
+    ]);
+    // No payment started: no payment_initiated, no institution_selected.
+    expect(log.events()).toEqual([]);
+    expect(transport.paymentRequests).toEqual([]);
+    expect(openUrl).not.toHaveBeenCalled();
+    // The payable banks still pay from the handle.
+    await call((h) => h.payWithInstitution('monzo'));
+    expect(transport.paymentRequests).toEqual([
+      expect.objectContaining({ institutionId: 'monzo' }),
+    ]);
+    expect(openUrl).toHaveBeenCalledWith(FIRST_PAYMENT.authorisationUrl, OPENED_IDS);
+  });
+
+  it('remembers the bank of a payment sent to the bank: its id, nothing else', async () => {
+    const { user, openUrl } = await setup({ extras, rememberBank: true });
+    await openStep(user);
+    expect(localStorage.getItem(REMEMBERED_BANK_KEY)).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Monzo' }));
+    await waitFor(() => expect(openUrl).toHaveBeenCalledTimes(1));
+    await waitFor(() => expect(localStorage.getItem(REMEMBERED_BANK_KEY)).toBe('monzo'));
+    expect(Object.keys(localStorage)).toEqual([REMEMBERED_BANK_KEY]);
+  });
+
+  it('next time: “Last used” first, with a button that forgets it', async () => {
+    localStorage.setItem(REMEMBERED_BANK_KEY, 'monzo');
+    const { user } = await setup({ extras, rememberBank: true });
+    const banks = await openStep(user);
+    expect(lists()).toEqual([H.lastUsed, DEFAULT_MESSAGES.banks]);
+    const last = list(H.lastUsed);
+    expect(namesIn(last)).toEqual(['Monzo']);
+    // The full list still has every bank, Monzo included.
+    expect(namesIn(banks)).toEqual(['Barclays', 'HSBC UK', 'Monzo']);
+    // Above everything in the step, so it is where focus lands.
+    await waitFor(() => expect(within(last).getByRole('button', { name: 'Monzo' })).toHaveFocus());
+    expect(screen.getByRole('button', { name: H.forgetBank })).toBeVisible();
+
+    await user.click(screen.getByRole('button', { name: H.forgetBank }));
+    expect(localStorage.getItem(REMEMBERED_BANK_KEY)).toBeNull();
+    expect(screen.queryByRole('list', { name: H.lastUsed })).toBeNull();
+    expect(screen.queryByRole('button', { name: H.forgetBank })).toBeNull();
+    expect(lists()).toEqual([DEFAULT_MESSAGES.banks]);
+    const said = screen.getAllByRole('status').filter((s) => s.textContent === H.bankForgotten);
+    expect(said).toHaveLength(1);
+    // The button went with the bank: focus is on the step's heading, not on nothing.
+    expect(screen.getByRole('heading', { name: DEFAULT_MESSAGES.chooseBank })).toHaveFocus();
+  });
+
+  it('“Popular banks” above the full list, in the merchant’s order, unknown ids skipped', async () => {
+    const { user } = await setup(
+      { extras, featuredInstitutions: FEATURED },
+      fakeTransport(SEARCHABLE_BANKS),
+    );
+    const banks = await openStep(user);
+    expect(lists()).toEqual([H.featured, DEFAULT_MESSAGES.banks]);
+    expect(namesIn(list(H.featured))).toEqual(['HSBC UK', 'Monzo']);
+    // The full list has every bank, the featured ones too.
+    expect(namesIn(banks)).toEqual(SEARCHABLE_BANKS.map((b) => b.name));
+    // Each list is one Tab stop.
+    expect(
+      within(list(H.featured))
+        .getAllByRole('button')
+        .map((b) => b.tabIndex),
+    ).toEqual([0, -1]);
+  });
+
+  it('a click on a featured bank pays with it', async () => {
+    const { user, transport, openUrl, log } = await setup(
+      { extras, featuredInstitutions: FEATURED },
+      fakeTransport(SEARCHABLE_BANKS),
+    );
+    await openStep(user);
+    await user.click(within(list(H.featured)).getByRole('button', { name: 'Monzo' }));
+    await waitFor(() =>
+      expect(openUrl).toHaveBeenCalledWith(FIRST_PAYMENT.authorisationUrl, OPENED_IDS),
+    );
+    expect(transport.paymentRequests).toEqual([
+      expect.objectContaining({ institutionId: 'monzo' }),
+    ]);
+    expect(log.events()).toEqual(WHOLE_PAYMENT);
+    expect(screen.queryByRole('list')).toBeNull();
+  });
+
+  it('on a desktop, a chosen bank is shown as a QR code to scan, not opened here', async () => {
+    desktop();
+    const endpoint = statusEndpoint();
+    const onHandoffShown = vi.fn();
+    const { user, openUrl, log, transport } = await setup(handoffProps({ onHandoffShown }));
+    await openStep(user);
+    await user.click(screen.getByRole('button', { name: 'Barclays' }));
+    const region = await screen.findByRole('region', { name: H.handoffHeading });
+    expect(
+      within(region).getByRole('heading', { level: 2, name: H.handoffHeading }),
+    ).toBeInTheDocument();
+    // The code loads with its encoder (a chunk of its own).
+    const qr = await within(region).findByRole('img', { name: H.qrAlt('Barclays') });
+    expect(qr).toHaveAccessibleName(expect.stringContaining('Barclays'));
+    expect(within(region).getByText(FIRST_PAYMENT.authorisationUrl)).toBeInTheDocument();
+    // The shopper moves on to the panel: its heading has focus, not the bank that went.
+    await waitFor(() =>
+      expect(screen.getByRole('heading', { name: H.handoffHeading })).toHaveFocus(),
+    );
+    expect(screen.queryByRole('list', { name: DEFAULT_MESSAGES.banks })).toBeNull();
+
+    expect(openUrl).not.toHaveBeenCalled();
+    expect(log.events()).toEqual(WHOLE_PAYMENT);
+    const { merchantPaymentId } = transport.paymentRequests[0]!;
+    expect(onHandoffShown.mock.calls).toEqual([
+      [
+        {
+          url: FIRST_PAYMENT.authorisationUrl,
+          paymentId: FIRST_PAYMENT.paymentId,
+          merchantPaymentId,
+          institution: expect.objectContaining({ id: 'barclays', name: 'Barclays' }),
+        },
+      ],
+    ]);
+    // It follows exactly this payment at the merchant's status endpoint.
+    await waitFor(() => expect(endpoint.fetch).toHaveBeenCalled());
+    expect(Object.fromEntries(endpoint.asked()[0]!.searchParams)).toEqual({
+      paymentId: FIRST_PAYMENT.paymentId,
+      merchantPaymentId,
+    });
+  });
+
+  it('“Continue on this computer” opens the bank here, and the panel goes', async () => {
+    desktop();
+    statusEndpoint();
+    const { user, openUrl, log, transport } = await setup(handoffProps());
+    await openStep(user);
+    await user.click(screen.getByRole('button', { name: 'HSBC UK' }));
+    await screen.findByRole('region', { name: H.handoffHeading });
+    await user.click(screen.getByRole('button', { name: H.continueHere }));
+    const { merchantPaymentId } = transport.paymentRequests[0]!;
+    expect(openUrl).toHaveBeenCalledTimes(1);
+    expect(openUrl).toHaveBeenCalledWith(
+      FIRST_PAYMENT.authorisationUrl,
+      expect.objectContaining({ paymentId: FIRST_PAYMENT.paymentId, merchantPaymentId }),
+    );
+    expect(panel()).toBeNull();
+    // The payment was already on its way to the bank: no second awaiting_authorisation.
+    expect(log.events()).toEqual(WHOLE_PAYMENT);
+    expect(transport.paymentRequests).toHaveLength(1);
   });
 });

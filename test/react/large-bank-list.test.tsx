@@ -4,11 +4,12 @@
 // the shopper's words how to find the rest, the search still covers every bank, and the
 // merchant hears of an answer no real list reaches once per load.
 import { act, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_MESSAGES } from '../../src/core/index';
 import { createFakeTransport } from '../helpers/fake-transport';
 import { PSEUDO_MESSAGES, developerTextIn, englishLeftIn } from '../helpers/shopper-text';
 import { renderServicePay } from './render';
+import { RENDERERS } from '../helpers/renderers';
 
 /** `count` banks named "Bank 1" to "Bank <count>", in that order. */
 const banks = (count: number) =>
@@ -27,13 +28,15 @@ const announced = (text: string) =>
 // jsdom. The timeout only guards a loaded machine; nothing here is timed.
 const LONG = { timeout: 120_000 };
 
-describe('<ServicePay> with a transport answering 100,000 banks', () => {
+// On both renderers (test/helpers/renderers.tsx): React's and the Preact build of window.Service.
+describe.each(RENDERERS)('$name with a transport answering 100,000 banks', (renderer) => {
+  beforeAll(() => renderer.prepare(), 60_000);
   it(
     'renders 200 with a hint, reports once, and search finds and pays the 99,999th',
     LONG,
     async () => {
       const transport = createFakeTransport({ institutions: banks(100_000) });
-      const { user, errorConsumer, openUrl } = renderServicePay({ transport });
+      const { user, errorConsumer, openUrl } = await renderer.mount({ transport });
       await user.click(await screen.findByRole('button', { name: 'Pay £12.50' }));
       await screen.findByRole('list', { name: 'Banks' });
 
@@ -53,7 +56,7 @@ describe('<ServicePay> with a transport answering 100,000 banks', () => {
       // The keyboard model on the rendered banks: from the search field into the list, End to
       // the last one shown, Home back to the first.
       const search = screen.getByRole('searchbox', { name: 'Search for your bank' });
-      expect(search).toHaveFocus();
+      await waitFor(() => expect(search).toHaveFocus());
       await user.keyboard('{ArrowDown}');
       expect(screen.getByRole('button', { name: 'Bank 1' })).toHaveFocus();
       await user.keyboard('{End}');
@@ -73,7 +76,9 @@ describe('<ServicePay> with a transport answering 100,000 banks', () => {
       expect(errorConsumer).toHaveBeenCalledTimes(1);
     },
   );
+});
 
+describe('<ServicePay> with a transport answering 100,000 banks', () => {
   it('a search matching more than 200 keeps the bound and counts its matches', LONG, async () => {
     const transport = createFakeTransport({ institutions: banks(100_000) });
     const { user } = renderServicePay({ transport });

@@ -1,14 +1,15 @@
 // A backend that sends its headers and then stalls (issue 14, finding 4), driven through
 // <ServicePay> with the real fetch against a real node:http server: the component reaches
 // its error state, the shopper can try again, and unmounting closes the connection.
-import { act, screen, waitFor } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpTransport } from '../../src/react/index';
 import type { ServicePayProps } from '../../src/react/index';
 import { defaultInitiatedPayment } from '../helpers/fake-transport';
 import { startStallingBackend } from '../helpers/stalling-backend';
 import type { Behaviour, StallingBackend } from '../helpers/stalling-backend';
 import { renderServicePay } from './render';
+import { RENDERERS } from '../helpers/renderers';
 import { OPENED_IDS } from '../helpers/opened-ids';
 
 const TIMEOUT = 1000;
@@ -29,9 +30,6 @@ async function setup(
   const transport = createHttpTransport({ baseUrl: backend.url, timeoutMs: TIMEOUT });
   return { ...renderServicePay({ transport, ...props(backend.url) }), backend };
 }
-
-/** The component's own HTTP transport (its default timeout, 30 s): only unmounting ends a call. */
-const ownTransport = (baseUrl: string) => ({ transport: undefined, baseUrl });
 
 const payments = (b: StallingBackend) => b.requests.filter((r) => r.method === 'POST');
 const bankLists = (b: StallingBackend) => b.requests.filter((r) => r.method === 'GET');
@@ -105,30 +103,42 @@ describe('<ServicePay> with a backend that stalls after its headers', () => {
     expect(bankLists(backend)).toHaveLength(2);
     expect(errorConsumer).toHaveBeenCalledTimes(1);
   });
+});
 
-  it('unmounting during a stalled bank list closes the connection', async () => {
-    const { backend, unmount, errorConsumer } = await setup(() => 'stall', ownTransport);
+// Taken out of the page mid-call, on both renderers (test/helpers/renderers.tsx): React's
+// unmount, and destroy() of the Preact build's window.Service. The component's own HTTP
+// transport (its default timeout, 30 s): only taking it out ends a call.
+describe.each(RENDERERS)('$name with a backend that stalls after its headers', (renderer) => {
+  beforeAll(() => renderer.prepare(), 60_000);
+  async function mount(plan: (request: { method: string }) => Behaviour) {
+    backend = await startStallingBackend(plan);
+    return { ...(await renderer.mount({ baseUrl: backend.url })), backend };
+  }
+
+  it('taken out during a stalled bank list: the connection is closed', async () => {
+    const { backend, remove, errorConsumer } = await mount(() => 'stall');
     await waitFor(() => expect(bankLists(backend)).toHaveLength(1));
     expect(bankLists(backend)[0]!.wasCutOff).toBe(false);
 
-    unmount();
+    remove();
 
     await bankLists(backend)[0]!.cutOff;
     expect(errorConsumer).not.toHaveBeenCalled();
   });
 
-  it('unmounting during a stalled payment closes the connection and opens nothing', async () => {
-    const { backend, unmount, errorConsumer, openUrl, user } = await setup(
+  it('taken out during a stalled payment: the connection is closed, nothing opens, nothing is reported', async () => {
+    const { backend, remove, container, errorConsumer, openUrl, user } = await mount(
       ({ method }) => (method === 'POST' ? 'stall' : 'answer'),
-      ownTransport,
     );
     await user.click(await screen.findByRole('button', { name: 'Pay £12.50' }));
     await user.click(await screen.findByRole('button', { name: 'Monzo' }));
     await waitFor(() => expect(payments(backend)).toHaveLength(1));
+    expect(payments(backend)[0]!.wasCutOff).toBe(false);
 
-    act(() => unmount());
+    remove();
 
     await payments(backend)[0]!.cutOff;
+    expect(container).toBeEmptyDOMElement();
     expect(openUrl).not.toHaveBeenCalled();
     expect(errorConsumer).not.toHaveBeenCalled();
   });

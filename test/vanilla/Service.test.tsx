@@ -8,21 +8,12 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ServicePay, ServiceEvent as ReactServiceEvent } from '../../src/react/index';
 import type { ServicePayHandle } from '../../src/react/index';
 import type { ServiceOptions } from '../../src/vanilla/index';
-import { axe } from '../helpers/axe';
 import { describeMarkup } from '../helpers/markup';
-import {
-  APP_ID,
-  BANKS,
-  SEARCHABLE_BANKS,
-  expectSearchOnEachKey,
-  fakeTransport,
-  reply,
-} from '../react/support';
+import { APP_ID, BANKS, fakeTransport, reply } from '../react/support';
 import { createEventLog } from '../helpers/event-log';
 import { defaultInitiatedPayment } from '../helpers/fake-transport';
 import { loadVanilla } from './support';
 import type { VanillaModule } from './support';
-import { WHOLE_PAYMENT } from '../helpers/events';
 import { developerTextIn } from '../helpers/shopper-text';
 import { DEFAULT_MESSAGES } from '../../src/core/index';
 import { OPENED_IDS } from '../helpers/opened-ids';
@@ -66,39 +57,6 @@ describe('Service', () => {
   // The names and values of spec 6.2 are pinned once, in test/core/payment-flow.test.ts.
   it('exports the same ServiceEvent as the other entries', () => {
     expect(vanilla.ServiceEvent).toEqual(ReactServiceEvent);
-  });
-
-  it('takes a whole payment by clicks, with the events of the React component in order', async () => {
-    const { service, user, log, openUrl, transport } = setup();
-    expect(service.createPayment({ ...PAYMENT, metadata: { orderId: 1042 } })).toBe(true);
-    element();
-    service.injectComponent('service-component');
-    await user.click(await screen.findByRole('button', { name: 'Pay £12.50' }));
-    const barclays = await screen.findByRole('button', { name: 'Barclays' });
-    await waitFor(() => expect(barclays).toHaveFocus());
-    await user.click(barclays);
-    await waitFor(() =>
-      expect(openUrl).toHaveBeenCalledWith(defaultInitiatedPayment(1).authorisationUrl, OPENED_IDS),
-    );
-    expect(log.entries).toEqual(WHOLE_PAYMENT.map((event) => `event:${event}`));
-    expect(transport.paymentRequests).toEqual([
-      expect.objectContaining({
-        institutionId: 'barclays',
-        paymentRequest: { amount: 12.5, currency: 'GBP', reference: 'ORDER-1042' },
-        paymentMetadata: { orderId: 1042 },
-        agentType: 'WEB_BROWSER',
-      }),
-    ]);
-    expect(await screen.findByRole('status')).toHaveTextContent(DEFAULT_MESSAGES.awaiting);
-  }, 10_000);
-
-  it('filters the banks on every keystroke, not on blur or Enter (the Preact build)', async () => {
-    const { service, user } = setup({}, fakeTransport(SEARCHABLE_BANKS));
-    service.createPayment(PAYMENT);
-    element();
-    service.injectComponent('service-component');
-    await user.click(await screen.findByRole('button', { name: 'Pay £12.50' }));
-    await expectSearchOnEachKey(user);
   });
 
   it('sends the same events in the same order as <ServicePay> for the same steps', async () => {
@@ -236,26 +194,6 @@ describe('Service', () => {
       service.injectComponent('service-component');
       expect(await screen.findByRole('button', { name: 'Pay £7.00' })).toBeEnabled();
     });
-
-    it('refuses invalid arguments with the spec message, and the old payment with them', async () => {
-      const { service, log, user, transport } = setup();
-      service.createPayment(PAYMENT);
-      element();
-      service.injectComponent('service-component');
-      expect(service.createPayment({ amount: 12.5, paymentReference: 'ABCDEFGHIJKLMNOPQRS' })).toBe(
-        false,
-      );
-      expect(log.entries).toContain(
-        'error:payWithBankInstitution:Input validation error: field=[paymentRequest.reference], value=[ABCDEFGHIJKLMNOPQRS], error=[must not be longer than 18 characters]',
-      );
-      const pay = await screen.findByRole('button', { name: 'Pay' });
-      expect(pay).toBeDisabled();
-      expect(pay).toHaveAccessibleDescription(DEFAULT_MESSAGES.paymentInvalid);
-      expect(developerTextIn(document.body)).toBeUndefined();
-      await user.click(pay);
-      expect(screen.queryByRole('button', { name: 'Barclays' })).not.toBeInTheDocument();
-      expect(transport.paymentRequests).toEqual([]);
-    });
   });
 
   describe('injectComponent', () => {
@@ -372,45 +310,6 @@ describe('Service', () => {
         document.getElementById(group.getAttribute('aria-labelledby')!),
       );
     }
-  });
-
-  describe('toggleButton', () => {
-    it('disables and enables the Pay button, with its events and the reason read out', async () => {
-      const { service, log } = setup();
-      service.createPayment(PAYMENT);
-      element();
-      service.injectComponent('service-component');
-      const pay = await screen.findByRole('button', { name: 'Pay £12.50' });
-      service.toggleButton(false);
-      await waitFor(() => expect(pay).toBeDisabled());
-      expect(pay).toHaveAccessibleDescription('Payment is not available yet.');
-      service.toggleButton(true);
-      await waitFor(() => expect(pay).toBeEnabled());
-      expect(log.entries.slice(-2)).toEqual([
-        'event:pay_button_disabled',
-        'event:pay_button_enabled',
-      ]);
-    });
-
-    it('starts disabled with disablePayButton, until toggleButton(true)', async () => {
-      const { service, log } = setup({ disablePayButton: true });
-      service.createPayment(PAYMENT);
-      element();
-      service.injectComponent('service-component');
-      const pay = await screen.findByRole('button', { name: 'Pay £12.50' });
-      expect(pay).toBeDisabled();
-      service.toggleButton(true);
-      await waitFor(() => expect(pay).toBeEnabled());
-      expect(log.entries).toContain('event:pay_button_enabled');
-    });
-
-    it('reports a value other than true or false', () => {
-      const { service, log } = setup();
-      service.toggleButton('yes' as unknown as boolean);
-      expect(log.entries).toEqual([
-        'error:payWithBankInstitution:servicepay: toggleButton expects true or false, got yes',
-      ]);
-    });
   });
 
   describe('payWithInstitution', () => {
@@ -591,18 +490,6 @@ describe('Service', () => {
       expect(() => service.injectComponent('service-component')).not.toThrow();
       expect(within(page).getByRole('group')).toHaveAttribute('data-state', 'error');
     });
-
-    it('gives the nonce to the injected stylesheets', () => {
-      for (const style of document.head.querySelectorAll('style[data-servicepay]')) style.remove();
-      const { service } = setup({ nonce: 'abc123' });
-      element();
-      service.injectComponent('service-component');
-      const styles = document.head.querySelectorAll<HTMLStyleElement>('style[data-servicepay]');
-      expect([...styles].map((s) => [s.dataset.servicepay, s.nonce])).toEqual([
-        ['service', 'abc123'],
-        ['tailwind', 'abc123'],
-      ]);
-    });
   });
 
   it('has methods that work detached from the instance (button.onclick = service.toggleButton)', () => {
@@ -612,15 +499,5 @@ describe('Service', () => {
     expect(createPayment(PAYMENT)).toBe(true);
     openInstitutionSelection();
     expect(log.entries).toEqual(['event:pay_button_disabled']);
-  });
-
-  it('has no axe violations when idle and with the bank list open', async () => {
-    const { service, user } = setup();
-    service.createPayment(PAYMENT);
-    const page = element();
-    service.injectComponent('service-component');
-    await user.click(await screen.findByRole('button', { name: 'Pay £12.50' }));
-    await screen.findByRole('button', { name: 'Barclays' });
-    expect(await axe(page)).toHaveNoViolations();
   });
 });
