@@ -160,7 +160,7 @@ export function observeReceiver(
       if (name === 'handle') {
         telemetry
           .instruments()
-          .handlerDuration.record(
+          ?.handlerDuration.record(
             secondsSince(started),
             failed ? { 'error.type': errorType(error) } : SUCCEEDED,
           );
@@ -189,8 +189,8 @@ export function observeReceiver(
       }
       span.end();
       const instruments = telemetry.instruments();
-      instruments.deliveries.add(1, answers.counted(outcome, status));
-      instruments.duration.record(secondsSince(this.started), answers.timed(outcome));
+      instruments?.deliveries.add(1, answers.counted(outcome, status));
+      instruments?.duration.record(secondsSince(this.started), answers.timed(outcome));
       return response;
     }
   }
@@ -200,7 +200,7 @@ export function observeReceiver(
     method: string | undefined,
     sourceAddress: string | undefined,
     response: ReceiverResponse,
-  ) => new Delivery(method, sourceAddress).end(response);
+  ) => (telemetry.quiet() ? response : new Delivery(method, sourceAddress).end(response));
 
   return {
     ...receiver,
@@ -209,6 +209,7 @@ export function observeReceiver(
       return early === null ? null : refused(method, sourceAddress, early);
     },
     receive(body, authorization, sourceAddress) {
+      if (telemetry.quiet()) return decide(body, authorization, sourceAddress, UNTRACED);
       const delivery = new Delivery('PUT', sourceAddress);
       const answer = decide(body, authorization, sourceAddress, delivery);
       return 'then' in answer
