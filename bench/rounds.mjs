@@ -42,7 +42,13 @@ export function rateRow(name, unit, oursRates, baseRates, budget) {
  * answer other than 2xx fails the bench: a 401, or a 503 from a store that failed, would be
  * fast for the wrong reason.
  */
-export async function webhookLoad({ what, port, authorization, body, connections, seconds }) {
+export async function webhookLoad(options) {
+  const { requests, seconds } = await webhookRun(options);
+  return requests / seconds;
+}
+
+/** The requests answered and the seconds taken by one such run of autocannon. */
+export async function webhookRun({ what, port, authorization, body, connections, seconds }) {
   const { default: autocannon } = await import('autocannon');
   const result = await autocannon({
     url: `http://127.0.0.1:${port}/webhook`,
@@ -57,5 +63,5 @@ export async function webhookLoad({ what, port, authorization, body, connections
       `${what} answered ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`,
     );
   }
-  return result.requests.total / ((result.finish - result.start) / 1000);
+  return { requests: result.requests.total, seconds: (result.finish - result.start) / 1000 };
 }

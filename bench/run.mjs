@@ -5,8 +5,9 @@
 // budget is a reference figure, printed for review and never failing the run.
 // `npm run bench -- size webhook` runs only the modules whose file name contains a word;
 // `--markdown` prints the table as Markdown. A run of every module also writes the table, with
-// the date and the machine, to docs/benchmarks.md (a partial run would leave rows out).
-import { readdirSync, writeFileSync } from 'node:fs';
+// the date and the machine, to docs/benchmarks.md (a partial run would leave rows out),
+// keeping the file's hand-written "## Notes".
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { dirname, join } from 'node:path';
@@ -56,11 +57,17 @@ const cpu = cpus();
 const measured = new Date();
 const machine = `node ${process.version}, ${process.platform}/${process.arch}, ${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${cpu.length} cores`;
 console.log(`\nmeasured ${measured.toISOString()} on ${machine}`);
+const NOTES = '\n## Notes\n';
 if (only.length === 0) await writeReport();
 
-/** docs/benchmarks.md: this run's table, formatted as prettier would (it is checked in). */
+/**
+ * docs/benchmarks.md: this run's table, formatted as prettier would (it is checked in). Its
+ * "## Notes" section, written by hand (what a figure measured in which runs, and why), is kept.
+ */
 async function writeReport() {
   const file = join(here, '..', 'docs', 'benchmarks.md');
+  const previous = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  const notes = previous.includes(NOTES) ? previous.slice(previous.indexOf(NOTES)) : '';
   const when = `${measured.toISOString().slice(0, 10)} (${measured.toISOString().slice(11, 16)} UTC)`;
   const text = `<!-- Written by \`npm run bench\` (bench/run.mjs) on every full run: do not edit by hand. -->
 
@@ -78,7 +85,7 @@ ${markdownTable}
 
 How each figure is measured: [CONTRIBUTING.md](../CONTRIBUTING.md#benchmarks). Why the budgets
 are what they are: [decisions.md](decisions.md#budgets-and-measurement).
-`;
+${notes}`;
   const prettier = await import('prettier');
   const options = (await prettier.resolveConfig(file)) ?? {};
   writeFileSync(file, await prettier.format(text, { ...options, filepath: file }));

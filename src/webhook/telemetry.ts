@@ -65,12 +65,17 @@ export interface OpenTelemetryApi {
     getTracer(name: string, version?: string): Tracer;
     setSpan(context: TelemetryContext, span: TelemetrySpan): TelemetryContext;
     getSpan(context: TelemetryContext): TelemetrySpan | undefined;
+    getTracerProvider?(): object;
   };
   context: {
     active(): TelemetryContext;
     with<T>(context: TelemetryContext, fn: () => T): T;
   };
   metrics: { getMeter(name: string, version?: string): TelemetryMeter };
+  /** The no-op meter `getMeter` gives while no SDK is registered (Telemetry.quiet). */
+  createNoopMeter?(): unknown;
+  /** Its delegate, when none is set, is the no-op tracer provider (Telemetry.quiet). */
+  ProxyTracerProvider?: new () => { getDelegate(): unknown };
 }
 
 /** The option shared by the receivers and the status endpoints. */
@@ -89,6 +94,12 @@ export interface TelemetryOptions {
 export const SPAN_KIND_INTERNAL = 0;
 export const SPAN_KIND_SERVER = 1;
 const STATUS_ERROR = 2;
+
+/** The API's ProxyTracerProvider (what `trace.getTracerProvider()` gives in 1.x). */
+type Delegating = { getDelegate?(): unknown };
+
+/** Never any API's no-op object. */
+const NOT_NOOP = Symbol('not a no-op');
 
 /** The instrumentation scope: the package's name. */
 const SCOPE = 'servicepay';
@@ -150,8 +161,16 @@ export interface Telemetry {
    * that follows the one registered later (an SDK replaced after that is not followed).
    */
   tracer(): Tracer;
-  /** The instruments on the current meter (an SDK registered after the handler was made counts). */
-  instruments(): Instruments;
+  /**
+   * The instruments on the current meter (an SDK registered after the handler was made counts),
+   * or null while no SDK's meter is registered.
+   */
+  instruments(): Instruments | null;
+  /**
+   * True while no SDK is registered for traces or metrics: a delivery then makes no span, no
+   * point and no timing at all, so that passing the API costs nothing until an SDK is there.
+   */
+  quiet(): boolean;
   /**
    * A request's span: SERVER, or INTERNAL under a server span already there (an HTTP
    * instrumentation's), in `parent` (by default the active context).
@@ -179,18 +198,28 @@ export function createTelemetry(api: unknown): Telemetry | null {
   const tracer = api.trace.getTracer(SCOPE);
   let meter: TelemetryMeter | undefined;
   let instruments: Instruments | undefined;
+  // The API's own no-op singletons: identity with them says no SDK is registered. An API
+  // without these members (an object of its own) counts as always registered.
+  const noMeter = api.createNoopMeter?.() ?? NOT_NOOP;
+  const noTracerProvider = api.ProxyTracerProvider
+    ? new api.ProxyTracerProvider().getDelegate()
+    : NOT_NOOP;
   return {
     api,
     tracer: () => tracer,
     instruments() {
       // Asked each time: the API gives a no-op meter until an SDK is registered, and for good.
       const current = api.metrics.getMeter(SCOPE);
+      if (current === noMeter) return null;
       if (current !== meter || instruments === undefined) {
         meter = current;
         instruments = createInstruments(current);
       }
       return instruments;
     },
+    quiet: () =>
+      (api.trace.getTracerProvider?.() as Delegating | undefined)?.getDelegate?.() ===
+        noTracerProvider && api.metrics.getMeter(SCOPE) === noMeter,
     startRequest(name, attributes, parent = api.context.active()) {
       const kind = api.trace.getSpan(parent) === undefined ? SPAN_KIND_SERVER : SPAN_KIND_INTERNAL;
       return tracer.startSpan(name, { kind, attributes }, parent);
@@ -275,11 +304,12 @@ export function observeStore<S>(store: S, telemetry: Telemetry): S {
         ? call
         : (...args: unknown[]) => {
             if (method === 'subscribeOutcome') args[1] = timedListener(args[1], telemetry);
+            if (telemetry.instruments() === null) return call(...args);
             const started = performance.now();
             return whenSettled(call(...args), (error, failed) =>
               telemetry
                 .instruments()
-                .storeDuration.record(
+                ?.storeDuration.record(
                   secondsSince(started),
                   failed ? { ...attributes, 'error.type': errorType(error) } : attributes,
                 ),
@@ -295,7 +325,7 @@ function timedListener(listener: unknown, telemetry: Telemetry): unknown {
   return (outcome: { recordedAt?: unknown }) => {
     const recordedAt = Date.parse(String(outcome?.recordedAt));
     if (Number.isFinite(recordedAt)) {
-      telemetry.instruments().outcomeLatency.record(Math.max(0, (Date.now() - recordedAt) / 1000));
+      telemetry.instruments()?.outcomeLatency.record(Math.max(0, (Date.now() - recordedAt) / 1000));
     }
     return (listener as (outcome: unknown) => unknown)(outcome);
   };

@@ -423,6 +423,35 @@ describe('what the signals never carry', () => {
   });
 });
 
+describe('the API passed while no SDK is registered', () => {
+  it('records nothing until an SDK is registered, and every delivery after it', async () => {
+    await sdk.stop();
+    const r = await receiver();
+    const before = notification();
+    expect((await r.deliver(before)).status).toBe(200);
+    sdk = registerSdk();
+    const after = notification();
+    expect((await r.deliver(after)).status).toBe(200);
+
+    const { children } = await oneDelivery(after.paymentId);
+    expect(Object.keys(children)).toHaveLength(4);
+    expect(sdk.named('servicepay.webhook.receive')).toHaveLength(1);
+    expect(pointsOf((await sdk.metrics()).get('servicepay.webhook.deliveries'))).toEqual([
+      [{ 'servicepay.webhook.verdict': 'processed', 'http.response.status_code': 200 }, 1],
+    ]);
+  });
+
+  it('with only a tracer provider registered, traces without metrics', async () => {
+    opentelemetry.metrics.disable();
+    const r = await receiver();
+    const n = notification();
+    expect((await r.deliver(n)).status).toBe(200);
+    const { span, children } = await oneDelivery(n.paymentId);
+    expect(span.attributes['servicepay.webhook.verdict']).toBe('processed');
+    expect(Object.keys(children)).toHaveLength(4);
+  });
+});
+
 describe('without the option', () => {
   it('creates no span and no metric, even with an SDK registered', async () => {
     const store = new MemoryIdempotencyStore();

@@ -147,7 +147,7 @@ function observeReceiver(receiver: Receiver, telemetry: Telemetry, store: unknow
       if (name === 'handle') {
         telemetry
           .instruments()
-          .handlerDuration.record(
+          ?.handlerDuration.record(
             secondsSince(started),
             failed ? { 'error.type': errorType(error) } : SUCCEEDED,
           );
@@ -176,8 +176,8 @@ function observeReceiver(receiver: Receiver, telemetry: Telemetry, store: unknow
       }
       span.end();
       const instruments = telemetry.instruments();
-      instruments.deliveries.add(1, answers.counted(verdict, status));
-      instruments.duration.record(secondsSince(this.started), answers.timed(verdict));
+      instruments?.deliveries.add(1, answers.counted(verdict, status));
+      instruments?.duration.record(secondsSince(this.started), answers.timed(verdict));
       return response;
     }
   }
@@ -187,7 +187,7 @@ function observeReceiver(receiver: Receiver, telemetry: Telemetry, store: unknow
     method: string | undefined,
     sourceAddress: string | undefined,
     response: ReceiverResponse,
-  ) => new Delivery(method, sourceAddress).end(response);
+  ) => (telemetry.quiet() ? response : new Delivery(method, sourceAddress).end(response));
 
   return {
     ...receiver,
@@ -196,6 +196,7 @@ function observeReceiver(receiver: Receiver, telemetry: Telemetry, store: unknow
       return early === null ? null : refused(method, sourceAddress, early);
     },
     receive(body, authorization, sourceAddress) {
+      if (telemetry.quiet()) return receiver.receive(body, authorization, sourceAddress);
       const delivery = new Delivery('PUT', sourceAddress);
       const answer = receiver.receive(body, authorization, sourceAddress, delivery);
       return 'then' in answer

@@ -74,8 +74,9 @@ function observeStatus(core: StatusCore, telemetry: Telemetry): StatusCore {
     stream(query, sink, client) {
       const span = start(true, query.paymentId);
       span.setAttribute('http.response.status_code', 200);
-      const { streams } = telemetry.instruments();
-      streams.add(1);
+      // Counted down by the instruments that counted it up, even if an SDK came in between.
+      const streams = telemetry.instruments()?.streams;
+      streams?.add(1);
       let last = 'PENDING';
       let ended = false;
       const observed: StreamSink = {
@@ -86,7 +87,7 @@ function observeStatus(core: StatusCore, telemetry: Telemetry): StatusCore {
         end() {
           if (!ended) {
             ended = true;
-            streams.add(-1);
+            streams?.add(-1);
             span.setAttribute('servicepay.payment.status', last);
             span.end();
           }
