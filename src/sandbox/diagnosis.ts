@@ -392,6 +392,7 @@ export function createReceiverCheck(options: {
       if (url === undefined) {
         return Promise.reject(
           new SandboxError(
+            'no-webhook-url',
             'servicepay: the receiver check needs a webhook URL: start the sandbox with webhookUrl (--webhook-url).',
           ),
         );

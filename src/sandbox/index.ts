@@ -13,7 +13,7 @@ export {
   DEFAULT_INSTITUTIONS,
 } from './options';
 export { PUBLIC_KEY_PATH, SANDBOX_BASE_URL } from '../core/index';
-export { SCRIPT_HOST_PATH } from './api';
+export { SCRIPT_HOST_PATH } from './contract/script-host';
 export {
   buildTestWebhookPayload,
   BANK_ERROR_DESCRIPTION,

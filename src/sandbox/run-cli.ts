@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import type { ParseArgsConfig } from 'node:util';
 import { PUBLIC_KEY_PATH } from '../core/index';
 import { askSandbox, DEFAULT_SANDBOX_ADDRESS } from './cli-client';
-import { SCRIPT_HOST_PATH } from './api';
+import { SCRIPT_HOST_PATH } from './contract/script-host';
 import { merchantNames, unavailableFlags, UsageError } from './cli-flags';
 import { caseSpec } from './diagnosis';
 import { SandboxConfigError } from './errors';

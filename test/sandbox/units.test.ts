@@ -10,7 +10,7 @@ import {
 import type { SandboxOptions } from '../../src/sandbox/index';
 import { createDeliverer, retryDelay } from '../../src/sandbox/deliveries';
 import { escapeHtml } from '../../src/sandbox/pages';
-import { initials, institutionIconSvg, textColourFor } from '../../src/sandbox/api';
+import { initials, institutionIconSvg, textColourFor } from '../../src/sandbox/contract/icons';
 import { trimPemArmour } from '../../src/sandbox/keys';
 import { startReceiver } from './support/receiver';
 
