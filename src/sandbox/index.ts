@@ -29,6 +29,7 @@ export type {
 export { runCli } from './run-cli';
 export type { CliIo } from './run-cli';
 export { SandboxError, SandboxConfigError } from './errors';
+export type { SandboxErrorCode } from './errors';
 export type {
   Sandbox,
   SandboxOptions,

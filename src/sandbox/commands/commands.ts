@@ -7,6 +7,7 @@
  */
 import { SandboxError, unknownPayment } from '../errors';
 import { checkFaults } from '../faults';
+import { checkNeedsWebhookUrl } from '../diagnosis';
 import type { ReceiverCheck } from '../diagnosis';
 import type { Deliverer } from '../deliveries';
 import type { PaymentStore } from '../service';
@@ -91,12 +92,7 @@ export function createCommands(parts: {
   }
 
   function check() {
-    if (webhookUrl === undefined) {
-      throw new SandboxError(
-        'no-webhook-url',
-        'servicepay: the receiver check needs a webhook URL: start the sandbox with webhookUrl (--webhook-url).',
-      );
-    }
+    if (webhookUrl === undefined) throw checkNeedsWebhookUrl();
     return { report: checker.run() };
   }
 

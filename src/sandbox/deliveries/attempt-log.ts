@@ -3,7 +3,7 @@
  * the cause of a failure), the oldest dropped beyond `deliveryHistory`; each new one logged in
  * a line and told to the listeners (the deliveries page's event stream, onDelivery).
  */
-import { hintLine } from '../diagnosis';
+import { hintLine } from './hints';
 import type { WebhookDeliveryAttempt } from '../types';
 
 export interface AttemptLog {

@@ -7,7 +7,7 @@
  * a delay, two copies at once, network failures before the receiver, a copy after the 200.
  */
 import { performance } from 'node:perf_hooks';
-import { diagnose } from '../diagnosis';
+import { diagnose } from './hints';
 import { describeFaults, hasFault } from '../faults';
 import { describeFailure, putBytes } from '../notification';
 import type {
