@@ -1,7 +1,7 @@
 /**
  * The simulated service behind the routes: its payments and their one transition (PENDING →
- * COMPLETED | FAILED), the notification a final payment sends, resends and faults on purpose,
- * and the receiver check, gathered as the context every route receives. Callers get copies
+ * COMPLETED | FAILED), the notification a final payment sends, the receiver check and the
+ * commands (resend, break, check), gathered as the running sandbox's parts. Callers get copies
  * of payments, so nothing outside can change a payment (or the webhook built from it).
  */
 import { createHash, randomUUID } from 'node:crypto';
