@@ -26,8 +26,8 @@ export type {
   SendTestWebhookOptions,
   SendTestWebhookResult,
 } from './notification';
-export { runCli } from './run-cli';
-export type { CliIo } from './run-cli';
+export { runCli } from './cli/run-cli';
+export type { CliIo } from './cli/run-cli';
 export { SandboxError, SandboxConfigError } from './errors';
 export type { SandboxErrorCode } from './errors';
 export type {

@@ -17,8 +17,8 @@ import type { PaymentParts } from './contract/payments';
 import { SCRIPT_HOST_PATH, serveScriptHost } from './contract/script-host';
 import { deliveryEvents, showDeliveries } from './deliveries-page';
 import { send, sendJson } from './http';
-import { keysAction, showKeys } from './key-rotation';
-import type { KeysParts } from './key-rotation';
+import { keysAction, showKeys } from './keys/rotation';
+import type { KeysParts } from './keys/rotation';
 import {
   DELIVERIES_SCRIPT_PATH,
   STYLESHEET_PATH,

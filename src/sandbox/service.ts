@@ -17,7 +17,7 @@ import type { ReceiverCheck } from './diagnosis';
 import { SandboxError } from './errors';
 import { createDoors } from './http';
 import type { Doors } from './http';
-import type { SandboxKeys } from './keys';
+import type { SandboxKeys } from './keys/keys';
 import { BANK_ERROR_DESCRIPTION, webhookPayload, webhookRequestHeaders } from './notification';
 import type { ResolvedOptions } from './options';
 import type { FinalPaymentStatus, SandboxPayment, SettleOutcome } from './types';
@@ -28,7 +28,7 @@ import type { FinalPaymentStatus, SandboxPayment, SettleOutcome } from './types'
  */
 export const SANDBOX_APPLICATION_ID = '5e4d8a52-7c1b-4f0e-9a3d-2b6c1e8f4a90';
 
-/** A payment request that passed validation (api.ts): what a new payment is made of. */
+/** A payment request that passed validation (contract/validation.ts): what a new payment is made of. */
 export interface ValidInitiation {
   environment: Environment;
   applicationId: string;

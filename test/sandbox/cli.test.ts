@@ -15,7 +15,7 @@ import {
   SEND_OPTIONS,
   SERVER_OPTIONS,
   USAGE,
-} from '../../src/sandbox/run-cli';
+} from '../../src/sandbox/cli/run-cli';
 import { parseWebhookNotification, verifyWebhookSignature } from '../../src/webhook/index';
 import { testIo } from './support/cli-io';
 import { closedPort, startReceiver } from './support/receiver';

@@ -11,7 +11,7 @@ import type { SandboxOptions } from '../../src/sandbox/index';
 import { createDeliverer, retryDelay } from '../../src/sandbox/deliveries';
 import { escapeHtml } from '../../src/sandbox/pages';
 import { initials, institutionIconSvg, textColourFor } from '../../src/sandbox/contract/icons';
-import { trimPemArmour } from '../../src/sandbox/keys';
+import { trimPemArmour } from '../../src/sandbox/keys/keys';
 import { startReceiver } from './support/receiver';
 
 function contrast(a: string, b: string): number {

@@ -2,8 +2,8 @@
  * `servicepay-sandbox resend | break | check-receiver`: the CLI's door to the command layer.
  * The flags become a command, sent as the JSON the sandbox's `/deliveries/<command>` takes.
  */
-import { askSandbox } from '../cli-client';
-import { UsageError } from '../cli-flags';
+import { askSandbox } from './client';
+import { UsageError } from './flags';
 import { commandToJson } from '../commands/commands';
 import type { DeliveriesCommand } from '../commands/commands';
 import { caseSpec } from '../diagnosis';

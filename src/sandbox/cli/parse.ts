@@ -1,7 +1,7 @@
 /** Reading a command's arguments: its flags, `--help`, and whole numbers within bounds. */
 import { parseArgs } from 'node:util';
 import type { ParseArgsConfig } from 'node:util';
-import { UsageError } from '../cli-flags';
+import { UsageError } from './flags';
 
 export function parse<T extends NonNullable<ParseArgsConfig['options']>>(
   args: readonly string[],

@@ -1,5 +1,5 @@
 /** `servicepay-sandbox rotate-key [--prepare]`: rehearses a key rotation on a running sandbox. */
-import { askSandbox } from '../cli-client';
+import { askSandbox } from './client';
 import type { CliIo } from './exit';
 import { EXIT_OK } from './exit';
 import { parse } from './parse';

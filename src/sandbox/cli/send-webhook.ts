@@ -1,5 +1,5 @@
 /** `servicepay-sandbox send-webhook`: one signed test notification to a receiver (spec 5.3). */
-import { UsageError } from '../cli-flags';
+import { UsageError } from './flags';
 import { sendTestWebhook } from '../notification';
 import type { TestWebhookPayloadOverrides } from '../notification';
 import type { CliIo } from './exit';

@@ -1,6 +1,6 @@
 /** `servicepay-sandbox [options]`: starts the sandbox and runs it until asked to stop. */
 import { PUBLIC_KEY_PATH } from '../../core/index';
-import { merchantNames, unavailableFlags, UsageError } from '../cli-flags';
+import { merchantNames, unavailableFlags, UsageError } from './flags';
 import { SCRIPT_HOST_PATH } from '../contract/script-host';
 import { SANDBOX_DEFAULT_PORT } from '../options';
 import { startSandbox } from '../server';

@@ -1,6 +1,6 @@
 /** The `servicepay-sandbox` command's usage text and each command's flags (node:util parseArgs). */
 import type { ParseArgsConfig } from 'node:util';
-import { DEFAULT_SANDBOX_ADDRESS } from '../cli-client';
+import { DEFAULT_SANDBOX_ADDRESS } from './client';
 import { BANK_ERROR_DESCRIPTION } from '../notification';
 import {
   DEFAULT_DELIVERY_HISTORY,

@@ -1,21 +1,21 @@
 /**
  * The `servicepay-sandbox` command, as a function: arguments in, exit code out, output and
- * signals injected so tests run it in-process. cli.ts is the thin executable around it; each
- * command is in cli/.
+ * signals injected so tests run it in-process. src/sandbox/cli.ts is the thin executable
+ * around it; each command has a file of its own here.
  */
-import { UsageError } from './cli-flags';
-import { breakCommand, checkReceiverCommand, resendCommand } from './cli/deliveries';
-import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from './cli/exit';
-import type { CliIo } from './cli/exit';
-import { HelpRequested } from './cli/parse';
-import { rotateKeyCommand } from './cli/rotate-key';
-import { sendWebhookCommand } from './cli/send-webhook';
-import { serveCommand } from './cli/serve';
-import { USAGE } from './cli/usage';
-import { SandboxConfigError } from './errors';
+import { UsageError } from './flags';
+import { breakCommand, checkReceiverCommand, resendCommand } from './deliveries';
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from './exit';
+import type { CliIo } from './exit';
+import { HelpRequested } from './parse';
+import { rotateKeyCommand } from './rotate-key';
+import { sendWebhookCommand } from './send-webhook';
+import { serveCommand } from './serve';
+import { USAGE } from './usage';
+import { SandboxConfigError } from '../errors';
 
-export { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from './cli/exit';
-export type { CliIo } from './cli/exit';
+export { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from './exit';
+export type { CliIo } from './exit';
 export {
   BREAK_OPTIONS,
   CHECK_OPTIONS,
@@ -24,7 +24,7 @@ export {
   SEND_OPTIONS,
   SERVER_OPTIONS,
   USAGE,
-} from './cli/usage';
+} from './usage';
 
 /** Runs the command; resolves to the process exit code. */
 export async function runCli(argv: readonly string[], io: CliIo = processIo()): Promise<number> {

@@ -9,12 +9,12 @@
  * again (docs/decisions.md).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { formFields, MAX_FORM_BYTES, readBody, sendError, sendJson } from './http';
-import type { Doors } from './http';
+import { formFields, MAX_FORM_BYTES, readBody, sendError, sendJson } from '../http';
+import type { Doors } from '../http';
 import { newKeys } from './keys';
 import type { SandboxKeys } from './keys';
-import { sendHtml, sendMessagePage } from './page-answers';
-import { escapeHtml, htmlDocument } from './pages';
+import { sendHtml, sendMessagePage } from '../page-answers';
+import { escapeHtml, htmlDocument } from '../pages';
 
 /** What the keys routes use of a running sandbox. */
 export interface KeysParts {
