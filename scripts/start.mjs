@@ -69,8 +69,9 @@ async function listen(what, variable, port, start) {
   try {
     return await start();
   } catch (error) {
-    // The sandbox wraps the listen error in a SandboxError (its cause).
-    const code = error?.code ?? error?.cause?.code;
+    // The sandbox wraps the listen error in a SandboxError (code 'listen-failed'): the
+    // system's code is its cause's.
+    const code = error?.cause?.code ?? error?.code;
     if (code === 'EADDRINUSE' || code === 'EACCES') {
       const why = code === 'EADDRINUSE' ? 'is already in use' : 'needs privileges';
       console.error(

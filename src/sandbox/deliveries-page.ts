@@ -1,9 +1,8 @@
 /**
  * The deliveries page, a webhook workbench: every attempt in full with a hint at its cause,
  * Resend, break it on purpose, the receiver check. Its HTML (plain forms that work without
- * script; the page's one script, served as a file, only keeps it up to date), its event
- * stream, and its actions, from the page's forms or, as JSON, from the CLI and scripts on this
- * machine.
+ * script; the page's one script, served as a file, only keeps it up to date) and its event
+ * stream. Its forms' actions are the command layer's (commands/).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
@@ -14,38 +13,20 @@ import {
   shownAttempts,
 } from './receiver-check-page';
 import type { CheckCaseView, CheckState } from './receiver-check-page';
-import { checkFaults, describeFaults } from './faults';
+import { describeFaults } from './faults';
 import type { NotificationView } from './deliveries';
-import { SandboxError } from './errors';
-import {
-  DELIVERIES_FORM,
-  MAX_FORM_BYTES,
-  formFields,
-  readBody,
-  send,
-  sendError,
-  sendJson,
-  startEventStream,
-} from './http';
+import { DELIVERIES_FORM, send, startEventStream } from './http';
 import {
   DELIVERIES_SCRIPT_PATH,
   escapeHtml,
   orNone,
   htmlDocument,
-  messagePage,
   pageCsp,
   scrollTable,
-  sendPage,
   timeElement,
 } from './pages';
 import type { SandboxContext } from './service';
-import type {
-  ArmedFaults,
-  DeliveryFaults,
-  DeliveryFaultTarget,
-  DeliveryReason,
-  WebhookDeliveryAttempt,
-} from './types';
+import type { ArmedFaults, DeliveryReason, WebhookDeliveryAttempt } from './types';
 
 /** Notifications per page of /deliveries: enough to scan, few enough to render at once. */
 export const NOTIFICATIONS_PER_PAGE = 20;
@@ -380,140 +361,4 @@ export function deliveryEvents(
     offCheck();
     offArmed();
   });
-}
-
-export type DeliveriesAction = 'resend' | 'break' | 'check';
-
-const FAULT_FIELDS = ['twiceAtOnce', 'lateResend', 'networkFailures', 'delayMs'];
-
-/** The fault fields of a deliveries form; empty numbers and zeros mean "not this fault". */
-function faultsFromForm(fields: URLSearchParams): DeliveryFaults {
-  const number = (name: string): number | undefined => {
-    const value = fields.get(name)?.trim();
-    return value === undefined || value === '' ? undefined : Number(value);
-  };
-  const faults: Record<string, unknown> = {};
-  if (fields.has('twiceAtOnce')) faults.twiceAtOnce = true;
-  if (fields.has('lateResend')) faults.lateResendMs = number('lateResendMs') ?? 0;
-  const failures = number('networkFailures');
-  if (failures !== 0 && failures !== undefined) faults.networkFailures = failures;
-  const delay = number('delayMs');
-  if (delay !== 0 && delay !== undefined) faults.delayMs = delay;
-  return checkFaults(faults);
-}
-
-/** The HTTP status for a refused action: unknown (404), not possible now (409), invalid (400). */
-function refusedStatus(error: SandboxError): number {
-  if (/no sandbox payment|has sent no notification/.test(error.message)) return 404;
-  if (/PENDING|webhook ?URL|webhookUrl|stopped/i.test(error.message)) return 409;
-  return 400;
-}
-
-/**
- * Resend, break it on purpose, the receiver check: from the deliveries page's forms (its
- * token, same origin; answered 303 back to the page), or as JSON from a tool on this machine
- * (see Doors.fromTool).
- */
-export async function deliveriesAction(
-  req: IncomingMessage,
-  res: ServerResponse,
-  action: DeliveriesAction,
-  ctx: SandboxContext,
-): Promise<void> {
-  const body = await readBody(req, MAX_FORM_BYTES);
-  if (/^application\/json\s*(?:;|$)/i.test(req.headers['content-type'] ?? '')) {
-    return jsonAction(req, res, action, body, ctx);
-  }
-  const fields = formFields(body);
-  if (!ctx.doors.fromOwnPage(req, DELIVERIES_FORM, fields.get('token'))) {
-    ctx.options.log(`deliveries ${action} refused: not from the deliveries page`);
-    return sendPage(
-      res,
-      403,
-      messagePage(
-        'Action refused',
-        'The sandbox accepts Resend, break-it and receiver-check actions only from its own deliveries page. Open the deliveries page again and use its buttons.',
-      ),
-      ctx,
-    );
-  }
-  let location: string;
-  try {
-    if (action === 'resend') {
-      const paymentId = fields.get('paymentId') ?? '';
-      const broken = FAULT_FIELDS.some((name) => fields.has(name));
-      ctx.resend(paymentId, broken ? faultsFromForm(fields) : undefined);
-      location = `/deliveries#${encodeURIComponent(notificationAnchor(paymentId))}`;
-    } else if (action === 'break') {
-      const target: DeliveryFaultTarget =
-        fields.get('target') === 'payment'
-          ? { paymentId: (fields.get('paymentId') ?? '').trim() }
-          : { count: Number(fields.get('count') ?? '1') };
-      ctx.breakDeliveries(faultsFromForm(fields), target);
-      location = '/deliveries#break';
-    } else {
-      // The page shows the check running, then its report (live, or on reload).
-      ctx.checker
-        .run()
-        .catch((error: unknown) => ctx.options.log(`receiver check failed: ${String(error)}`));
-      location = '/deliveries#receiver-check';
-    }
-  } catch (error) {
-    if (!(error instanceof SandboxError)) throw error;
-    return sendPage(res, refusedStatus(error), messagePage('Not done', error.message), ctx);
-  }
-  send(res, 303, messagePage('Redirecting', `Continue to ${location}`), {
-    'Content-Type': 'text/html; charset=utf-8',
-    'Content-Security-Policy': pageCsp([]),
-    Location: location,
-  });
-}
-
-async function jsonAction(
-  req: IncomingMessage,
-  res: ServerResponse,
-  action: DeliveriesAction,
-  body: Buffer,
-  ctx: SandboxContext,
-): Promise<void> {
-  if (!ctx.doors.fromTool(req)) {
-    ctx.options.log(`deliveries ${action} refused: a page elsewhere sent it`);
-    return sendError(
-      res,
-      403,
-      'servicepay: the sandbox accepts this action only from its own deliveries page or a tool on this machine.',
-    );
-  }
-  let input: Record<string, unknown>;
-  try {
-    const parsed: unknown = body.length === 0 ? {} : JSON.parse(body.toString('utf8'));
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error();
-    input = parsed as Record<string, unknown>;
-  } catch {
-    return sendError(res, 400, 'servicepay: the request body must be a JSON object.');
-  }
-  try {
-    if (action === 'resend') {
-      const paymentId = String(input.paymentId ?? '');
-      const faults = input.faults === undefined ? undefined : checkFaults(input.faults);
-      const copy = ctx.resend(paymentId, faults);
-      return sendJson(res, 202, {
-        paymentId,
-        copy,
-        deliveries: `${ctx.doors.origin(req)}/deliveries#${encodeURIComponent(notificationAnchor(paymentId))}`,
-      });
-    }
-    if (action === 'break') {
-      const faults = checkFaults(input.faults ?? {});
-      const target: DeliveryFaultTarget =
-        typeof input.paymentId === 'string'
-          ? { paymentId: input.paymentId }
-          : { count: input.count === undefined ? 1 : (input.count as number) };
-      return sendJson(res, 200, { armed: ctx.breakDeliveries(faults, target) });
-    }
-    return sendJson(res, 200, await ctx.checker.run());
-  } catch (error) {
-    if (!(error instanceof SandboxError)) throw error;
-    return sendError(res, refusedStatus(error), error.message);
-  }
 }

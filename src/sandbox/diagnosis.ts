@@ -1,6 +1,5 @@
 /**
- * What a receiver's answers mean: a hint in plain words for each failed attempt (diagnose),
- * and the receiver check, a fixed sequence of what the real service may do to a notification,
+ * The receiver check: a fixed sequence of what the real service may do to a notification,
  * run one case after another against the configured webhook URL, with what the receiver
  * answered to each. Each case sends a notification of its own (a new payment id), signed with
  * the sandbox's key, so a merchant can find each one in their own records.
@@ -10,133 +9,17 @@
  * report says in so many words (RECEIVER_CHECK_NOTE).
  */
 import { SandboxError } from './errors';
-import { AnswerTimeoutError, buildTestWebhookPayload } from './notification';
+import { buildTestWebhookPayload } from './notification';
 import type {
   DeliveryFaults,
   DeliveryReason,
   FinalPaymentStatus,
-  DeliveryHint,
   ReceiverCheckCase,
   ReceiverCheckCaseName,
   ReceiverCheckReport,
   SandboxRetryOptions,
   WebhookDeliveryAttempt,
 } from './types';
-
-/**
- * Where the hints send a reader for more: the repository's docs as published, since the
- * sandbox serves no documentation of its own.
- */
-export const DOCS_URL = 'https://github.com/servicepay/servicepay/blob/main/docs/';
-/** The troubleshooting section the 401 hint links to; a test checks that the heading exists. */
-export const SIGNATURE_DOCS = `${DOCS_URL}troubleshooting.md#genuine-deliveries-get-401`;
-
-/** The plain-words hint for an attempt that was not answered 200. */
-export function diagnose(
-  answer: { status: number | null; failure?: unknown; simulated?: boolean },
-  context: { url: string; bodyBytes: number; timeoutMs: number; publicKeyUrl?: string },
-): DeliveryHint | null {
-  const { status } = answer;
-  if (status === 200) return null;
-  const hint = (cause: DeliveryHint['cause'], text: string, docs: string | null = null) => ({
-    cause,
-    text,
-    docs,
-  });
-  if (answer.simulated) {
-    return hint(
-      'simulated',
-      'Broken on purpose: the sandbox failed this attempt before it reached the receiver, as a network failure would. The receiver saw nothing; the next attempt follows as usual.',
-    );
-  }
-  if (status === null) {
-    const { failure } = answer;
-    const code = (failure as { code?: unknown } | null | undefined)?.code;
-    const { host } = new URL(context.url);
-    if (failure instanceof AnswerTimeoutError) {
-      return hint(
-        'timeout',
-        `The receiver did not answer within ${context.timeoutMs} ms. Answer 200 as soon as the notification is stored and do slow work (emails, other services) afterwards; the service counts a slow answer as a failure and sends the notification again.`,
-      );
-    }
-    if (code === 'ECONNREFUSED') {
-      return hint(
-        'connection-refused',
-        `Nothing is listening at ${host}: start the receiver, or check the host and port of the webhook URL.`,
-      );
-    }
-    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
-      return hint(
-        'unreachable',
-        `The host name of the webhook URL (${host}) does not resolve on this machine: check its spelling, or use 127.0.0.1.`,
-      );
-    }
-    return hint(
-      'connection-closed',
-      'The connection ended before a complete answer: the receiver closed it, or crashed while answering. Look at its log for this moment.',
-    );
-  }
-  if (status === 401) {
-    const key = context.publicKeyUrl ? ` (${context.publicKeyUrl})` : '';
-    return hint(
-      'signature',
-      `The receiver could not verify the signature. Most often the body was parsed or re-serialised before verification (JSON.parse then JSON.stringify, a JSON body parser in front of the route): the signature covers the exact bytes received, so verify those. Otherwise the receiver holds another key: it must be this sandbox's public key${key}, which stays the same across restarts only with --key-file.`,
-      SIGNATURE_DOCS,
-    );
-  }
-  if (status === 404) {
-    return hint(
-      'path',
-      `The receiver has nothing at ${new URL(context.url).pathname}: compare the path of the webhook URL (${context.url}) with the route your server defines.`,
-    );
-  }
-  if (status === 405) {
-    return hint(
-      'method',
-      'The route exists but does not accept PUT, which is what the service sends (Express: app.put; Next.js: export const PUT).',
-    );
-  }
-  if (status === 413) {
-    return hint(
-      'too-large',
-      `The receiver refused the body (${context.bodyBytes} bytes) as too large: raise its body limit (the library's receiver: maxBodyBytes). Large payment metadata is the usual reason.`,
-    );
-  }
-  if (status >= 500) {
-    return hint(
-      'handler-failed',
-      'The receiver failed while handling the notification (its handler threw, or its database is down): its answer is shown. The service sends the notification again until it gets 200, so a fix is picked up by the next attempt.',
-    );
-  }
-  if (status >= 400) {
-    return hint(
-      'refused-by-receiver',
-      `The receiver refused the notification with HTTP ${status}; its answer says why. Only 200 counts as delivered.`,
-    );
-  }
-  if (status >= 300) {
-    return hint(
-      'redirect',
-      'The receiver answered with a redirect, which the service does not follow: give the final address as the webhook URL.',
-    );
-  }
-  return hint(
-    'not-200',
-    `Only 200 counts as delivered; HTTP ${status} is resent like a failure. Answer 200 once the notification is stored.`,
-  );
-}
-
-/** The hint as one log line: its words and, when there is one, where to read more. */
-export function hintLine(attempt: Pick<WebhookDeliveryAttempt, 'hint' | 'responseText'>): string {
-  const { hint } = attempt;
-  if (hint === null) return '';
-  const answer =
-    hint.cause === 'handler-failed' && attempt.responseText
-      ? ` The receiver answered: ${JSON.stringify(attempt.responseText.slice(0, 200))}.`
-      : '';
-  const docs = hint.docs ? ` See ${hint.docs}` : '';
-  return `Likely cause: ${hint.text}${answer}${docs}`;
-}
 
 export const RECEIVER_CHECK_NOTE =
   'The sandbox sees only what the receiver answered. Whether your handler did its work once (one order marked paid, one email, one stock movement per payment) is yours to check in your own database and logs: each case sent a notification with its own payment id, listed here.';
@@ -292,6 +175,14 @@ export type SendCheck = (
   },
 ) => Promise<WebhookDeliveryAttempt[][]>;
 
+/** The refusal of a check without a webhook URL (the command layer checks first). */
+export function checkNeedsWebhookUrl(): SandboxError {
+  return new SandboxError(
+    'no-webhook-url',
+    'servicepay: the receiver check needs a webhook URL: start the sandbox with webhookUrl (--webhook-url).',
+  );
+}
+
 export interface ReceiverCheck {
   /** Runs the check, or joins the one running. */
   run(): Promise<ReceiverCheckReport>;
@@ -389,13 +280,7 @@ export function createReceiverCheck(options: {
   return {
     run() {
       const { url } = options;
-      if (url === undefined) {
-        return Promise.reject(
-          new SandboxError(
-            'servicepay: the receiver check needs a webhook URL: start the sandbox with webhookUrl (--webhook-url).',
-          ),
-        );
-      }
+      if (url === undefined) return Promise.reject(checkNeedsWebhookUrl());
       if (running === undefined) {
         running = check(url)
           .then((result) => {

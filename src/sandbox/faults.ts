@@ -14,6 +14,7 @@ const FAULT_LIMIT_MS = 2 ** 31 - 1;
 export function checkFaults(value: unknown): DeliveryFaults {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new SandboxError(
+      'invalid-argument',
       'servicepay: delivery faults must be an object such as { twiceAtOnce: true, networkFailures: 2 }.',
     );
   }
@@ -22,13 +23,17 @@ export function checkFaults(value: unknown): DeliveryFaults {
   const unknown = Object.keys(faults).filter((key) => !known.includes(key));
   if (unknown.length > 0) {
     throw new SandboxError(
+      'invalid-argument',
       `servicepay: unknown delivery fault ${JSON.stringify(unknown[0])}; the faults are ${known.join(', ')}.`,
     );
   }
   const result: DeliveryFaults = {};
   if (faults.twiceAtOnce !== undefined) {
     if (typeof faults.twiceAtOnce !== 'boolean') {
-      throw new SandboxError('servicepay: delivery fault twiceAtOnce must be true or false.');
+      throw new SandboxError(
+        'invalid-argument',
+        'servicepay: delivery fault twiceAtOnce must be true or false.',
+      );
     }
     result.twiceAtOnce = faults.twiceAtOnce;
   }
@@ -37,6 +42,7 @@ export function checkFaults(value: unknown): DeliveryFaults {
     if (n === undefined) return;
     if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > max) {
       throw new SandboxError(
+        'invalid-argument',
         `servicepay: delivery fault ${key} must be an integer from 0 to ${max}, got ${String(n)}.`,
       );
     }
@@ -47,6 +53,7 @@ export function checkFaults(value: unknown): DeliveryFaults {
     if (n === undefined) return;
     if (typeof n !== 'number' || !Number.isFinite(n) || n < 0 || n > FAULT_LIMIT_MS) {
       throw new SandboxError(
+        'invalid-argument',
         `servicepay: delivery fault ${key} must be a number of milliseconds from 0 to ${FAULT_LIMIT_MS}, got ${String(n)}.`,
       );
     }

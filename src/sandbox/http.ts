@@ -27,13 +27,14 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isIP } from 'node:net';
+import { SandboxError } from './errors';
 
-/** The request body exceeded the limit; answered 413. */
-export class BodyTooLargeError extends Error {
+/** The request body exceeded the limit; answered 413 (HTTP_STATUS of `body-too-large`). */
+export class BodyTooLargeError extends SandboxError {
   override name = 'BodyTooLargeError';
   readonly limit: number;
   constructor(limit: number) {
-    super(`The request body is larger than ${limit} bytes`);
+    super('body-too-large', `The request body is larger than ${limit} bytes`);
     this.limit = limit;
   }
 }

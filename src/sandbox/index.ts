@@ -13,7 +13,7 @@ export {
   DEFAULT_INSTITUTIONS,
 } from './options';
 export { PUBLIC_KEY_PATH, SANDBOX_BASE_URL } from '../core/index';
-export { SCRIPT_HOST_PATH } from './api';
+export { SCRIPT_HOST_PATH } from './contract/script-host';
 export {
   buildTestWebhookPayload,
   BANK_ERROR_DESCRIPTION,
@@ -26,9 +26,10 @@ export type {
   SendTestWebhookOptions,
   SendTestWebhookResult,
 } from './notification';
-export { runCli } from './run-cli';
-export type { CliIo } from './run-cli';
+export { runCli } from './cli/run-cli';
+export type { CliIo } from './cli/run-cli';
 export { SandboxError, SandboxConfigError } from './errors';
+export type { SandboxErrorCode } from './errors';
 export type {
   Sandbox,
   SandboxOptions,

@@ -19,7 +19,7 @@ import { request as httpsRequest } from 'node:https';
 import { signWebhookPayload } from '../webhook/index';
 import type { WebhookNotification } from '../webhook/index';
 import { SandboxConfigError } from './errors';
-import { loadKeys } from './keys';
+import { loadKeys } from './keys/keys';
 import type { FinalPaymentStatus, SandboxPayment } from './types';
 
 /**

@@ -1,13 +1,15 @@
 /**
  * The simulated service behind the routes: its payments and their one transition (PENDING →
- * COMPLETED | FAILED), the notification a final payment sends, resends and faults on purpose,
- * and the receiver check, gathered as the context every route receives. Callers get copies
+ * COMPLETED | FAILED), the notification a final payment sends, the receiver check and the
+ * commands (resend, break, check), gathered as the running sandbox's parts. Callers get copies
  * of payments, so nothing outside can change a payment (or the webhook built from it).
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PUBLIC_KEY_PATH } from '../core/index';
 import type { AgentType, Environment } from '../core/index';
+import { createCommands } from './commands/commands';
+import type { Commands } from './commands/commands';
 import { createDeliverer } from './deliveries';
 import type { Deliverer } from './deliveries';
 import { createReceiverCheck } from './diagnosis';
@@ -15,17 +17,10 @@ import type { ReceiverCheck } from './diagnosis';
 import { SandboxError } from './errors';
 import { createDoors } from './http';
 import type { Doors } from './http';
-import type { SandboxKeys } from './keys';
+import type { SandboxKeys } from './keys/keys';
 import { BANK_ERROR_DESCRIPTION, webhookPayload, webhookRequestHeaders } from './notification';
 import type { ResolvedOptions } from './options';
-import type {
-  ArmedFaults,
-  DeliveryFaults,
-  DeliveryFaultTarget,
-  FinalPaymentStatus,
-  SandboxPayment,
-  SettleOutcome,
-} from './types';
+import type { FinalPaymentStatus, SandboxPayment, SettleOutcome } from './types';
 
 /**
  * The application id the sandbox suggests. Fixed, so an example page can be configured once;
@@ -33,7 +28,7 @@ import type {
  */
 export const SANDBOX_APPLICATION_ID = '5e4d8a52-7c1b-4f0e-9a3d-2b6c1e8f4a90';
 
-/** A payment request that passed validation (api.ts): what a new payment is made of. */
+/** A payment request that passed validation (contract/validation.ts): what a new payment is made of. */
 export interface ValidInitiation {
   environment: Environment;
   applicationId: string;
@@ -45,7 +40,6 @@ export interface ValidInitiation {
   agentType: AgentType;
 }
 
-/** What the routes of a running sandbox share. */
 /** A route of one payment: the request, its response, the id from the path, the context. */
 export type PaymentRoute = (
   req: IncomingMessage,
@@ -54,6 +48,10 @@ export type PaymentRoute = (
   ctx: SandboxContext,
 ) => void | Promise<void>;
 
+/**
+ * The parts of a running sandbox. The pages' routes take it whole; the other routes take only
+ * the parts they use (server.ts).
+ */
 export interface SandboxContext {
   options: ResolvedOptions;
   keys: SandboxKeys;
@@ -72,10 +70,8 @@ export interface SandboxContext {
     status: FinalPaymentStatus,
     errorDescription: string | null,
   ): SandboxPayment | undefined;
-  /** Sandbox.resendNotification: the checks, then the deliverer's resend. */
-  resend(paymentId: string, faults?: DeliveryFaults): number;
-  /** Sandbox.breakDeliveries. */
-  breakDeliveries(faults: DeliveryFaults, target?: DeliveryFaultTarget): ArmedFaults;
+  /** Resend, break, the receiver check (commands/). */
+  commands: Commands;
 }
 
 /** What a repeated Idempotency-Key means for a request. */
@@ -238,43 +234,6 @@ export function createSandboxContext(
     return payment;
   }
 
-  /** The one way to resend, for the API, the page and the CLI: the errors name the cause. */
-  function resend(paymentId: string, faults?: DeliveryFaults): number {
-    const payment = payments.get(paymentId);
-    if (payment?.status === 'PENDING') {
-      throw new SandboxError(
-        `servicepay: the payment ${paymentId} is still PENDING, so it has no notification yet; approve or reject it first.`,
-      );
-    }
-    if (config.webhookUrl === undefined) {
-      throw new SandboxError(
-        'servicepay: nothing to resend: no webhookUrl is configured, so the sandbox sends no notification (--webhook-url).',
-      );
-    }
-    return deliverer.resend(paymentId, faults);
-  }
-
-  function breakDeliveries(
-    faults: DeliveryFaults,
-    target: DeliveryFaultTarget = { count: 1 },
-  ): ArmedFaults {
-    if (typeof target !== 'object' || target === null) {
-      throw new SandboxError(
-        'servicepay: breakDeliveries target must be { paymentId } or { count }.',
-      );
-    }
-    if ('paymentId' in target && payments.get(target.paymentId) === undefined) {
-      throw new SandboxError(
-        `servicepay: no sandbox payment has the id ${JSON.stringify(target.paymentId)}.`,
-      );
-    }
-    const armed = deliverer.arm(faults, target);
-    config.log(
-      `deliveries armed: ${'paymentId' in target ? `payment ${target.paymentId}` : `the next ${target.count} notification(s)`}`,
-    );
-    return armed;
-  }
-
   return {
     options: config,
     keys,
@@ -285,8 +244,13 @@ export function createSandboxContext(
     deliverer,
     checker,
     settle,
-    resend,
-    breakDeliveries,
+    commands: createCommands({
+      payments,
+      deliverer,
+      checker,
+      webhookUrl: config.webhookUrl,
+      log: config.log,
+    }),
   };
 }
 
@@ -298,6 +262,7 @@ export function checkOutcome(outcome: SettleOutcome): {
   const { status, errorDescription } = (outcome ?? {}) as Partial<SettleOutcome>;
   if (status !== 'COMPLETED' && status !== 'FAILED') {
     throw new SandboxError(
+      'invalid-argument',
       `servicepay: settlePayment needs status "COMPLETED" or "FAILED", got ${JSON.stringify(status)}.`,
     );
   }
@@ -306,11 +271,13 @@ export function checkOutcome(outcome: SettleOutcome): {
     (typeof errorDescription !== 'string' || errorDescription === '')
   ) {
     throw new SandboxError(
+      'invalid-argument',
       'servicepay: settlePayment errorDescription must be a non-empty string.',
     );
   }
   if (status === 'COMPLETED' && errorDescription !== undefined) {
     throw new SandboxError(
+      'invalid-argument',
       'servicepay: settlePayment errorDescription is only for FAILED; a COMPLETED webhook carries errorDescription null.',
     );
   }

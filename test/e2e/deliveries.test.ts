@@ -11,7 +11,7 @@ import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'n
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index';
-import { SIGNATURE_DOCS } from '../../src/sandbox/diagnosis';
+import { SIGNATURE_DOCS } from '../../src/sandbox/deliveries/hints';
 import {
   MemoryIdempotencyStore,
   createWebhookHandler,

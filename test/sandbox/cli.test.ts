@@ -8,7 +8,6 @@ import { createInterface } from 'node:readline';
 import { build } from 'esbuild';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli, sendTestWebhook, startSandbox } from '../../src/sandbox/index';
-import type { CliIo, Sandbox } from '../../src/sandbox/index';
 import {
   BREAK_OPTIONS,
   CHECK_OPTIONS,
@@ -16,8 +15,9 @@ import {
   SEND_OPTIONS,
   SERVER_OPTIONS,
   USAGE,
-} from '../../src/sandbox/run-cli';
+} from '../../src/sandbox/cli/run-cli';
 import { parseWebhookNotification, verifyWebhookSignature } from '../../src/webhook/index';
+import { testIo } from './support/cli-io';
 import { closedPort, startReceiver } from './support/receiver';
 import type { Receiver, Respond } from './support/receiver';
 import { createPayment, keyFile } from './support/sandbox';
@@ -31,23 +31,6 @@ async function receiver(respond?: Respond): Promise<Receiver> {
   const r = await startReceiver(respond);
   cleanups.push(() => r.stop());
   return r;
-}
-
-/** An in-process CliIo: collects output; `requestStop` plays the part of Ctrl-C. */
-function testIo() {
-  const out: string[] = [];
-  const err: string[] = [];
-  let requestStop!: () => void;
-  const stopRequested = new Promise<void>((resolve) => (requestStop = resolve));
-  let started!: (sandbox: Sandbox) => void;
-  const sandbox = new Promise<Sandbox>((resolve) => (started = resolve));
-  const io: CliIo = {
-    out: (line) => out.push(line),
-    err: (line) => err.push(line),
-    untilStopRequested: () => stopRequested,
-    onStarted: (s) => started(s),
-  };
-  return { io, out, err, requestStop, sandbox };
 }
 
 describe('servicepay-sandbox', () => {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { SandboxConfigError, SCRIPT_HOST_PATH, startSandbox } from '../../src/sandbox/index';
-import { newestScript } from '../../src/sandbox/api';
+import { newestScript } from '../../src/sandbox/contract/script-host';
 import { defaultScriptDir } from '../../src/sandbox/options';
 import { testSandbox } from './support/sandbox';
 

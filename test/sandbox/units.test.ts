@@ -10,8 +10,8 @@ import {
 import type { SandboxOptions } from '../../src/sandbox/index';
 import { createDeliverer, retryDelay } from '../../src/sandbox/deliveries';
 import { escapeHtml } from '../../src/sandbox/pages';
-import { initials, institutionIconSvg, textColourFor } from '../../src/sandbox/api';
-import { trimPemArmour } from '../../src/sandbox/keys';
+import { initials, institutionIconSvg, textColourFor } from '../../src/sandbox/contract/icons';
+import { trimPemArmour } from '../../src/sandbox/keys/keys';
 import { startReceiver } from './support/receiver';
 
 function contrast(a: string, b: string): number {

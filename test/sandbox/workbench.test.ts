@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { WebhookDeliveryAttempt } from '../../src/sandbox/index';
-import { SIGNATURE_DOCS } from '../../src/sandbox/diagnosis';
+import { SIGNATURE_DOCS } from '../../src/sandbox/deliveries/hints';
 import { escapeHtml } from '../../src/sandbox/pages';
 import {
   MemoryIdempotencyStore,
@@ -18,7 +18,7 @@ import {
 import { listenOnFreePort } from '../helpers/free-port';
 import { closedPort, startReceiver } from './support/receiver';
 import type { Answer, Receiver, Respond } from './support/receiver';
-import { createPayment, testSandbox } from './support/sandbox';
+import { createPayment, deliveriesToken, testSandbox } from './support/sandbox';
 import type { TestSandbox } from './support/sandbox';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -46,13 +46,7 @@ async function settled(
 const page = async (sandbox: TestSandbox, path = '/deliveries') =>
   (await fetch(`${sandbox.url}${path}`)).text();
 
-/** The deliveries forms' token, read from the page as a browser would. */
-async function formToken(sandbox: TestSandbox): Promise<string> {
-  const html = await page(sandbox);
-  const token = /name="token" value="([^"]+)"/.exec(html)?.[1];
-  if (token === undefined) throw new Error('the deliveries page has no form token');
-  return token;
-}
+const formToken = deliveriesToken;
 
 /** A promise and its resolver, to hold a receiver's answer until the test lets it go. */
 function gate<T = void>() {

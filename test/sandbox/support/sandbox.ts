@@ -104,6 +104,14 @@ export async function pageToken(sandbox: Pick<Sandbox, 'url'>, paymentId: string
   return token;
 }
 
+/** The deliveries page's form token, read from the page as a browser would. */
+export async function deliveriesToken(sandbox: Pick<Sandbox, 'url'>): Promise<string> {
+  const html = await (await fetch(`${sandbox.url}/deliveries`)).text();
+  const token = /name="token" value="([^"]+)"/.exec(html)?.[1];
+  if (token === undefined) throw new Error('the deliveries page has no form token');
+  return token;
+}
+
 /** Presses a bank page button as its form does: the page's token, a urlencoded POST. */
 export async function decide(
   sandbox: Pick<Sandbox, 'url'>,

@@ -2,9 +2,9 @@
  * How the CLI's commands that act on a running sandbox (resend, break, check-receiver,
  * rotate-key) reach it.
  */
-import { SANDBOX_BASE_URL } from '../core/index';
-import { UsageError } from './cli-flags';
-import { describeFailure } from './notification';
+import { SANDBOX_BASE_URL } from '../../core/index';
+import { UsageError } from './flags';
+import { describeFailure } from '../notification';
 
 /** Where the commands find the sandbox unless --sandbox says otherwise. */
 export const DEFAULT_SANDBOX_ADDRESS = SANDBOX_BASE_URL;

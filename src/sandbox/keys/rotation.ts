@@ -9,11 +9,19 @@
  * again (docs/decisions.md).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { formFields, MAX_FORM_BYTES, readBody, send, sendError, sendJson } from './http';
+import { formFields, MAX_FORM_BYTES, readBody, sendError, sendJson } from '../http';
+import type { Doors } from '../http';
 import { newKeys } from './keys';
 import type { SandboxKeys } from './keys';
-import { escapeHtml, htmlDocument, messagePage, pageCsp, sendPage } from './pages';
-import type { SandboxContext } from './service';
+import { sendHtml, sendMessagePage } from '../page-answers';
+import { escapeHtml, htmlDocument } from '../pages';
+
+/** What the keys routes use of a running sandbox. */
+export interface KeysParts {
+  keys: SandboxKeys;
+  doors: Pick<Doors, 'token' | 'fromOwnPage' | 'fromTool'>;
+  log: (line: string) => void;
+}
 
 /** The form purpose of the keys page (a payment id is a UUID: never this). */
 const KEYS_FORM = 'keys page';
@@ -74,9 +82,9 @@ export async function rotateKey(keys: SandboxKeys, log: (line: string) => void) 
 }
 
 /** GET /keys: the keys, the drill, and its two buttons. */
-export async function showKeys(res: ServerResponse, ctx: SandboxContext): Promise<void> {
-  const { current, next, previous } = await keyRotation(ctx.keys);
-  const token = escapeHtml(ctx.doors.token(KEYS_FORM));
+export async function showKeys(res: ServerResponse, { keys, doors }: KeysParts): Promise<void> {
+  const { current, next, previous } = await keyRotation(keys);
+  const token = escapeHtml(doors.token(KEYS_FORM));
   const key = (text: string | null, none: string) =>
     text === null ? `<p>${none}</p>` : `<pre><code>${escapeHtml(text)}</code></pre>`;
   const form = (action: string, label: string) =>
@@ -95,7 +103,7 @@ ${form('rotate', 'Rotate now')}
 ${key(previous, 'None: the key has not rotated since the sandbox started.')}
 <p><a href="/">Back to the sandbox</a></p>
 </main>`;
-  sendPage(res, 200, htmlDocument({ title: 'Signing key: ServicePay sandbox', body }), ctx);
+  sendHtml(res, 200, htmlDocument({ title: 'Signing key: ServicePay sandbox', body }));
 }
 
 /** POST /keys/next and /keys/rotate: a form of the keys page, or JSON from a tool. */
@@ -103,15 +111,15 @@ export async function keysAction(
   req: IncomingMessage,
   res: ServerResponse,
   action: 'next' | 'rotate',
-  ctx: SandboxContext,
+  { keys, doors, log }: KeysParts,
 ): Promise<void> {
   const body = await readBody(req, MAX_FORM_BYTES);
   const json = /^application\/json\s*(?:;|$)/i.test(req.headers['content-type'] ?? '');
   const allowed = json
-    ? ctx.doors.fromTool(req)
-    : ctx.doors.fromOwnPage(req, KEYS_FORM, formFields(body).get('token'));
+    ? doors.fromTool(req)
+    : doors.fromOwnPage(req, KEYS_FORM, formFields(body).get('token'));
   if (!allowed) {
-    ctx.options.log(`keys ${action} refused: not from the keys page or a tool on this machine`);
+    log(`keys ${action} refused: not from the keys page or a tool on this machine`);
     if (json) {
       return sendError(
         res,
@@ -119,20 +127,14 @@ export async function keysAction(
         'servicepay: the sandbox rotates its key only from its own keys page or a tool on this machine.',
       );
     }
-    const refused = messagePage(
+    return sendMessagePage(
+      res,
+      403,
       'Action refused',
       'The sandbox changes its signing key only from its own keys page. Open the keys page again and use its buttons.',
     );
-    return sendPage(res, 403, refused, ctx);
   }
-  const done =
-    action === 'rotate'
-      ? await rotateKey(ctx.keys, ctx.options.log)
-      : await prepareNextKey(ctx.keys);
+  const done = action === 'rotate' ? await rotateKey(keys, log) : await prepareNextKey(keys);
   if (json) return sendJson(res, 200, done);
-  send(res, 303, messagePage('Redirecting', 'Continue to /keys'), {
-    'Content-Type': 'text/html; charset=utf-8',
-    'Content-Security-Policy': pageCsp([]),
-    Location: '/keys',
-  });
+  sendMessagePage(res, 303, 'Redirecting', 'Continue to /keys', { Location: '/keys' });
 }

@@ -1,0 +1,131 @@
+/** The `servicepay-sandbox` command's usage text and each command's flags (node:util parseArgs). */
+import type { ParseArgsConfig } from 'node:util';
+import { DEFAULT_SANDBOX_ADDRESS } from './client';
+import { BANK_ERROR_DESCRIPTION } from '../notification';
+import {
+  DEFAULT_DELIVERY_HISTORY,
+  DEFAULT_MAX_PAYMENTS,
+  DEFAULT_MERCHANT_NAME,
+  SANDBOX_DEFAULT_PORT,
+} from '../options';
+
+export const USAGE = `Usage:
+  servicepay-sandbox [options]                 Start the ServicePay sandbox
+  servicepay-sandbox send-webhook [options]    Send one signed test notification (spec 5.3)
+  servicepay-sandbox resend <payment-id> [faults]
+                                               Send a payment's notification again, with the
+                                               same bytes and signature, also after the
+                                               sandbox gave up on it
+  servicepay-sandbox break [faults] [--payment <id> | --next <n>]
+                                               Break the next notifications (or one payment's)
+                                               on purpose
+  servicepay-sandbox check-receiver            Run the receiver check against the sandbox's
+                                               webhook URL and print what it answered
+  servicepay-sandbox rotate-key [--prepare]    Rehearse a key rotation: --prepare prints the
+                                               next key (publish it beside the current one);
+                                               without it, the sandbox signs with that key
+
+Sandbox options:
+  --port <n>                   Port to listen on (default ${SANDBOX_DEFAULT_PORT}; 0 picks a free one)
+  --host <address>             Address to listen on (default 127.0.0.1; 0.0.0.0 for the network)
+  --webhook-url <url>          Where webhook notifications are PUT
+  --web-callback-url <url>     Where shoppers return after the bank page (WEB_BROWSER)
+  --mobile-callback-url <url>  Where shoppers return after the bank page (MOBILE_APPLICATION)
+  --key-file <path>            PEM private key to sign webhooks with, created when missing,
+                               so the public key stays the same across restarts
+  --merchant-name <name>       The payee the bank page shows (default "${DEFAULT_MERCHANT_NAME}");
+                               <application-id>=<name> names one application's merchant
+                               (repeat the flag for several)
+  --public-url <url>           The address browsers use when it is not localhost or an IP
+                               address (a tunnel, a network name); other host names are refused
+  --delivery-history <n>       Delivery attempts kept for the deliveries page (default
+                               ${DEFAULT_DELIVERY_HISTORY}); the oldest are dropped
+  --max-payments <n>           Payments kept, with their notifications (default
+                               ${DEFAULT_MAX_PAYMENTS}); the oldest are forgotten
+  --unavailable <id>[,<id>...] Banks listed as unavailable: shown, but a payment there is
+                               refused (repeat the flag or separate ids with commas)
+  -h, --help                   Show this help
+
+send-webhook options:
+  --to <url>                   The receiver's address (required)
+  --status COMPLETED|FAILED    Which example to send (required)
+  --key-file <path>            Sign with this key; use the running sandbox's --key-file so the
+                               receiver verifies with the key the sandbox serves
+  Any field of the payload, to reproduce a notification exactly:
+  --payment-id <id>            paymentId (default a new UUID)
+  --merchant-payment-id <id>   merchantPaymentId (default a new UUID; null sends null)
+  --amount <number>            paymentRequest.amount (default 12.5)
+  --reference <text>           paymentRequest.reference (default ORDER-1042)
+  --metadata <json>            paymentMetadata: a JSON object, or null
+  --error-description <text>   errorDescription, FAILED only (default "${BANK_ERROR_DESCRIPTION}")
+
+Faults (resend, break): what the real service may do, done on purpose
+  --twice-at-once              Send two copies at the same moment
+  --late-resend <ms>           Send it again this many milliseconds after the receiver's 200
+  --network-failures <n>       Fail the first n attempts before they reach the receiver
+  --delay <ms>                 Wait this many milliseconds before the first attempt
+  resend without faults applies those armed for the payment, if any.
+
+resend, break, check-receiver and rotate-key talk to a running sandbox:
+  --sandbox <url>              Its address (default ${DEFAULT_SANDBOX_ADDRESS})
+  --payment <id>               break: only this payment's next delivery (when it settles, or
+                               its next resend)
+  --next <n>                   break: the next n notifications (default 1; 0 disarms them)
+
+Exit status: 0 on success (sandbox stopped cleanly; receiver answered 200; resend or break
+accepted; every receiver check case as expected), 1 on failure (sandbox could not start or
+be reached; receiver answered another status or did not answer; a case not as expected), 2 on
+a usage error.`;
+
+export const SERVER_OPTIONS = {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  'webhook-url': { type: 'string' },
+  'web-callback-url': { type: 'string' },
+  'mobile-callback-url': { type: 'string' },
+  'key-file': { type: 'string' },
+  'merchant-name': { type: 'string', multiple: true },
+  'public-url': { type: 'string' },
+  'delivery-history': { type: 'string' },
+  'max-payments': { type: 'string' },
+  unavailable: { type: 'string', multiple: true },
+  help: { type: 'boolean', short: 'h' },
+} as const satisfies ParseArgsConfig['options'];
+
+export const SEND_OPTIONS = {
+  to: { type: 'string' },
+  status: { type: 'string' },
+  'key-file': { type: 'string' },
+  'payment-id': { type: 'string' },
+  'merchant-payment-id': { type: 'string' },
+  amount: { type: 'string' },
+  reference: { type: 'string' },
+  metadata: { type: 'string' },
+  'error-description': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const satisfies ParseArgsConfig['options'];
+
+export const FAULT_OPTIONS = {
+  'twice-at-once': { type: 'boolean' },
+  'late-resend': { type: 'string' },
+  'network-failures': { type: 'string' },
+  delay: { type: 'string' },
+  sandbox: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const satisfies ParseArgsConfig['options'];
+
+export const BREAK_OPTIONS = {
+  ...FAULT_OPTIONS,
+  payment: { type: 'string' },
+  next: { type: 'string' },
+} as const satisfies ParseArgsConfig['options'];
+
+export const CHECK_OPTIONS = {
+  sandbox: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const satisfies ParseArgsConfig['options'];
+
+export const ROTATE_OPTIONS = {
+  ...CHECK_OPTIONS,
+  prepare: { type: 'boolean' },
+} as const satisfies ParseArgsConfig['options'];
