@@ -23,6 +23,9 @@ const SERVER_TESTS = [
 export default defineConfig({
   resolve: { alias },
   test: {
+    // The stylesheets are imported as strings (`?raw`: the component's, and the sandbox's in
+    // every project that starts it); vitest empties CSS by default.
+    css: { include: [/\.css/] },
     projects: [
       {
         extends: true,
@@ -49,8 +52,6 @@ export default defineConfig({
           // test/vanilla: the Preact build of the component (test/vanilla/support.ts) beside React's.
           include: ['test/react/**/*.test.{ts,tsx}', 'test/vanilla/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
-          // The stylesheets are imported as strings (`?raw`); vitest empties CSS by default.
-          css: { include: [/\.css/] },
           setupFiles: ['test/helpers/setup-dom.ts'],
         },
       },

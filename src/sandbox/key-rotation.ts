@@ -9,10 +9,11 @@
  * again (docs/decisions.md).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { formFields, MAX_FORM_BYTES, readBody, send, sendError, sendJson } from './http';
+import { formFields, MAX_FORM_BYTES, readBody, sendError, sendJson } from './http';
 import { newKeys } from './keys';
 import type { SandboxKeys } from './keys';
-import { escapeHtml, htmlDocument, messagePage, pageCsp, sendPage } from './pages';
+import { html } from './html';
+import { htmlDocument, messagePage, sendPage, sendRedirect } from './pages';
 import type { SandboxContext } from './service';
 
 /** The form purpose of the keys page (a payment id is a UUID: never this). */
@@ -76,12 +77,12 @@ export async function rotateKey(keys: SandboxKeys, log: (line: string) => void) 
 /** GET /keys: the keys, the drill, and its two buttons. */
 export async function showKeys(res: ServerResponse, ctx: SandboxContext): Promise<void> {
   const { current, next, previous } = await keyRotation(ctx.keys);
-  const token = escapeHtml(ctx.doors.token(KEYS_FORM));
+  const token = ctx.doors.token(KEYS_FORM);
   const key = (text: string | null, none: string) =>
-    text === null ? `<p>${none}</p>` : `<pre><code>${escapeHtml(text)}</code></pre>`;
+    text === null ? html`<p>${none}</p>` : html`<pre><code>${text}</code></pre>`;
   const form = (action: string, label: string) =>
-    `<form method="post" action="/keys/${action}"><input type="hidden" name="token" value="${token}"><button type="submit">${label}</button></form>`;
-  const body = `<main>
+    html`<form method="post" action="/keys/${action}"><input type="hidden" name="token" value="${token}"><button type="submit">${label}</button></form>`;
+  const body = html`<main>
 <h1>Signing key</h1>
 <p>Rehearse a key rotation: prepare the next key and give your receiver both (<code>publicKey: [current, next]</code>), rotate, check that notifications still verify, then remove the old key.</p>
 <h2>Current key</h2>
@@ -130,9 +131,5 @@ export async function keysAction(
       ? await rotateKey(ctx.keys, ctx.options.log)
       : await prepareNextKey(ctx.keys);
   if (json) return sendJson(res, 200, done);
-  send(res, 303, messagePage('Redirecting', 'Continue to /keys'), {
-    'Content-Type': 'text/html; charset=utf-8',
-    'Content-Security-Policy': pageCsp([]),
-    Location: '/keys',
-  });
+  sendRedirect(res, '/keys');
 }

@@ -1,8 +1,8 @@
 /**
  * startSandbox: the local simulator of the service on node:http, and its routes. A request
  * passes the Host check, then goes to its route; unknown paths get 404 JSON, wrong methods
- * 405. What the routes do is in api.ts (what the component calls), bank-page.ts, pages.ts and
- * deliveries-page.ts; what they act on is in service.ts.
+ * 405. What the routes do is in api.ts (what the component calls), bank-page.ts, index-page.ts
+ * and deliveries-page.ts; what they act on is in service.ts.
  */
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
@@ -32,13 +32,13 @@ import { keysAction, rotateKey, showKeys } from './key-rotation';
 import { loadKeys } from './keys';
 import { describeFailure } from './notification';
 import { resolveOptions } from './options';
+import { showIndex } from './index-page';
 import {
   DELIVERIES_SCRIPT_PATH,
   STYLESHEET_PATH,
   sendDeliveriesScript,
   sendStylesheet,
-  showIndex,
-} from './pages';
+} from './page-assets';
 import { SANDBOX_APPLICATION_ID, checkOutcome, createSandboxContext } from './service';
 import type { SandboxContext } from './service';
 import type { Sandbox, SandboxOptions, SandboxPayment, SettleOutcome } from './types';
