@@ -69,8 +69,8 @@ function answerCell(attempt: WebhookDeliveryAttempt, sameCauseAsAbove: boolean):
 }
 
 /**
- * The attempts' rows, the answer first: on a phone it is what shows before the table scrolls
- * sideways.
+ * The attempts' rows, the answer first: on a phone, where each row is a block, it is what a
+ * reader sees first.
  */
 function attemptRows(attempts: readonly WebhookDeliveryAttempt[]): Html {
   const rows = attempts.map((a, i) => {
@@ -141,8 +141,9 @@ ${resendForm(html`<fieldset><legend>Faults for this resend</legend>\n${faultFiel
 ${scrollTable(
   `${id}-attempts`,
   `Attempts for ${view.paymentId}, newest first`,
-  html`<th scope="col">Answer</th><th scope="col">Outcome</th><th scope="col">Copy</th><th scope="col">Attempt</th><th scope="col">Took</th><th scope="col">Time</th><th scope="col">Next attempt</th>`,
+  ['Answer', 'Outcome', 'Copy', 'Attempt', 'Took', 'Time', 'Next attempt'],
   attemptRows(shownAttempts(view, checkCase)),
+  { stack: 'attempts' },
 )}
 </section>`;
 }

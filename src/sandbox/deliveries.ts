@@ -13,7 +13,8 @@
  */
 import { setMaxListeners } from 'node:events';
 import { performance } from 'node:perf_hooks';
-import { diagnose, hintLine } from './diagnosis';
+import { attemptLine } from './attempt-line';
+import { diagnose } from './diagnosis';
 import type { SendCheck } from './diagnosis';
 import { SandboxError } from './errors';
 import { checkFaults, describeFaults, hasFault } from './faults';
@@ -107,6 +108,8 @@ interface Notification {
   bytes: Buffer;
   headers: Record<string, string>;
   request: WebhookRequestRecord;
+  /** The receiver check's forged case: a refusal is the answer it wants. */
+  forged: boolean;
   /** Copies sent so far. */
   copies: number;
 }
@@ -161,24 +164,10 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
     timers.set(timer, onCancel);
   }
 
-  function publish(attempt: WebhookDeliveryAttempt): void {
+  function publish(attempt: WebhookDeliveryAttempt, forged: boolean): void {
     records.push(attempt);
     if (records.length > options.history) records.splice(0, records.length - options.history);
-    const result = attempt.status !== null ? `HTTP ${attempt.status}` : attempt.error;
-    const next =
-      attempt.outcome === 'retrying'
-        ? `; next attempt at ${attempt.nextAttemptAt}`
-        : attempt.outcome === 'gave-up'
-          ? `; giving up after ${attempt.attempt} attempts`
-          : '';
-    const copy =
-      attempt.copy > 1 || attempt.reason !== 'settled'
-        ? ` (copy ${attempt.copy}, ${attempt.reason})`
-        : '';
-    const hint = attempt.hint ? `. ${hintLine(attempt)}` : '';
-    log(
-      `webhook ${attempt.paymentStatus} ${attempt.paymentId} attempt ${attempt.attempt}${copy} → ${result}${next}${hint}`,
-    );
+    log(attemptLine(attempt, forged));
     for (const listener of [...listeners, options.onAttempt]) {
       try {
         listener?.(structuredClone(attempt));
@@ -212,6 +201,7 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
         headers: Object.freeze({ ...headers, 'Content-Length': String(bytes.length) }),
         body,
       }) as WebhookRequestRecord,
+      forged,
       copies: 0,
     };
     notifications.set(paymentId, notification);
@@ -321,7 +311,7 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
             nextAttemptAt,
           };
           seen.push(record);
-          publish(record);
+          publish(record, notification.forged);
           if (outcome !== 'retrying') resolve(seen);
         });
         inFlight.add(done);

@@ -54,7 +54,7 @@ export function indexPage(context: IndexPageContext): Html {
       ? scrollTable(
           'payments',
           'Latest payments (newest first)',
-          html`<th scope="col">Created</th><th scope="col">Payment</th><th scope="col">Amount</th><th scope="col">Reference</th><th scope="col">Status</th>`,
+          ['Created', 'Payment', 'Amount', 'Reference', 'Status'],
           joinHtml(rows, html`\n`),
         )
       : html`<p>No payments yet.</p>`;

@@ -137,13 +137,21 @@ export function messagePage(title: string, message: string): Html {
 /**
  * A table in a container that scrolls sideways on a narrow screen. The container is a named
  * region that takes focus, so a keyboard user can scroll it too (axe:
- * scrollable-region-focusable).
+ * scrollable-region-focusable). A `stack` table does not scroll: on a narrow screen each row is
+ * a block of "label: value" lines (sandbox.css names its columns).
  */
-export function scrollTable(id: string, caption: Html | string, headers: Html, rows: Html): Html {
-  return html`<div class="table-scroll" role="region" tabindex="0" aria-labelledby="${id}-caption" data-part="${id}">
+export function scrollTable(
+  id: string,
+  caption: Html | string,
+  headers: readonly string[],
+  rows: Html,
+  { stack }: { stack?: 'attempts' | 'check' } = {},
+): Html {
+  const headerCells = headers.map((name) => html`<th scope="col">${name}</th>`);
+  return html`<div class="table-scroll${stack && ` stack stack-${stack}`}" role="region" tabindex="0" aria-labelledby="${id}-caption" data-part="${id}">
 <table>
 <caption id="${id}-caption">${caption}</caption>
-<thead><tr>${headers}</tr></thead>
+<thead><tr>${headerCells}</tr></thead>
 <tbody>
 ${rows}
 </tbody>

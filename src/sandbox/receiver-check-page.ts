@@ -121,8 +121,9 @@ export function checkPart(state: CheckState, token: string): Html {
     result = html`${scrollTable(
       'receiver-check-report',
       html`Receiver check of ${report.url}, ${timeElement(report.startedAt)}: ${failed === 0 ? 'every case as expected' : `${failed} of ${report.cases.length} cases not as expected`}`,
-      html`<th scope="col">Case</th><th scope="col">What the sandbox did</th><th scope="col">Expected</th><th scope="col">Answers</th><th scope="col">Result</th>`,
+      ['Case', 'What the sandbox did', 'Expected', 'Answers', 'Result'],
       joinHtml(rows, html`\n`),
+      { stack: 'check' },
     )}
 <p class="note">${report.note}</p>`;
   }
