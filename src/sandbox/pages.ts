@@ -15,8 +15,6 @@ import { STYLESHEET_PATH } from './page-assets';
 import type { SandboxContext } from './service';
 
 export { escapeHtml } from './html';
-/** The same five characters are the ones that matter in XML (the SVG icons). */
-export { escapeHtml as escapeXml } from './html';
 
 /** A payment's bank page (bank-page.ts), linked from the index and handed out by the API. */
 export function bankPath(paymentId: string): string {
