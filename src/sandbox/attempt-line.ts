@@ -2,6 +2,10 @@
 import { hintLine } from './diagnosis';
 import type { WebhookDeliveryAttempt } from './types';
 
+/** A 4xx: the refusal the receiver check's forged case wants. */
+export const isRefusal = (status: number | null): boolean =>
+  status !== null && Math.floor(status / 100) === 4;
+
 /**
  * "webhook COMPLETED <id> attempt 1 → HTTP 401; giving up after 3 attempts. Likely cause: …".
  * The receiver check's forged case (`forged`) is sent once, and a 4xx is the answer it wants:
@@ -9,8 +13,7 @@ import type { WebhookDeliveryAttempt } from './types';
  */
 export function attemptLine(attempt: WebhookDeliveryAttempt, forged: boolean): string {
   const result = attempt.status !== null ? `HTTP ${attempt.status}` : attempt.error;
-  const refusedAsWanted =
-    forged && attempt.status !== null && Math.floor(attempt.status / 100) === 4;
+  const refusedAsWanted = forged && isRefusal(attempt.status);
   const next =
     attempt.outcome === 'retrying'
       ? `; next attempt at ${attempt.nextAttemptAt}`

@@ -3,6 +3,7 @@
  * purpose), the request as sent, and every attempt with its answer and, for a failure, its
  * likely cause. Also what the page's live region says of an attempt.
  */
+import { isRefusal } from './attempt-line';
 import { checkCaseState, shownAttempts } from './receiver-check-page';
 import type { CheckCaseView } from './receiver-check-page';
 import type { NotificationView } from './deliveries';
@@ -72,13 +73,16 @@ function answerCell(attempt: WebhookDeliveryAttempt, sameCauseAsAbove: boolean):
  * The attempts' rows, the answer first: on a phone, where each row is a block, it is what a
  * reader sees first.
  */
-function attemptRows(attempts: readonly WebhookDeliveryAttempt[]): Html {
+function attemptRows(
+  attempts: readonly WebhookDeliveryAttempt[],
+  checkCase: CheckCaseView | null,
+): Html {
   const rows = attempts.map((a, i) => {
     const above = attempts[i - 1];
     const same = above?.hint != null && a.hint != null && above.hint.cause === a.hint.cause;
     return html`<tr class="outcome-${a.outcome}">
 <td class="answer">${answerCell(a, same)}</td>
-<td>${a.outcome}</td>
+<td>${checkCase?.spec.forged && isRefusal(a.status) ? 'refused, as the case expects' : a.outcome}</td>
 <td>${a.copy} · ${REASONS[a.reason]}</td>
 <td>${a.attempt}</td>
 <td>${a.simulated ? '—' : `${a.durationMs} ms`}</td>
@@ -142,7 +146,7 @@ ${scrollTable(
   `${id}-attempts`,
   `Attempts for ${view.paymentId}, newest first`,
   ['Answer', 'Outcome', 'Copy', 'Attempt', 'Took', 'Time', 'Next attempt'],
-  attemptRows(shownAttempts(view, checkCase)),
+  attemptRows(shownAttempts(view, checkCase), checkCase),
   { stack: 'attempts' },
 )}
 </section>`;

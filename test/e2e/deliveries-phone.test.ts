@@ -61,6 +61,9 @@ describe('the receiver check’s cases on the deliveries page', () => {
         await expect(section.innerText()).resolves.toContain(
           'Forged on purpose by the receiver check',
         );
+        await expect(section.locator('tbody td:nth-child(2)').innerText(), where).resolves.toBe(
+          'refused, as the case expects',
+        );
 
         // Nothing wider than the screen, and no table scrolling sideways inside it.
         const layout = await page.evaluate(() => ({
