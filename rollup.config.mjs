@@ -81,18 +81,21 @@ const external = (id) =>
     (dep) => id === dep || id.startsWith(`${dep}/`),
   );
 
-/** `import css from './x.css?raw'`: the stylesheet as a minified string (Vite does the same in tests). */
-function rawCss() {
+/**
+ * `import css from './x.css?raw'`: the stylesheet as a minified string (Vite does the same in
+ * tests); `import script from './x.js?raw'`: a browser script the sandbox serves, as written.
+ */
+function rawText() {
   return {
-    name: 'raw-css',
+    name: 'raw-text',
     resolveId(id, importer) {
-      if (!id.endsWith('.css?raw')) return null;
+      if (!/\.(css|js)\?raw$/.test(id)) return null;
       return new URL(id.slice(0, -4), `file://${importer}`).pathname + '?raw';
     },
     async load(id) {
-      if (!id.endsWith('.css?raw')) return null;
-      const css = await minifyCss(readFileSync(id.slice(0, -4), 'utf8'));
-      return `export default ${JSON.stringify(css)};`;
+      if (!/\.(css|js)\?raw$/.test(id)) return null;
+      const text = readFileSync(id.slice(0, -4), 'utf8');
+      return `export default ${JSON.stringify(id.endsWith('.css?raw') ? await minifyCss(text) : text)};`;
     },
   };
 }
@@ -269,7 +272,7 @@ const standalone = (input, file, more = [], output = {}) => ({
     extrasFromScript(),
     preactBuild(),
     nodeResolve(),
-    rawCss(),
+    rawText(),
     replace({ preventAssignment: true, values: { 'process.env.NODE_ENV': '"production"' } }),
     shimCommonjs(),
     esbuild({ target: 'es2020', jsx: 'automatic' }),
@@ -310,7 +313,7 @@ export default [
     onwarn,
     plugins: [
       clientBoundary(),
-      rawCss(),
+      rawText(),
       esbuild({ target: 'es2020', jsx: 'automatic' }),
       copyStylesheets('dist/css'),
     ],
@@ -347,7 +350,7 @@ export default [
     input: typedEntries,
     external,
     onwarn,
-    plugins: [rawCss(), dts()],
+    plugins: [rawText(), dts()],
     output: {
       dir: 'dist',
       format: 'es',
@@ -366,7 +369,7 @@ export default [
       nodeResolve(),
       shimInProduction(),
       shimCommonjs(),
-      rawCss(),
+      rawText(),
       esbuild({ target: 'es2020', jsx: 'automatic' }),
     ],
     output: [
@@ -394,7 +397,7 @@ export default [
     input: preactInputs,
     external,
     onwarn,
-    plugins: [rawCss(), dts()],
+    plugins: [rawText(), dts()],
     output: { dir: 'dist', format: 'es', entryFileNames: `[name].d.${ext}` },
   })),
   // The standalone script of spec 4.3: window.Service and window.ServiceEvent.

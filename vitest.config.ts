@@ -28,6 +28,9 @@ const HEAVY_DOM_TESTS = ['test/react/large-bank-list.test.tsx'];
 export default defineConfig({
   resolve: { alias },
   test: {
+    // The stylesheets are imported as strings (`?raw`: the component's, and the sandbox's in
+    // every project that starts it); vitest empties CSS by default.
+    css: { include: [/\.css/] },
     projects: [
       {
         extends: true,
@@ -57,8 +60,6 @@ export default defineConfig({
             ? [...configDefaults.exclude, ...HEAVY_DOM_TESTS]
             : configDefaults.exclude,
           environment: 'jsdom',
-          // The stylesheets are imported as strings (`?raw`); vitest empties CSS by default.
-          css: { include: [/\.css/] },
           setupFiles: ['test/helpers/setup-dom.ts'],
         },
       },

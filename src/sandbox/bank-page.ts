@@ -6,17 +6,12 @@
  * locked doors).
  */
 import type { ServerResponse } from 'node:http';
-import { MAX_FORM_BYTES, formFields, readBody, send } from './http';
+import { html } from './html';
+import type { Html } from './html';
+import { MAX_FORM_BYTES, formFields, readBody } from './http';
 import { BANK_ERROR_DESCRIPTION, REJECTED_DESCRIPTION } from './notification';
-import {
-  bankPath,
-  escapeHtml,
-  formatAmount,
-  htmlDocument,
-  messagePage,
-  pageCsp,
-  sendPage,
-} from './pages';
+import { bankPath, formatAmount, htmlDocument, messagePage, sendPage } from './pages';
+import { sendRedirect } from './page-answers';
 import type { PaymentRoute, SandboxContext } from './service';
 import type { FinalPaymentStatus, SandboxInstitution, SandboxPayment } from './types';
 
@@ -39,35 +34,35 @@ export function isDecision(value: unknown): value is Decision {
   return typeof value === 'string' && (DECISIONS as readonly string[]).includes(value);
 }
 
-function bankBar(institution: Required<SandboxInstitution>): string {
-  return `<header class="bank-bar">
-<img src="/icons/${escapeHtml(institution.id)}.svg" alt="" width="40" height="40">
-<span class="bank-name">${escapeHtml(institution.name)}</span>
+function bankBar(institution: Required<SandboxInstitution>): Html {
+  return html`<header class="bank-bar">
+<img src="/icons/${institution.id}.svg" alt="" width="40" height="40">
+<span class="bank-name">${institution.name}</span>
 <span class="badge">Sandbox</span>
 </header>`;
 }
 
-function summary({ payment, institution, merchantName }: BankPageContext): string {
-  return `<dl class="summary">
-<div><dt>Pay to</dt><dd>${escapeHtml(merchantName)}</dd></div>
-<div><dt>Amount</dt><dd class="amount">${escapeHtml(formatAmount(payment.amount))}</dd></div>
-<div><dt>Reference</dt><dd>${escapeHtml(payment.reference)}</dd></div>
-<div><dt>From</dt><dd>Your ${escapeHtml(institution.name)} current account</dd></div>
+function summary({ payment, institution, merchantName }: BankPageContext): Html {
+  return html`<dl class="summary">
+<div><dt>Pay to</dt><dd>${merchantName}</dd></div>
+<div><dt>Amount</dt><dd class="amount">${formatAmount(payment.amount)}</dd></div>
+<div><dt>Reference</dt><dd>${payment.reference}</dd></div>
+<div><dt>From</dt><dd>Your ${institution.name} current account</dd></div>
 </dl>`;
 }
 
 /** The page for a payment: the decision form while PENDING, its result once final. */
-export function bankPage(context: BankPageContext): string {
+export function bankPage(context: BankPageContext): Html {
   const { payment, institution, merchantName } = context;
   if (payment.status !== 'PENDING') return resultPage(context);
-  const body = `${bankBar(institution)}
+  const body = html`${bankBar(institution)}
 <main>
 <div class="card">
 <h1>Authorise your payment</h1>
-<p class="lead">Pay <strong>${escapeHtml(formatAmount(payment.amount))}</strong> to <strong>${escapeHtml(merchantName)}</strong> from your ${escapeHtml(institution.name)} account.</p>
+<p class="lead">Pay <strong>${formatAmount(payment.amount)}</strong> to <strong>${merchantName}</strong> from your ${institution.name} account.</p>
 ${summary(context)}
-<form method="post" action="${escapeHtml(bankPath(payment.paymentId))}/decision">
-<input type="hidden" name="token" value="${escapeHtml(context.token)}">
+<form method="post" action="${bankPath(payment.paymentId)}/decision">
+<input type="hidden" name="token" value="${context.token}">
 <fieldset>
 <legend>Do you want to make this payment?</legend>
 <div class="actions">
@@ -90,29 +85,27 @@ ${summary(context)}
  * Without a return address the shopper stays here: the note names the flag (and option) that
  * sends them back, since this is where a merchant following the docs finds themselves stuck.
  */
-function noCallbackNote(agentType: string): string {
+function noCallbackNote(agentType: string): Html {
   const mobile = agentType === 'MOBILE_APPLICATION';
   const flag = mobile ? '--mobile-callback-url' : '--web-callback-url';
   const option = mobile ? 'mobileCallbackUrl' : 'webCallbackUrl';
-  return `<p class="note">No callback address is configured for ${escapeHtml(agentType)} payments, so the shopper stays on this page and the sandbox shows the result here. To send shoppers back to your result page, start the sandbox with <code>${flag} &lt;the address of your result page&gt;</code> (<code>startSandbox</code>: <code>${option}</code>); with the real service, it is your application's callback address.</p>`;
+  return html`<p class="note">No callback address is configured for ${agentType} payments, so the shopper stays on this page and the sandbox shows the result here. To send shoppers back to your result page, start the sandbox with <code>${flag} &lt;the address of your result page&gt;</code> (<code>startSandbox</code>: <code>${option}</code>); with the real service, it is your application's callback address.</p>`;
 }
 
-function resultPage(context: BankPageContext): string {
+function resultPage(context: BankPageContext): Html {
   const { payment, institution, merchantName, returnUrl } = context;
   const completed = payment.status === 'COMPLETED';
   const heading = completed ? 'Payment approved' : 'Payment failed';
   const reason =
-    !completed && payment.errorDescription
-      ? `<p>Reason: ${escapeHtml(payment.errorDescription)}</p>`
-      : '';
+    !completed && payment.errorDescription ? html`<p>Reason: ${payment.errorDescription}</p>` : '';
   const back = returnUrl
-    ? `<p><a class="button primary" href="${escapeHtml(returnUrl)}">Return to ${escapeHtml(merchantName)}</a></p>`
+    ? html`<p><a class="button primary" href="${returnUrl}">Return to ${merchantName}</a></p>`
     : noCallbackNote(payment.agentType);
-  const body = `${bankBar(institution)}
+  const body = html`${bankBar(institution)}
 <main>
 <div class="card">
-<h1 class="status-${escapeHtml(payment.status)}">${heading}</h1>
-<p>Status: <strong>${escapeHtml(payment.status)}</strong></p>
+<h1 class="status-${payment.status}">${heading}</h1>
+<p>Status: <strong>${payment.status}</strong></p>
 ${reason}
 ${summary(context)}
 ${back}
@@ -205,10 +198,5 @@ export const decide: PaymentRoute = async (req, res, paymentId, ctx) => {
   }
   const { status, errorDescription } = OUTCOMES[decision];
   const payment = ctx.settle(paymentId, status, errorDescription)!;
-  const location = callbackFor(payment, ctx) ?? bankPath(payment.paymentId);
-  send(res, 303, messagePage('Redirecting', `Continue to ${location}`), {
-    'Content-Type': 'text/html; charset=utf-8',
-    'Content-Security-Policy': pageCsp([]),
-    Location: location,
-  });
+  sendRedirect(res, callbackFor(payment, ctx) ?? bankPath(payment.paymentId));
 };

@@ -5,16 +5,17 @@
  */
 import type { ServerResponse } from 'node:http';
 import { send } from './http';
+import type { Html } from './html';
 import { messagePage, pageCsp } from './pages';
 
 /** An HTML page under the pages' CSP, with extra headers such as Location. */
 export function sendHtml(
   res: ServerResponse,
   status: number,
-  html: string,
+  page: Html,
   headers: Record<string, string> = {},
 ): void {
-  send(res, status, html, {
+  send(res, status, String(page), {
     'Content-Type': 'text/html; charset=utf-8',
     'Content-Security-Policy': pageCsp([]),
     ...headers,
@@ -30,4 +31,12 @@ export function sendMessagePage(
   headers: Record<string, string> = {},
 ): void {
   sendHtml(res, status, messagePage(title, message), headers);
+}
+
+/**
+ * The 303 after a form's POST (post/redirect/get, so a reload never acts twice), with a page
+ * that says where to go for a client that does not follow it.
+ */
+export function sendRedirect(res: ServerResponse, location: string): void {
+  sendMessagePage(res, 303, 'Redirecting', `Continue to ${location}`, { Location: location });
 }

@@ -7,7 +7,9 @@
 import { RECEIVER_CHECK_NOTE, caseSpec } from './diagnosis';
 import type { CaseSpec } from './diagnosis';
 import type { NotificationView } from './deliveries';
-import { escapeHtml, scrollTable, timeElement } from './pages';
+import { html, joinHtml } from './html';
+import type { Html } from './html';
+import { scrollTable, timeElement } from './pages';
 import type { ReceiverCheckReport, WebhookDeliveryAttempt } from './types';
 
 export interface CheckState {
@@ -73,8 +75,8 @@ const VERDICTS = { passed: 'As expected', failed: 'Not as expected', running: 'R
 const CLASSES = { passed: 'delivered', failed: 'gave-up', running: 'retrying' };
 
 /** Where a check case stands, in place of "Latest: Gave up": the case, expected, verdict. */
-export function checkCaseState(c: CheckCaseView): string {
-  return `Receiver check case “${escapeHtml(c.spec.title)}”, expected: ${escapeHtml(c.spec.expected)} <span class="verdict verdict-${CLASSES[c.state]}">${VERDICTS[c.state]}</span> ${escapeHtml(c.verdict)}`;
+export function checkCaseState(c: CheckCaseView): Html {
+  return html`Receiver check case “${c.spec.title}”, expected: ${c.spec.expected} <span class="verdict verdict-${CLASSES[c.state]}">${VERDICTS[c.state]}</span> ${c.verdict}`;
 }
 
 /** The attempts as shown: a forged case's refusal hinted as the answer wanted, not a failure. */
@@ -94,45 +96,47 @@ const FORGED_HINT =
   'Forged on purpose by the receiver check, with a signature over other bytes: refusing it is the right answer.';
 
 /** The receiver check's form and last report: replaced as a whole while the page is open. */
-export function checkPart(state: CheckState, token: string): string {
+export function checkPart(state: CheckState, token: string): Html {
   const button = !state.available
-    ? '<p>The receiver check needs a webhook URL: start the sandbox with <code>--webhook-url</code>.</p>'
+    ? html`<p>The receiver check needs a webhook URL: start the sandbox with <code>--webhook-url</code>.</p>`
     : state.running
-      ? '<p><strong>The receiver check is running…</strong> Its report appears here when it ends.</p>'
-      : `<form method="post" action="/deliveries/check"><input type="hidden" name="token" value="${escapeHtml(token)}"><button type="submit" class="primary" id="run-receiver-check">Run the receiver check</button></form>`;
+      ? html`<p><strong>The receiver check is running…</strong> Its report appears here when it ends.</p>`
+      : html`<form method="post" action="/deliveries/check"><input type="hidden" name="token" value="${token}"><button type="submit" class="primary" id="run-receiver-check">Run the receiver check</button></form>`;
   const { report } = state;
-  let result = '';
+  let result: Html | null = null;
   if (report !== null) {
     const failed = report.cases.filter((c) => !c.passed).length;
-    const rows = report.cases
-      .map(
-        (c) => `<tr class="${c.passed ? 'passed' : 'failed'}">
-<th scope="row">${escapeHtml(caseSpec(c.name)?.title ?? c.name)}<br><code>${escapeHtml(c.paymentId)}</code></th>
-<td>${escapeHtml(c.description)}</td>
-<td>${escapeHtml(c.expected)}</td>
-<td>${c.copies.map((copy) => `copy ${copy.copy}: ${escapeHtml(copy.answers.join(' → '))}`).join('<br>')}</td>
-<td><strong class="verdict verdict-${c.passed ? 'delivered' : 'gave-up'}">${c.passed ? 'As expected' : 'Not as expected'}</strong> ${escapeHtml(c.verdict)}</td>
+    const rows = report.cases.map(
+      (c) => html`<tr class="${c.passed ? 'passed' : 'failed'}">
+<th scope="row">${caseSpec(c.name)?.title ?? c.name}<br><code>${c.paymentId}</code></th>
+<td>${c.description}</td>
+<td>${c.expected}</td>
+<td>${joinHtml(
+        c.copies.map((copy) => html`copy ${copy.copy}: ${copy.answers.join(' → ')}`),
+        html`<br>`,
+      )}</td>
+<td><strong class="verdict verdict-${c.passed ? 'delivered' : 'gave-up'}">${c.passed ? 'As expected' : 'Not as expected'}</strong> ${c.verdict}</td>
 </tr>`,
-      )
-      .join('\n');
-    result = `${scrollTable(
+    );
+    result = html`${scrollTable(
       'receiver-check-report',
-      `Receiver check of ${escapeHtml(report.url)}, ${timeElement(report.startedAt)}: ${failed === 0 ? 'every case as expected' : `${failed} of ${report.cases.length} cases not as expected`}`,
-      '<th scope="col">Case</th><th scope="col">What the sandbox did</th><th scope="col">Expected</th><th scope="col">Answers</th><th scope="col">Result</th>',
-      rows,
+      html`Receiver check of ${report.url}, ${timeElement(report.startedAt)}: ${failed === 0 ? 'every case as expected' : `${failed} of ${report.cases.length} cases not as expected`}`,
+      ['Case', 'What the sandbox did', 'Expected', 'Answers', 'Result'],
+      joinHtml(rows, html`\n`),
+      { stack: 'check' },
     )}
-<p class="note">${escapeHtml(report.note)}</p>`;
+<p class="note">${report.note}</p>`;
   }
-  return `<div id="receiver-check-result" data-part="receiver-check-result">
+  return html`<div id="receiver-check-result" data-part="receiver-check-result">
 ${button}
 ${result}
 </div>`;
 }
 
-export function checkSection(check: CheckState, token: string): string {
-  return `<section id="receiver-check" aria-labelledby="receiver-check-heading">
+export function checkSection(check: CheckState, token: string): Html {
+  return html`<section id="receiver-check" aria-labelledby="receiver-check-heading">
 <h2 id="receiver-check-heading">Receiver check</h2>
-<p>Sends one signed notification per case to the webhook URL, one case after another: delivered once; twice at once; again after a 200; two network failures first; delayed a second; a forged signature. Then shows what your receiver answered to each. ${escapeHtml(RECEIVER_CHECK_NOTE)}</p>
+<p>Sends one signed notification per case to the webhook URL, one case after another: delivered once; twice at once; again after a 200; two network failures first; delayed a second; a forged signature. Then shows what your receiver answered to each. ${RECEIVER_CHECK_NOTE}</p>
 ${checkPart(check, token)}
 </section>`;
 }

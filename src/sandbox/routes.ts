@@ -19,13 +19,13 @@ import { deliveryEvents, showDeliveries } from './deliveries-page';
 import { send, sendJson } from './http';
 import { keysAction, showKeys } from './keys/rotation';
 import type { KeysParts } from './keys/rotation';
+import { showIndex } from './index-page';
 import {
   DELIVERIES_SCRIPT_PATH,
   STYLESHEET_PATH,
   sendDeliveriesScript,
   sendStylesheet,
-  showIndex,
-} from './pages';
+} from './page-assets';
 import type { SandboxContext } from './service';
 
 type Handler = () => void | Promise<void>;

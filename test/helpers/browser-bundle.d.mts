@@ -1,6 +1,6 @@
 import type { BuildOptions, Plugin } from 'esbuild';
-/** `import css from './x.css?raw'`, as rollup.config.mjs's rawCss plugin builds it. */
-export declare const rawCss: Plugin;
+/** `import css from './x.css?raw'` and `import script from './x.js?raw'`, as rollup.config.mjs's rawText plugin builds them. */
+export declare const rawText: Plugin;
 /** `react` and `react/jsx-runtime` as rollup.config.mjs's preactBuild resolves them. */
 export declare const preactBuild: Plugin;
 /** One ES module for a browser page, bundled with React or with Preact as the Preact builds use it. */

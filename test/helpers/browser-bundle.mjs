@@ -1,6 +1,6 @@
 // @ts-check
 // The one way tests bundle the sources for a browser page, with esbuild: the stylesheets
-// imported as `./x.css?raw` (minified, as rollup.config.mjs's rawCss plugin ships them) and,
+// imported as `./x.css?raw` (minified, as rollup.config.mjs's rawText plugin ships them) and,
 // for the Preact builds, `react` resolved as rollup.config.mjs's preactBuild resolves it.
 // Plain JavaScript so that test/vanilla/bundle.mjs, run by bare Node, can use it too.
 import { readFile } from 'node:fs/promises';
@@ -8,18 +8,22 @@ import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
 import { minifyCss, preactAlias, preactAliases } from '../../rollup.config.mjs';
 
-/** `import css from './x.css?raw'`, as rollup.config.mjs's rawCss plugin builds it. @type {import('esbuild').Plugin} */
-export const rawCss = {
-  name: 'raw-css',
+/**
+ * `import css from './x.css?raw'` and `import script from './x.js?raw'`, as rollup.config.mjs's
+ * rawText plugin builds them (a stylesheet minified, a script as written). @type {import('esbuild').Plugin}
+ */
+export const rawText = {
+  name: 'raw-text',
   setup(builder) {
-    builder.onResolve({ filter: /\.css\?raw$/ }, ({ path, resolveDir }) => ({
+    builder.onResolve({ filter: /\.(css|js)\?raw$/ }, ({ path, resolveDir }) => ({
       path: join(resolveDir, path.slice(0, -'?raw'.length)),
-      namespace: 'raw-css',
+      namespace: 'raw-text',
     }));
-    builder.onLoad({ filter: /.*/, namespace: 'raw-css' }, async ({ path }) => ({
-      contents: `export default ${JSON.stringify(await minifyCss(await readFile(path, 'utf8')))};`,
-      loader: 'js',
-    }));
+    builder.onLoad({ filter: /.*/, namespace: 'raw-text' }, async ({ path }) => {
+      const text = await readFile(path, 'utf8');
+      const contents = path.endsWith('.css') ? await minifyCss(text) : text;
+      return { contents: `export default ${JSON.stringify(contents)};`, loader: 'js' };
+    });
   },
 };
 
@@ -52,7 +56,7 @@ export async function bundleForBrowser({ framework = 'react', ...options }) {
     format: 'esm',
     jsx: 'automatic',
     ...options,
-    plugins: [...(framework === 'preact' ? [preactBuild] : []), rawCss],
+    plugins: [...(framework === 'preact' ? [preactBuild] : []), rawText],
     write: false,
     logLevel: 'silent',
   });

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { build } from 'esbuild';
+import { rawText } from '../helpers/browser-bundle.mjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli, sendTestWebhook, startSandbox } from '../../src/sandbox/index';
 import {
@@ -486,6 +487,7 @@ describe('the executable', { timeout: 60_000 }, () => {
       format: 'esm',
       outfile,
       logLevel: 'silent',
+      plugins: [rawText],
     });
     const child = spawn(process.execPath, [outfile, '--port', '0', '--key-file', keyFile], {
       stdio: ['ignore', 'pipe', 'pipe'],

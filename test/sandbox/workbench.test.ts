@@ -420,6 +420,25 @@ describe('the receiver check', () => {
     ).toBe(false);
   });
 
+  it('logs the forged case’s refusal as the answer it wanted, not as a delivery giving up', async () => {
+    const lines: string[] = [];
+    // Verifies the signature over the exact bytes: 401 for the forged case, 200 otherwise.
+    const r = await receiver((q) =>
+      verifyWebhookSignature(q.body, String(q.headers.authorization), sandbox.publicKey)
+        ? 200
+        : 401,
+    );
+    const sandbox = await testSandbox({ webhookUrl: r.url, log: (line) => lines.push(line) });
+    const report = await sandbox.checkReceiver();
+    const forged = report.cases.find((c) => c.name === 'forged-signature')!;
+    expect(forged.passed).toBe(true);
+    const line = lines.find((l) => l.startsWith('webhook') && l.includes(forged.paymentId))!;
+    expect(line).toContain('→ HTTP 401');
+    expect(line).not.toContain('giving up');
+    expect(line).not.toContain('Likely cause');
+    expect(line).toContain('refused, as the receiver check’s forged case expects');
+  });
+
   it('needs a webhook URL', async () => {
     const sandbox = await testSandbox();
     await expect(sandbox.checkReceiver()).rejects.toThrow(/needs a webhook URL/);

@@ -15,8 +15,8 @@ import {
   sendJson,
 } from '../http';
 import type { Doors } from '../http';
-import { notificationAnchor } from '../deliveries-page';
-import { sendMessagePage } from '../page-answers';
+import { notificationAnchor } from '../deliveries-notification';
+import { sendMessagePage, sendRedirect } from '../page-answers';
 import { commandFromForm, commandFromJson } from './commands';
 import type { CommandName, Commands, DeliveriesCommand } from './commands';
 
@@ -80,7 +80,7 @@ function fromPage(
     return sendMessagePage(res, status, 'Not done', (error as Error).message);
   }
   const location = anchorOf(command);
-  sendMessagePage(res, 303, 'Redirecting', `Continue to ${location}`, { Location: location });
+  sendRedirect(res, location);
 }
 
 async function fromTool(

@@ -6,7 +6,7 @@ import type { ServerResponse } from 'node:http';
 import { send, sendError } from '../http';
 import { DEFAULT_INSTITUTION_COLOUR, isHexColour } from '../options';
 import type { ResolvedOptions } from '../options';
-import { escapeXml } from '../pages';
+import { html } from '../html';
 
 const MINOR_WORDS = new Set(['of', 'the', 'uk', 'and', '&']);
 
@@ -53,12 +53,9 @@ export function institutionIconSvg(
   const text = initials(name);
   const fontSize = text.length <= 1 ? 30 : text.length === 2 ? 26 : text.length === 3 ? 20 : 16;
   const ink = textColourFor(background);
-  return (
-    `<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64" viewBox="0 0 64 64" role="img" aria-label="${escapeXml(name)}">` +
-    `<title>${escapeXml(name)}</title>` +
-    `<rect width="64" height="64" rx="12" fill="${background}"/>` +
-    `<text x="32" y="32" dy="0.35em" text-anchor="middle" font-family="system-ui, -apple-system, 'Segoe UI', Roboto, Arial, sans-serif" font-size="${fontSize}" font-weight="700" fill="${ink}">${escapeXml(text)}</text>` +
-    `</svg>`
+  // One line, as served; the html tag escapes as XML needs too (the same five characters).
+  return String(
+    html`<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64" viewBox="0 0 64 64" role="img" aria-label="${name}"><title>${name}</title><rect width="64" height="64" rx="12" fill="${background}"/><text x="32" y="32" dy="0.35em" text-anchor="middle" font-family="system-ui, -apple-system, 'Segoe UI', Roboto, Arial, sans-serif" font-size="${fontSize}" font-weight="700" fill="${ink}">${text}</text></svg>`,
   );
 }
 

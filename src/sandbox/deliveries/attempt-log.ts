@@ -3,14 +3,14 @@
  * the cause of a failure), the oldest dropped beyond `deliveryHistory`; each new one logged in
  * a line and told to the listeners (the deliveries page's event stream, onDelivery).
  */
-import { hintLine } from './hints';
+import { attemptLine } from './attempt-line';
 import type { WebhookDeliveryAttempt } from '../types';
 
 export interface AttemptLog {
   /** The id the next attempt gets. */
   nextId(): number;
-  /** Keeps the attempt, logs it, tells the listeners. */
-  publish(attempt: WebhookDeliveryAttempt): void;
+  /** Keeps the attempt, logs it (`forged`: the receiver check's forged case), tells the listeners. */
+  publish(attempt: WebhookDeliveryAttempt, forged?: boolean): void;
   /** Every attempt kept, oldest first (copies). */
   attempts(): WebhookDeliveryAttempt[];
   /** The attempts kept, newest first (not copies: to read only). */
@@ -35,10 +35,10 @@ export function createAttemptLog(options: {
 
   return {
     nextId: () => ++lastId,
-    publish(attempt) {
+    publish(attempt, forged = false) {
       records.push(attempt);
       if (records.length > options.history) records.splice(0, records.length - options.history);
-      log(logLine(attempt));
+      log(attemptLine(attempt, forged));
       for (const listener of [...listeners, options.onAttempt]) {
         try {
           listener?.(structuredClone(attempt));
@@ -65,20 +65,4 @@ export function createAttemptLog(options: {
     },
     clear: () => listeners.clear(),
   };
-}
-
-function logLine(attempt: WebhookDeliveryAttempt): string {
-  const result = attempt.status !== null ? `HTTP ${attempt.status}` : attempt.error;
-  const next =
-    attempt.outcome === 'retrying'
-      ? `; next attempt at ${attempt.nextAttemptAt}`
-      : attempt.outcome === 'gave-up'
-        ? `; giving up after ${attempt.attempt} attempts`
-        : '';
-  const copy =
-    attempt.copy > 1 || attempt.reason !== 'settled'
-      ? ` (copy ${attempt.copy}, ${attempt.reason})`
-      : '';
-  const hint = attempt.hint ? `. ${hintLine(attempt)}` : '';
-  return `webhook ${attempt.paymentStatus} ${attempt.paymentId} attempt ${attempt.attempt}${copy} → ${result}${next}${hint}`;
 }

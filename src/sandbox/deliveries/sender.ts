@@ -41,6 +41,8 @@ export interface Notification {
   bytes: Buffer;
   headers: Record<string, string>;
   request: WebhookRequestRecord;
+  /** The receiver check's forged case: a refusal is the answer it wants. */
+  forged: boolean;
   /** Copies sent so far. */
   copies: number;
 }
@@ -200,7 +202,7 @@ export function createSender(options: {
             nextAttemptAt,
           };
           seen.push(record);
-          attempts.publish(record);
+          attempts.publish(record, notification.forged);
           if (outcome !== 'retrying') resolve(seen);
         });
       };
@@ -233,6 +235,7 @@ export function createSender(options: {
           headers: Object.freeze({ ...headers, 'Content-Length': String(bytes.length) }),
           body,
         }) as WebhookRequestRecord,
+        forged,
         copies: 0,
       };
       notifications.set(paymentId, notification);

@@ -11,10 +11,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { formFields, MAX_FORM_BYTES, readBody, sendError, sendJson } from '../http';
 import type { Doors } from '../http';
+import { html } from '../html';
 import { newKeys } from './keys';
 import type { SandboxKeys } from './keys';
-import { sendHtml, sendMessagePage } from '../page-answers';
-import { escapeHtml, htmlDocument } from '../pages';
+import { sendHtml, sendMessagePage, sendRedirect } from '../page-answers';
+import { htmlDocument } from '../pages';
 
 /** What the keys routes use of a running sandbox. */
 export interface KeysParts {
@@ -84,12 +85,12 @@ export async function rotateKey(keys: SandboxKeys, log: (line: string) => void) 
 /** GET /keys: the keys, the drill, and its two buttons. */
 export async function showKeys(res: ServerResponse, { keys, doors }: KeysParts): Promise<void> {
   const { current, next, previous } = await keyRotation(keys);
-  const token = escapeHtml(doors.token(KEYS_FORM));
+  const token = doors.token(KEYS_FORM);
   const key = (text: string | null, none: string) =>
-    text === null ? `<p>${none}</p>` : `<pre><code>${escapeHtml(text)}</code></pre>`;
+    text === null ? html`<p>${none}</p>` : html`<pre><code>${text}</code></pre>`;
   const form = (action: string, label: string) =>
-    `<form method="post" action="/keys/${action}"><input type="hidden" name="token" value="${token}"><button type="submit">${label}</button></form>`;
-  const body = `<main>
+    html`<form method="post" action="/keys/${action}"><input type="hidden" name="token" value="${token}"><button type="submit">${label}</button></form>`;
+  const body = html`<main>
 <h1>Signing key</h1>
 <p>Rehearse a key rotation: prepare the next key and give your receiver both (<code>publicKey: [current, next]</code>), rotate, check that notifications still verify, then remove the old key.</p>
 <h2>Current key</h2>
@@ -136,5 +137,5 @@ export async function keysAction(
   }
   const done = action === 'rotate' ? await rotateKey(keys, log) : await prepareNextKey(keys);
   if (json) return sendJson(res, 200, done);
-  sendMessagePage(res, 303, 'Redirecting', 'Continue to /keys', { Location: '/keys' });
+  sendRedirect(res, '/keys');
 }
