@@ -7,6 +7,7 @@
  * imports; deliveries are then answered 500 with an error naming the variable.
  */
 import { defaultErrorLog } from './error-log';
+import { amountOf, atLeast, checkOption } from './option-checks';
 import { WebhookConfigError } from './errors';
 import type { WebhookNotification } from './notification';
 import type { WebhookOutcome } from './receiver';
@@ -106,7 +107,7 @@ export interface WebhookReceiverOptions<K> extends ReconcileOptions, TelemetryOp
   allowedSourceAddresses?: readonly string[];
   /**
    * Derives the idempotency key of a notification.
-   * @default notificationIdempotencyKey (`<paymentId>:<paymentStatus>`)
+   * @default `${paymentId}:${paymentStatus}` (notificationIdempotencyKey)
    */
   idempotencyKey?: (notification: WebhookNotification) => string;
   /**
@@ -292,29 +293,12 @@ function isStore(value: unknown): value is IdempotencyStore {
 /** Stores keep time in milliseconds but are only held to lifetimes from MIN_CLAIM_TTL_MS up. */
 function claimTtl(value: unknown): number {
   const ttl = positive(value, 30_000, 'claimTtlMs');
-  if (ttl < MIN_CLAIM_TTL_MS) {
-    throw new WebhookConfigError(
-      `servicepay: claimTtlMs must be at least ${MIN_CLAIM_TTL_MS} milliseconds, got ${ttl}.`,
-      'claimTtlMs',
-    );
-  }
-  return ttl;
+  return checkOption(undefined, 'claimTtlMs', ttl, ttl, atLeast(MIN_CLAIM_TTL_MS, 'milliseconds'));
 }
 
 function positive(value: unknown, fallback: number, option: string, allowZero = false): number {
-  if (value === undefined) return fallback;
-  if (
-    typeof value !== 'number' ||
-    !Number.isFinite(value) ||
-    value < 0 ||
-    (value === 0 && !allowZero)
-  ) {
-    throw new WebhookConfigError(
-      `servicepay: ${option} must be a ${allowZero ? 'non-negative' : 'positive'} number of ${option.endsWith('Bytes') ? 'bytes' : 'milliseconds'}, got ${String(value)}.`,
-      option,
-    );
-  }
-  return value;
+  const unit = option.endsWith('Bytes') ? 'bytes' : 'milliseconds';
+  return checkOption(undefined, option, value, fallback, amountOf(unit, allowZero));
 }
 
 /** The receiver's key as its signature line names it. */

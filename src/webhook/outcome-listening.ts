@@ -15,7 +15,7 @@
  */
 import type { OutcomeListener } from './outcomes';
 import { OutcomeListeners } from './outcomes';
-import { WebhookConfigError } from './errors';
+import { checkOption, TIMER_MS } from './option-checks';
 
 /** One connection a store listens for outcomes on, or the attempt to open one. */
 export interface ListeningConnection {
@@ -49,14 +49,7 @@ const CLOSED =
 
 /** `listenerCheckMs` as given to `entry`, checked, or the default. */
 export function listenerCheckMs(value: unknown, entry: string): number {
-  if (value === undefined) return LISTENER_CHECK_MS;
-  if (typeof value !== 'number' || !(value > 0 && value <= 2 ** 31 - 1)) {
-    throw new WebhookConfigError(
-      `servicepay: ${entry} listenerCheckMs must be a positive number of milliseconds (at most 2147483647), got ${String(value)}.`,
-      'listenerCheckMs',
-    );
-  }
-  return value;
+  return checkOption(entry, 'listenerCheckMs', value, LISTENER_CHECK_MS, TIMER_MS);
 }
 
 /** Settles as `work` does, or rejects with `message` after `ms`. */

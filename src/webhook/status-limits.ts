@@ -4,6 +4,7 @@
  */
 import { encodeStatusAnswer, MAX_STATUS_ANSWER_BYTES } from '../core/protocol';
 import type { PaymentStatus } from '../core/protocol';
+import { checkOption, integerFrom } from './option-checks';
 import { WebhookConfigError } from './errors';
 
 /**
@@ -104,12 +105,5 @@ export function positiveInteger(
   option: string,
   entry: string,
 ): number {
-  if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < 1) {
-    throw new WebhookConfigError(
-      `servicepay: ${entry} ${option} must be a positive integer, got ${String(value)}.`,
-      option,
-    );
-  }
-  return value;
+  return checkOption(entry, option, value, fallback, integerFrom(1));
 }

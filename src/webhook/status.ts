@@ -72,7 +72,7 @@ export interface PaymentStatusHandlerOptions extends TelemetryOptions {
   /**
    * Called with errors of the store or of `expose`; the shopper's page gets the pending answer
    * (or a 503) meanwhile.
-   * @default logs through console.error
+   * @default console.error (after "servicepay: payment status endpoint:")
    */
   onError?: (error: unknown) => void;
 }
