@@ -11,7 +11,7 @@
  * within half of that; opening one (connect and subscribe) must take at most `checkMs`. A
  * connection failing its check is lost as a visible loss is, and replaced; by default (10 s) a
  * dead listener is noticed within 15 s and replaced within 25. While another cannot be opened,
- * every waiting subscriber's onLost is called (outcomes.ts, rule 3).
+ * every waiting subscriber's onLost is called (the `outcome-reconnect` duty, kit/rules.ts).
  */
 import type { OutcomeListener } from './outcomes';
 import { OutcomeListeners } from './outcomes';
