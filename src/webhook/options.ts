@@ -7,7 +7,7 @@
  * imports; deliveries are then answered 500 with an error naming the variable.
  */
 import { defaultErrorLog } from './error-log';
-import { amountOf, atLeast, checkOption } from './option-checks';
+import { amountOf, atLeast, callback, checkOption } from './option-checks';
 import { WebhookConfigError } from './errors';
 import type { WebhookNotification } from './notification';
 import type { WebhookOutcome } from './receiver';
@@ -200,16 +200,8 @@ export function resolveReceiverOptions<K>(
       'store',
     );
   }
-  if (options.idempotencyKey !== undefined && typeof options.idempotencyKey !== 'function') {
-    throw new WebhookConfigError(
-      'servicepay: idempotencyKey must be a function.',
-      'idempotencyKey',
-    );
-  }
-  for (const hook of ['expectedPayment', 'onMismatch'] as const) {
-    if (options[hook] !== undefined && typeof options[hook] !== 'function') {
-      throw new WebhookConfigError(`servicepay: ${hook} must be a function.`, hook);
-    }
+  for (const hook of ['idempotencyKey', 'expectedPayment', 'onMismatch'] as const) {
+    checkOption(undefined, hook, options[hook], undefined, callback('a function'));
   }
   const telemetry = createTelemetry(options.telemetry);
   const keys = keySource(options, crypto);

@@ -17,6 +17,7 @@
  */
 import { isPaymentId } from '../core/protocol';
 import { WebhookConfigError } from './errors';
+import { callback, checkOption } from './option-checks';
 import { OUTCOME_METHODS, recordsOutcomes } from './outcomes';
 import type { OutcomeStore, PaymentOutcome } from './outcomes';
 import {
@@ -215,9 +216,7 @@ export function createStatusCore(options: PaymentStatusHandlerOptions, entry: st
   const heartbeatMs = positiveInteger(options.heartbeatMs, 15_000, 'heartbeatMs', entry);
   for (const name of ['expose', 'streamClient'] as const) {
     const value = (options as unknown as Record<string, unknown>)[name];
-    if (value !== undefined && typeof value !== 'function') {
-      throw new WebhookConfigError(`servicepay: ${entry} ${name} must be a function.`, name);
-    }
+    checkOption(entry, name, value, undefined, callback('a function'));
   }
   const streamClient = (options as { streamClient?: (request: unknown) => unknown }).streamClient;
   const onError =
