@@ -198,8 +198,8 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
 
   const script = (source: string) => {
     const run = luaScript(client, source);
-    return async (key: string, ...args: string[]): Promise<number> =>
-      Number(await run(prefix + key, ...args));
+    return (key: string, ...args: string[]): Promise<number> =>
+      run(prefix + key, ...args).then(Number);
   };
   const claim = script(CLAIM);
   const renew = script(RENEW);
