@@ -25,3 +25,13 @@ export function checkReferences(options?: {
   root?: string;
   docs?: Record<string, string>;
 }): string[];
+
+/**
+ * Checks each default documented in a table with a `default` column (marked with the types it
+ * documents: `<!-- defaults: Type -->` or `<!-- reference: Type -->`) against the `@default`
+ * tag of that member's JSDoc. `docs` reads another file in place of a page.
+ *
+ * @returns One line per error (`docs/webhooks.md:654: error: the default of \`claimTtlMs\` is
+ *   documented as \`20000\`, but … says @default 30000 …: make them agree`); empty when all agree.
+ */
+export function checkDefaults(options?: { root?: string; docs?: Record<string, string> }): string[];

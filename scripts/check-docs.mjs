@@ -439,12 +439,216 @@ export function checkReferences({ root = repoRoot, docs = {} } = {}) {
   return errors;
 }
 
+// The documented defaults ----------------------------------------------------------------
+
+/**
+ * Every table of a page whose header has a `default` column documents the defaults of members
+ * of interfaces in src/, and must say which: the line before it (blank lines and other comments
+ * aside) is `<!-- reference: Type -->` or `<!-- defaults: Type, OtherType -->`, each type a name
+ * declared once under src/ (else `src/path.ts#Type`). Tables that document something else (the
+ * service's specification, a CLI's example values) say so: `<!-- defaults: unchecked, why -->`.
+ *
+ * A row's default (the cell of that column, for each member named in backticks in its first
+ * cell) is compared with the `@default` tag of the member's JSDoc, in the first listed type that
+ * has the member (inherited members count):
+ * - a literal (the cell's first `code span`, or a cell that is a number, true or false) must
+ *   begin the tag's text, quotes and digit separators aside: `30000` (30 s) matches
+ *   `@default 30000`, `'Service'` matches `@default 'Service'`;
+ * - a cell that says there is none (`none`, `—`, `required`, empty) needs a tag that is absent
+ *   or starts `undefined`, `none` or `no`;
+ * - other prose is read by people only (`English`, `a new UUID`) and is not compared.
+ * A member that none of the types has is an error too (a renamed or removed option).
+ */
+const DEFAULTS_MARKER = /^<!--\s*(?:reference|defaults):\s*(.+?)\s*-->$/;
+
+/** The tables with a `default` column: their marker's types, header line and rows. */
+function defaultTables(markdown) {
+  const lines = markdown.split(/\r?\n/);
+  const tables = [];
+  let fence = false;
+  for (let i = 0; i < lines.length; i++) {
+    if (/^\s*(```|~~~)/.test(lines[i])) fence = !fence;
+    if (fence || !lines[i].trim().startsWith('|')) continue;
+    const cells = (line) =>
+      line
+        .trim()
+        .replace(/^\||\|$/g, '')
+        .split(/(?<!\\)\|/)
+        .map((cell) => cell.trim());
+    const header = cells(lines[i]);
+    const column = header.findIndex((cell) => cell.toLowerCase() === 'default');
+    const start = i;
+    let j = i + 1;
+    const rows = [];
+    for (; j < lines.length && lines[j].trim().startsWith('|'); j++) {
+      if (j === i + 1) continue; // the |---| row
+      const row = cells(lines[j]);
+      const names = [...(row[0] ?? '').matchAll(/`([A-Za-z_$][\w$]*)/g)].map((m) => m[1]);
+      rows.push({ line: j + 1, names, cell: row[column] ?? '' });
+    }
+    i = j;
+    if (column < 0) continue;
+    let k = start - 1;
+    let marker;
+    while (k >= 0 && (lines[k].trim() === '' || lines[k].trim().startsWith('<!--'))) {
+      marker ??= DEFAULTS_MARKER.exec(lines[k].trim())?.[1];
+      k--;
+    }
+    tables.push({ line: start + 1, marker, rows });
+  }
+  return tables;
+}
+
+/** Every .ts and .tsx file under src/. */
+function sourceFiles(root) {
+  const files = [];
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (/\.tsx?$/.test(entry.name) && !entry.name.endsWith('.d.ts')) files.push(path);
+    }
+  };
+  walk(join(root, 'src'));
+  return files.sort();
+}
+
+/** `'a_b'` -> `a_b`, `10_000` -> `10000`: the text compared. */
+const literalText = (text) =>
+  text
+    .trim()
+    .replace(/^(['"`])(.*?)\1/, '$2')
+    .replace(/(?<=\d)_(?=\d)/g, '');
+
+/** What a documented default cell says: nothing, a literal, or prose (not compared). */
+function documentedDefault(cell) {
+  const text = cell.trim();
+  if (/^(|—|-|none\b.*|required\b.*)$/i.test(text)) return { none: true };
+  const code = /^(`+)\s?(.*?)\s?\1(?!`)/.exec(text);
+  if (code) return { literal: code[2] };
+  if (/^(-?\d[\d_]*(\.\d+)?|true|false)$/.test(text)) return { literal: text };
+  return {};
+}
+
+/**
+ * Checks each documented default against the code's `@default` (see defaultTables above).
+ * `docs` replaces pages by other files, as checkReferences' does. Resolves to the error lines.
+ *
+ * @param {{ root?: string, docs?: Record<string, string> }} [options]
+ */
+export function checkDefaults({ root = repoRoot, docs = {} } = {}) {
+  const errors = [];
+  const pages = defaultDocFiles(root).map((path) => {
+    const doc = display(root, path);
+    const file = docs[doc] ?? path;
+    return { doc, name: display(root, file), text: readFileSync(file, 'utf8') };
+  });
+  const options = compilerOptions(root);
+  const program = ts.createProgram({
+    rootNames: sourceFiles(root),
+    options,
+    host: cachingHost(options),
+  });
+  const checker = program.getTypeChecker();
+  /** Type name -> its declarations under src/, with their files. */
+  const declared = new Map();
+  for (const file of program.getSourceFiles()) {
+    const path = display(root, file.fileName);
+    if (!path.startsWith('src/') || file.isDeclarationFile) continue;
+    for (const statement of file.statements) {
+      if (!ts.isInterfaceDeclaration(statement) && !ts.isTypeAliasDeclaration(statement)) continue;
+      const list = declared.get(statement.name.text) ?? [];
+      list.push({ path, statement });
+      declared.set(statement.name.text, list);
+    }
+  }
+  const resolveType = (spec) => {
+    const [path, name] = spec.includes('#') ? spec.split('#') : [undefined, spec];
+    const found = (declared.get(name) ?? []).filter((d) => path === undefined || d.path === path);
+    const reference = REFERENCES.find((r) => r.type === name && path === undefined);
+    const chosen = reference ? found.filter((d) => d.path === reference.source) : found;
+    if (chosen.length !== 1) {
+      return {
+        error:
+          chosen.length === 0
+            ? `no interface or type ${spec} is declared under src/`
+            : `${name} is declared in ${chosen.map((d) => d.path).join(' and ')}: name one as \`src/path.ts#${name}\``,
+      };
+    }
+    const { path: source, statement } = chosen[0];
+    const type = checker.getTypeAtLocation(statement.name);
+    return { name, source, type };
+  };
+
+  for (const { name: page, text } of pages) {
+    if (text === '') continue;
+    for (const table of defaultTables(text)) {
+      if (table.marker === undefined) {
+        errors.push(
+          `${page}:${table.line}: error: this table has a default column but names no type: put <!-- defaults: Type --> (the interface under src/ whose @default tags the column documents) on the line before it, or <!-- defaults: unchecked, <why> -->`,
+        );
+        continue;
+      }
+      if (/^unchecked\b/.test(table.marker)) continue;
+      const types = table.marker.split(',').map((spec) => resolveType(spec.trim()));
+      const unresolved = types.find((t) => t.error);
+      if (unresolved) {
+        errors.push(`${page}:${table.line}: error: ${unresolved.error}`);
+        continue;
+      }
+      const extras = new Set(
+        REFERENCES.filter((r) => types.some((t) => t.name === r.type)).flatMap((r) => r.extra),
+      );
+      for (const row of table.rows) {
+        const said = documentedDefault(row.cell);
+        for (const member of row.names) {
+          // Rows beside the interface that its reference table allows (React's `ref`).
+          if (extras.has(member)) continue;
+          const owner = types.find((t) => t.type.getProperty(member) !== undefined);
+          if (!owner) {
+            errors.push(
+              `${page}:${row.line}: error: \`${member}\` is documented, but ${types.map((t) => `${t.name} (${t.source})`).join(', ')} has no such member: rename or remove the row`,
+            );
+            continue;
+          }
+          const symbol = owner.type.getProperty(member);
+          const tag = symbol.getJsDocTags(checker).find((t) => t.name === 'default');
+          const code = tag ? ts.displayPartsToString(tag.text).trim() : undefined;
+          // The file that declares the member (an inherited one is in another).
+          const declaredIn = symbol.declarations?.[0]?.getSourceFile().fileName;
+          const where = `${owner.name}.${member} (${declaredIn ? display(root, declaredIn) : owner.source})`;
+          if (said.none) {
+            if (code === undefined || /^(undefined|none|no)\b/.test(code)) continue;
+            errors.push(
+              `${page}:${row.line}: error: the default of \`${member}\` is documented as none, but ${where} says @default ${code}: make them agree`,
+            );
+          } else if (said.literal !== undefined) {
+            const doc = literalText(said.literal);
+            const written = code === undefined ? undefined : literalText(code);
+            const agrees =
+              written !== undefined &&
+              (written === doc ||
+                (written.startsWith(doc) && /^[\s(,;]/.test(written.slice(doc.length))));
+            if (agrees) continue;
+            errors.push(
+              code === undefined
+                ? `${page}:${row.line}: error: the default of \`${member}\` is documented as \`${said.literal}\`, but ${where} has no @default: add \`@default ${said.literal}\` to its JSDoc`
+                : `${page}:${row.line}: error: the default of \`${member}\` is documented as \`${said.literal}\`, but ${where} says @default ${code}: make them agree`,
+            );
+          }
+        }
+      }
+    }
+  }
+  return errors;
+}
+
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2).map((f) => resolve(f));
   const { errors, checked } = checkDocs({ files: args.length > 0 ? args : undefined });
   for (const line of errors) console.error(line);
   // The reference pages are checked on a run over the whole repository only.
-  const missing = args.length > 0 ? [] : checkReferences();
+  const missing = args.length > 0 ? [] : [...checkReferences(), ...checkDefaults()];
   for (const line of missing) console.error(line);
   if (errors.length > 0 || missing.length > 0) {
     if (errors.length > 0) {
@@ -458,7 +662,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   console.log(`check:docs: ${checked} code block(s) and included files compile`);
   if (args.length === 0) {
     console.log(
-      `check:docs: ${REFERENCES.map((r) => r.type).join(', ')} are documented in full; every spec section cited in src/ is in ${SPEC_DOC}`,
+      `check:docs: ${REFERENCES.map((r) => r.type).join(', ')} are documented in full; every spec section cited in src/ is in ${SPEC_DOC}; every documented default is its @default`,
     );
   }
 }

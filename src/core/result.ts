@@ -63,7 +63,7 @@ export interface PaymentResultOptions {
    * a stream fails. @default true
    */
   eventSource?: boolean;
-  /** A fetch implementation for polling. @default globalThis.fetch */
+  /** A fetch implementation for polling. @default fetch (the global one) */
   fetch?: typeof fetch;
 }
 

@@ -74,7 +74,7 @@ export interface SessionOptions {
   /**
    * Opens the bank's authorisation URL (only http(s) URLs are ever passed), with the ids of
    * the payment it authorises.
-   * @default (url) => window.location.assign(url)
+   * @default window.location.assign (called with the URL alone)
    */
   openUrl?: (url: string, payment: PaymentIds) => void;
   /**

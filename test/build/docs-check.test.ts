@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkDocs, checkReferences } from '../../scripts/check-docs.mjs';
+import { checkDefaults, checkDocs, checkReferences } from '../../scripts/check-docs.mjs';
 
 const root = new URL('../..', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'sp-docs-check-'));
@@ -206,6 +206,64 @@ describe('check:docs on the reference pages', { timeout: 120_000 }, () => {
       expect.stringMatching(
         new RegExp(
           `^${spec}: error: spec 4\\.4\\.3 is cited by src/\\S+:\\d+.* \\(or rule \`3\\.\` under the heading of 4\\.4\\)`,
+        ),
+      ),
+    ]);
+  });
+
+  it('passes when every documented default is its @default', () => {
+    expect(checkDefaults()).toEqual([]);
+  });
+
+  it('fails on a documented default that drifted from its @default, and on a table naming no type', async () => {
+    const webhooks = await edited('docs/webhooks.md', (text) =>
+      text.replace(
+        '| `claimTtlMs`              | `30000` (30 s)',
+        '| `claimTtlMs`              | `20000` (20 s)',
+      ),
+    );
+    const stores = await edited('docs/stores.md', (text) =>
+      text
+        .replace(
+          '| `listenerCheckMs` | PostgreSQL, Redis | `10000` |',
+          '| `listenerCheckMs` | PostgreSQL, Redis | none    |',
+        )
+        .replace('<!-- defaults: PostgresStoreOptions, RedisStoreOptions -->', ''),
+    );
+    const sandbox = await edited('docs/sandbox.md', (text) =>
+      text.replace('| `maxAttempts`    | 20      |', '| `maxAttempts`    | 10      |'),
+    );
+    const errors = checkDefaults({
+      docs: { 'docs/webhooks.md': webhooks, 'docs/stores.md': stores, 'docs/sandbox.md': sandbox },
+    });
+    expect(errors).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^${sandbox}:\\d+: error: the default of \`maxAttempts\` is documented as \`10\`, but SandboxRetryOptions.maxAttempts \\(src/sandbox/types.ts\\) says @default 20: make them agree$`,
+        ),
+      ),
+      expect.stringMatching(
+        new RegExp(
+          `^${stores}:\\d+: error: this table has a default column but names no type: put <!-- defaults: Type -->`,
+        ),
+      ),
+      expect.stringMatching(
+        new RegExp(
+          `^${webhooks}:\\d+: error: the default of \`claimTtlMs\` is documented as \`20000\`, but WebhookHandlerOptions.claimTtlMs \\(src/webhook/options.ts\\) says @default 30000 \\(30 seconds\\): make them agree$`,
+        ),
+      ),
+    ]);
+    // With the table's type named again, a default documented as none is checked too.
+    const storesNamed = await edited('docs/stores.md', (text) =>
+      text.replace(
+        '| `listenerCheckMs` | PostgreSQL, Redis | `10000` |',
+        '| `listenerCheckMs` | PostgreSQL, Redis | none    |',
+      ),
+    );
+    expect(checkDefaults({ docs: { 'docs/stores.md': storesNamed } })).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^${storesNamed}:\\d+: error: the default of \`listenerCheckMs\` is documented as none, but PostgresStoreOptions.listenerCheckMs \\(src/webhook/postgres.ts\\) says @default 10000: make them agree$`,
         ),
       ),
     ]);

@@ -1,6 +1,10 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { IdempotencyStoreFullError, MemoryIdempotencyStore } from '../../src/webhook/index';
+import {
+  IdempotencyStoreFullError,
+  MemoryIdempotencyStore,
+  WebhookConfigError,
+} from '../../src/webhook/index';
 import type { IdempotencyClaim, IdempotencyStore } from '../../src/webhook/index';
 import { checkIdempotencyStore } from '../../src/webhook/testing';
 import { deferred } from '../helpers/deferred';
@@ -185,6 +189,6 @@ describe('MemoryIdempotencyStore', () => {
 
   it('rejects a maxEntries that is not a positive integer', () => {
     expect(() => new MemoryIdempotencyStore({ maxEntries: 0 })).toThrow(/^servicepay: /);
-    expect(() => new MemoryIdempotencyStore({ maxEntries: 1.5 })).toThrow(RangeError);
+    expect(() => new MemoryIdempotencyStore({ maxEntries: 1.5 })).toThrow(WebhookConfigError);
   });
 });

@@ -5,7 +5,7 @@
 // its name, and a temporary schema, whose table no two connections can share.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFetchWebhookHandler } from '../../src/webhook/index';
+import { createFetchWebhookHandler, WebhookConfigError } from '../../src/webhook/index';
 import type { IdempotencyStore, WebhookNotification } from '../../src/webhook/index';
 import { createPostgresStore, postgresStoreDdl } from '../../src/webhook/stores/postgres';
 import { deferred } from '../helpers/deferred';
@@ -277,7 +277,7 @@ describe('the table', () => {
     const message =
       /^servicepay: createPostgresStore table must not be in a temporary schema, got ".*": a temporary table is private to the one connection/;
     for (const table of ['pg_temp.x', 'PG_TEMP.x', 'pg_temp_3.x', 'Pg_Temp_12.servicepay']) {
-      expect(() => createPostgresStore({ pool: admin, table })).toThrow(TypeError);
+      expect(() => createPostgresStore({ pool: admin, table })).toThrow(WebhookConfigError);
       expect(() => createPostgresStore({ pool: admin, table })).toThrow(message);
       expect(() => postgresStoreDdl(table)).toThrow(message);
     }

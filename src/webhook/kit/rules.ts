@@ -52,16 +52,40 @@ export type IdempotencyStoreRule =
   /** Every call settles (within 10 s), with a boolean where one is due. */
   | 'settles'
   /**
-   * Outcomes (checked when the store has recordOutcome, readOutcome and subscribeOutcome):
-   * the first recorded for a payment stands (NEEDS_REVIEW too), and both methods answer it;
-   * unknown payments read null; an outcome lapses after its ttlMs.
+   * Outcomes (OutcomeStore; checked when the store has recordOutcome, readOutcome and
+   * subscribeOutcome): `recordOutcome` keeps the first outcome recorded for a paymentId, for
+   * its ttlMs, and answers the outcome that stands (the earlier one when there was one): a later
+   * FAILED never overwrites a COMPLETED, nor the reverse; NEEDS_REVIEW is a final status like
+   * the others. `readOutcome` answers the unexpired outcome of a paymentId, or null (unknown
+   * payments too); an outcome lapses after its ttlMs.
    */
   | 'outcome-record'
   /**
-   * A subscription is live once subscribeOutcome resolved: the listener hears the payment's
-   * outcome once, and nothing of other payments or after it unsubscribed.
+   * `subscribeOutcome` calls the listener once with the outcome of that paymentId when any
+   * receiver sharing the store records it (in this process or another), and resolves only once
+   * the subscription is live, so an outcome recorded after it resolved is never missed (the
+   * caller reads the current state after subscribing); nothing of other payments, nor after
+   * the unsubscribe function it gives was called.
    */
   | 'outcome-subscribe';
+
+/**
+ * What an OutcomeStore also does, which the kit cannot check without breaking the store's
+ * connection (each store's own fault tests do).
+ */
+export type OutcomeStoreDuty =
+  /**
+   * After a lost connection the store subscribes again and re-reads the outcome of every
+   * waiting subscriber, calling the listener for those recorded meanwhile. While it cannot
+   * subscribe again, it calls each waiting subscriber's `onLost` once: the outcome may still
+   * come, but late, so a subscriber that promised it live (an event stream) should stop.
+   */
+  | 'outcome-reconnect'
+  /**
+   * `close` (optional) ends what subscriptions hold open (a listening connection), so that a
+   * merchant's `pool.end()` or shutdown never hangs on it.
+   */
+  | 'outcome-close';
 
 /** What checkIdempotencyStore rejects with: the broken rule, and what was seen. */
 export class IdempotencyStoreConformanceError extends Error {

@@ -1,5 +1,6 @@
 /** The kit's runner: every rule on its own fresh store, at once; the first failure reported. */
 import type { IdempotencyStore } from '../stores/idempotency';
+import { checkOption, integerFrom } from '../option-checks';
 import { Checked } from './checked';
 import { answersAndTokens, atomicClaims, isolation, ownership } from './claim-checks';
 import { outcomes } from './outcome-checks';
@@ -24,12 +25,13 @@ export async function checkIdempotencyStore(
   makeStore: () => IdempotencyStore | Promise<IdempotencyStore>,
   options: CheckIdempotencyStoreOptions = {},
 ): Promise<void> {
-  const concurrency = options.concurrency ?? 16;
-  if (!Number.isInteger(concurrency) || concurrency < 2) {
-    throw new RangeError(
-      `servicepay: checkIdempotencyStore concurrency must be an integer of at least 2, got ${String(concurrency)}.`,
-    );
-  }
+  const concurrency = checkOption(
+    'checkIdempotencyStore',
+    'concurrency',
+    options.concurrency,
+    16,
+    integerFrom(2),
+  );
   const checks: ((store: Checked) => Promise<void>)[] = [
     (store) => answersAndTokens(store),
     (store) => atomicClaims(store, concurrency),

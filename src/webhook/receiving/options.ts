@@ -15,6 +15,7 @@ import { fixedKeySource, missingKeySource } from '../verification/fixed-keys';
 import type { KeySource, WebhookEnvironment } from '../verification/key-fetch';
 import { PUBLIC_KEY_ENV } from '../verification/public-key';
 import type { CryptoProvider, KeyInput } from '../verification/public-key';
+import { amountOf, atLeast, callback, checkOption } from '../option-checks';
 import {
   MemoryIdempotencyStore,
   MIN_CLAIM_TTL_MS,
@@ -86,7 +87,7 @@ export interface WebhookReceiverOptions<K> extends ReconcileOptions, TelemetryOp
   allowedSourceAddresses?: readonly string[];
   /**
    * Derives the idempotency key of a notification.
-   * @default notificationIdempotencyKey (`<paymentId>:<paymentStatus>`)
+   * @default `${paymentId}:${paymentStatus}` (notificationIdempotencyKey)
    */
   idempotencyKey?: (notification: WebhookNotification) => string;
   /**
@@ -179,16 +180,8 @@ export function resolveReceiverOptions<K>(
       'store',
     );
   }
-  if (options.idempotencyKey !== undefined && typeof options.idempotencyKey !== 'function') {
-    throw new WebhookConfigError(
-      'servicepay: idempotencyKey must be a function.',
-      'idempotencyKey',
-    );
-  }
-  for (const hook of ['expectedPayment', 'onMismatch'] as const) {
-    if (options[hook] !== undefined && typeof options[hook] !== 'function') {
-      throw new WebhookConfigError(`servicepay: ${hook} must be a function.`, hook);
-    }
+  for (const hook of ['idempotencyKey', 'expectedPayment', 'onMismatch'] as const) {
+    checkOption(undefined, hook, options[hook], undefined, callback('a function'));
   }
   const telemetry = createTelemetry(options.telemetry);
   const keys = keySource(options, crypto);
@@ -272,29 +265,12 @@ function isStore(value: unknown): value is IdempotencyStore {
 /** Stores keep time in milliseconds but are only held to lifetimes from MIN_CLAIM_TTL_MS up. */
 function claimTtl(value: unknown): number {
   const ttl = positive(value, 30_000, 'claimTtlMs');
-  if (ttl < MIN_CLAIM_TTL_MS) {
-    throw new WebhookConfigError(
-      `servicepay: claimTtlMs must be at least ${MIN_CLAIM_TTL_MS} milliseconds, got ${ttl}.`,
-      'claimTtlMs',
-    );
-  }
-  return ttl;
+  return checkOption(undefined, 'claimTtlMs', ttl, ttl, atLeast(MIN_CLAIM_TTL_MS, 'milliseconds'));
 }
 
 function positive(value: unknown, fallback: number, option: string, allowZero = false): number {
-  if (value === undefined) return fallback;
-  if (
-    typeof value !== 'number' ||
-    !Number.isFinite(value) ||
-    value < 0 ||
-    (value === 0 && !allowZero)
-  ) {
-    throw new WebhookConfigError(
-      `servicepay: ${option} must be a ${allowZero ? 'non-negative' : 'positive'} number of ${option.endsWith('Bytes') ? 'bytes' : 'milliseconds'}, got ${String(value)}.`,
-      option,
-    );
-  }
-  return value;
+  const unit = option.endsWith('Bytes') ? 'bytes' : 'milliseconds';
+  return checkOption(undefined, option, value, fallback, amountOf(unit, allowZero));
 }
 
 /** The receiver's key as its signature line names it. */

@@ -5,6 +5,7 @@
 import { encodeStatusAnswer, MAX_STATUS_ANSWER_BYTES } from '../../core/protocol';
 import type { PaymentStatus } from '../../core/protocol';
 import { WebhookConfigError } from '../errors';
+import { checkOption, integerFrom } from '../option-checks';
 
 /**
  * Streams one client may hold at once by default: a shopper's tab holds one, a household or an
@@ -104,12 +105,5 @@ export function positiveInteger(
   option: string,
   entry: string,
 ): number {
-  if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < 1) {
-    throw new WebhookConfigError(
-      `servicepay: ${entry} ${option} must be a positive integer, got ${String(value)}.`,
-      option,
-    );
-  }
-  return value;
+  return checkOption(entry, option, value, fallback, integerFrom(1));
 }

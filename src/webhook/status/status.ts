@@ -19,6 +19,7 @@ import { isPaymentId } from '../../core/protocol';
 import { WebhookConfigError } from '../errors';
 import { OUTCOME_METHODS, recordsOutcomes } from '../stores/outcomes';
 import type { OutcomeStore, PaymentOutcome } from '../stores/outcomes';
+import { callback, checkOption } from '../option-checks';
 import {
   createStreamSlots,
   exposedAnswer,
@@ -72,7 +73,7 @@ export interface PaymentStatusHandlerOptions extends TelemetryOptions {
   /**
    * Called with errors of the store or of `expose`; the shopper's page gets the pending answer
    * (or a 503) meanwhile.
-   * @default logs through console.error
+   * @default console.error (after "servicepay: payment status endpoint:")
    */
   onError?: (error: unknown) => void;
 }
@@ -215,9 +216,7 @@ export function createStatusCore(options: PaymentStatusHandlerOptions, entry: st
   const heartbeatMs = positiveInteger(options.heartbeatMs, 15_000, 'heartbeatMs', entry);
   for (const name of ['expose', 'streamClient'] as const) {
     const value = (options as unknown as Record<string, unknown>)[name];
-    if (value !== undefined && typeof value !== 'function') {
-      throw new WebhookConfigError(`servicepay: ${entry} ${name} must be a function.`, name);
-    }
+    checkOption(entry, name, value, undefined, callback('a function'));
   }
   const streamClient = (options as { streamClient?: (request: unknown) => unknown }).streamClient;
   const onError =

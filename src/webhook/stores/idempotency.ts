@@ -5,6 +5,7 @@
  */
 import type { WebhookNotification } from '../verification/notification';
 import { OutcomeListeners } from './outcomes';
+import { checkOption, integerFrom } from '../option-checks';
 import type { OutcomeListener, OutcomeStore, PaymentOutcome } from './outcomes';
 
 /**
@@ -141,12 +142,13 @@ export class MemoryIdempotencyStore implements IdempotencyStore, OutcomeStore {
   readonly dbSystem = 'memory';
 
   constructor(options: MemoryIdempotencyStoreOptions = {}) {
-    const maxEntries = options.maxEntries ?? 10_000;
-    if (!Number.isInteger(maxEntries) || maxEntries < 1) {
-      throw new RangeError(
-        `servicepay: MemoryIdempotencyStore maxEntries must be a positive integer, got ${maxEntries}.`,
-      );
-    }
+    const maxEntries = checkOption(
+      'MemoryIdempotencyStore',
+      'maxEntries',
+      options.maxEntries,
+      10_000,
+      integerFrom(1),
+    );
     this.#maxEntries = maxEntries;
     this.#now = options.now ?? Date.now;
   }

@@ -11,11 +11,11 @@
  * within half of that; opening one (connect and subscribe) must take at most `checkMs`. A
  * connection failing its check is lost as a visible loss is, and replaced; by default (10 s) a
  * dead listener is noticed within 15 s and replaced within 25. While another cannot be opened,
- * every waiting subscriber's onLost is called (outcomes.ts, rule 3).
+ * every waiting subscriber's onLost is called (the `outcome-reconnect` duty, kit/rules.ts).
  */
 import type { OutcomeListener } from './outcomes';
 import { OutcomeListeners } from './outcomes';
-import { WebhookConfigError } from '../errors';
+import { checkOption, TIMER_MS } from '../option-checks';
 
 /** One connection a store listens for outcomes on, or the attempt to open one. */
 export interface ListeningConnection {
@@ -49,14 +49,7 @@ const CLOSED =
 
 /** `listenerCheckMs` as given to `entry`, checked, or the default. */
 export function listenerCheckMs(value: unknown, entry: string): number {
-  if (value === undefined) return LISTENER_CHECK_MS;
-  if (typeof value !== 'number' || !(value > 0 && value <= 2 ** 31 - 1)) {
-    throw new WebhookConfigError(
-      `servicepay: ${entry} listenerCheckMs must be a positive number of milliseconds (at most 2147483647), got ${String(value)}.`,
-      'listenerCheckMs',
-    );
-  }
-  return value;
+  return checkOption(entry, 'listenerCheckMs', value, LISTENER_CHECK_MS, TIMER_MS);
 }
 
 /** Settles as `work` does, or rejects with `message` after `ms`. */

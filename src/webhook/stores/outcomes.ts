@@ -30,23 +30,11 @@ export interface PaymentOutcome {
 export type OutcomeListener = (outcome: PaymentOutcome) => void;
 
 /**
- * The optional half of a store that records outcomes. Rules (checkIdempotencyStore checks them
- * when the methods are present):
- *
- * 1. `recordOutcome` keeps the first outcome recorded for a paymentId, for `ttlMs`, and
- *    answers the outcome that stands (the earlier one when there was one): a later FAILED never
- *    overwrites a COMPLETED, nor the reverse; NEEDS_REVIEW is a final status like the others.
- * 2. `readOutcome` answers the unexpired outcome of a paymentId, or null.
- * 3. `subscribeOutcome` calls the listener once with the outcome of that paymentId when it is
- *    recorded by any receiver sharing the store (in this process or another), and resolves only
- *    once the subscription is live, so an outcome recorded after it resolved is never missed
- *    (the caller reads the current state after subscribing). It gives an unsubscribe function.
- *    After a lost connection the store subscribes again and re-reads the outcome of every
- *    waiting subscriber, calling the listener for those recorded meanwhile. While it cannot
- *    subscribe again, it calls each waiting subscriber's `onLost` once: the outcome may still
- *    come, but late, so a subscriber that promised it live (an event stream) should stop.
- * 4. `close` (optional) ends what subscriptions hold open (a listening connection), so that a
- *    merchant's `pool.end()` or shutdown never hangs on it.
+ * The optional half of a store that records outcomes. Its rules are written once, in the kit
+ * (`IdempotencyStoreRule` and `OutcomeStoreDuty`, src/webhook/kit/rules.ts):
+ * `outcome-record` and `outcome-subscribe`, which checkIdempotencyStore checks when the
+ * methods are present, and `outcome-reconnect` and `outcome-close`, which need a lost
+ * connection to check.
  */
 export interface OutcomeStore {
   recordOutcome(outcome: PaymentOutcome, ttlMs: number): PaymentOutcome | Promise<PaymentOutcome>;

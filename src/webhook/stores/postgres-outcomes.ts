@@ -32,12 +32,12 @@ import type { PaymentOutcome, SharedOutcomeStore } from './outcomes';
 import { outcomesChannel, outcomesTableName } from './postgres-outcomes-table';
 import { completeClaimSql, onceUnlessFailed, sweeper } from './postgres-toolkit';
 import { WebhookConfigError } from '../errors';
+import type { PostgresQueryable, Statement } from './postgres-toolkit';
 
 export { outcomesTableName, postgresOutcomesDdl } from './postgres-outcomes-table';
 
 /** What subscribing needs of the connection node-postgres's `pool.connect()` lends. */
-export interface PostgresListenClient {
-  query(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
+export interface PostgresListenClient extends PostgresQueryable {
   /** Gives it back to the pool; with an error (or true) the pool closes it instead. */
   release(error?: Error | boolean): void;
   on(event: 'notification', listener: (message: PostgresNotification) => void): unknown;
@@ -56,8 +56,7 @@ export interface PostgresNotification {
  * A node-postgres Pool. `connect`, needed only by subscribeOutcome, must lend a
  * PostgresListenClient (checked when subscribing: a single Client cannot lend one).
  */
-export interface PostgresOutcomesPool {
-  query(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
+export interface PostgresOutcomesPool extends PostgresQueryable {
   connect?(): Promise<unknown>;
 }
 
@@ -71,7 +70,7 @@ export interface PostgresOutcomesOptions {
    * How the store runs its per-delivery statement (completeWithOutcome): createPostgresStore
    * passes its own, which prepares statements when it does. @default pool.query
    */
-  statement?: (text: string) => (values: unknown[]) => Promise<{ rows: unknown[] }>;
+  statement?: (text: string) => Statement;
   /** How often the listening connection is checked (createPostgresStore's). @default 10000 */
   listenerCheckMs?: number;
 }

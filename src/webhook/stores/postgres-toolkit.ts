@@ -1,14 +1,21 @@
 /**
- * What both PostgreSQL tables of the store (postgres.ts, postgres-outcomes.ts) share: the table
- * option's default and its checks, creation under a lock (once per store), the sweep, the
- * statement that completes a claim, and the FNV hash that names statements, channels and cut
- * names alike on every node.
+ * The PostgreSQL toolkit: what both tables of the store (postgres.ts, postgres-outcomes.ts)
+ * share: the pool they query, the table option's default and its one check, creation under a
+ * lock (once per store), the sweep, the statement that completes a claim, and the FNV hash that
+ * names statements, channels and cut names alike on every node.
  */
+import { WebhookConfigError } from '../errors';
 
-/** What creating and sweeping the tables need of node-postgres's Pool (or Client). */
-export interface Queryable {
+/**
+ * What the store needs of node-postgres: a `Pool` (recommended), a `Client`, or anything with
+ * the same `query(text, values)` answering `{ rows }`.
+ */
+export interface PostgresQueryable {
   query(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
 }
+
+/** A statement of the store, ready to run with its values (prepared or not). */
+export type Statement = (values: unknown[]) => Promise<{ rows: unknown[] }>;
 
 /** The table createPostgresStore uses when given none. */
 export const DEFAULT_TABLE = 'servicepay_idempotency';
@@ -26,27 +33,39 @@ const QUOTED_OR_NOT = /^"([A-Za-z_][A-Za-z0-9_]{0,62})"$|^([A-Za-z_][A-Za-z0-9_]
 const TEMPORARY_SCHEMA = /^pg_temp(_\d+)?$/i;
 
 /**
- * The table option taken apart: `name` or `schema.name`, letters, digits and _ (at most 63
- * each), each part also in double quotes when `quoted` allows it; null when it is not that.
- * `temporary` when its schema is a temporary one, which callers refuse whatever its case (only
- * the lower-case spelling names one, but any other is surely that mistake too): a temporary
- * table is private to one connection, so receivers could not share it.
+ * The table option (`name` or `schema.name`, letters, digits and _, at most 63 each; each part
+ * also in double quotes when `quoted` allows it) taken apart and quoted as SQL, or a
+ * WebhookConfigError. A temporary schema is refused whatever its case (only the lower-case
+ * spelling names one, but any other is surely that mistake too): a temporary table is private
+ * to one connection, so receivers could not share it.
  */
-export function tableParts(
-  table: unknown,
-  quoted = false,
-): { schema: string | undefined; name: string; temporary: boolean } | null {
+export function storeTable(table: unknown, quoted = false): StoreTable {
   const pattern = quoted ? QUOTED_OR_NOT : UNQUOTED;
   const parts = (typeof table === 'string' ? table.split('.') : []).map((part) => {
     const match = pattern.exec(part);
     return match === null ? undefined : (match[1] ?? match[2]);
   });
+  const given = JSON.stringify(table);
   if (parts.length < 1 || parts.length > 2 || parts.some((part) => part === undefined)) {
-    return null;
+    throw new WebhookConfigError(
+      `servicepay: createPostgresStore table must be a name or schema.name of letters, digits and _ (at most 63 each), got ${given}.`,
+      'table',
+    );
   }
   const schema = parts.length === 2 ? parts[0] : undefined;
-  const temporary = schema !== undefined && TEMPORARY_SCHEMA.test(schema);
-  return { schema, name: parts[parts.length - 1] as string, temporary };
+  const name = parts[parts.length - 1] as string;
+  if (schema !== undefined && TEMPORARY_SCHEMA.test(schema)) {
+    throw new WebhookConfigError(
+      `servicepay: createPostgresStore table must not be in a temporary schema, got ${given}: a temporary table is private to the one connection that created it, so receivers (even a pool's other connections) cannot share it and their claims would fail. Name a regular schema ("public.${name}") or none.`,
+      'table',
+    );
+  }
+  return { schema, name, quoted: quotedName(schema, name) };
+}
+
+/** `schema.name` (or `name`) quoted as SQL. */
+export function quotedName(schema: string | undefined, name: string): string {
+  return (schema === undefined ? [name] : [schema, name]).map((part) => `"${part}"`).join('.');
 }
 
 /**
@@ -92,6 +111,27 @@ export function completeClaimSql(claims: string, key: number, ttl: number): stri
 }
 
 /**
+ * Creates a table of the store unless it exists (createStoreTable below; one cheap lookup when
+ * it does) and answers the schema the server resolved it in.
+ */
+export async function ensureStoreTable(
+  pool: PostgresQueryable,
+  table: StoreTable,
+  what: 'idempotency' | 'outcomes',
+  ddl: string,
+): Promise<string> {
+  const resolveSql =
+    'SELECT n.nspname AS schema FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace ' +
+    'WHERE c.oid = to_regclass($1)';
+  let { rows } = await pool.query(resolveSql, [table.quoted]);
+  if (rows.length === 0) {
+    await createStoreTable(pool, table, what, ddl);
+    ({ rows } = await pool.query(resolveSql, [table.quoted]));
+  }
+  return String((rows[0] as { schema?: unknown } | undefined)?.schema ?? '');
+}
+
+/**
  * Creates a table of the store (`ddl`, one CREATE TABLE IF NOT EXISTS) unless it exists.
  * `CREATE TABLE IF NOT EXISTS` alone fails when two sessions run it at once on a fresh database
  * (both pass the existence check, one then breaks a unique index of the catalogue), so the
@@ -104,8 +144,8 @@ export function completeClaimSql(claims: string, key: number, ttl: number): stri
  * whose current_schema() is the session's temporary one (search_path puts pg_temp first) is
  * refused there: a temporary table is private to one connection, so receivers cannot share it.
  */
-export async function createStoreTable(
-  pool: Queryable,
+async function createStoreTable(
+  pool: PostgresQueryable,
   table: StoreTable,
   what: 'idempotency' | 'outcomes',
   ddl: string,
@@ -140,7 +180,7 @@ export async function createStoreTable(
  * minute's grace keeps it off rows whose expiry is being decided right now.
  */
 export function sweeper(
-  pool: Queryable,
+  pool: PostgresQueryable,
   table: string,
   key: string,
   intervalMs: number,

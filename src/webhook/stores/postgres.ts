@@ -21,27 +21,21 @@ import type { IdempotencyClaim, IdempotencyStore } from './idempotency';
 import { postgresOutcomes } from './postgres-outcomes';
 import {
   completeClaimSql,
-  createStoreTable,
   DEFAULT_TABLE,
+  ensureStoreTable,
   fnv,
   onceUnlessFailed,
+  storeTable,
   sweeper,
   tableDdl,
-  tableParts,
 } from './postgres-toolkit';
-import type { StoreTable } from './postgres-toolkit';
+import type { PostgresQueryable, Statement } from './postgres-toolkit';
 import type { PostgresOutcomeStore } from './postgres-outcomes';
-import { WebhookConfigError } from '../errors';
+import { amountOf, checkOption, requiredOption, withMethods } from '../option-checks';
 
 export { postgresOutcomesDdl } from './postgres-outcomes';
 
-/**
- * What the store needs of node-postgres: a `Pool` (recommended), a `Client`, or anything with
- * the same `query(text, values)` answering `{ rows }`.
- */
-export interface PostgresQueryable {
-  query(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
-}
+export type { PostgresQueryable } from './postgres-toolkit';
 
 /** Options of createPostgresStore. */
 export interface PostgresStoreOptions {
@@ -83,38 +77,15 @@ export interface PostgresStoreOptions {
  * hand (then the store's role needs no CREATE privilege). `table` as in PostgresStoreOptions.
  */
 export function postgresStoreDdl(table = DEFAULT_TABLE): string {
-  return ddl(tableName(table).quoted);
+  return ddl(storeTable(table).quoted);
 }
 
-/** The DDL for a table name already quoted by tableName. */
+/** The DDL for a table name already quoted by storeTable. */
 function ddl(name: string): string {
   // No index on expires_at: completing a claim then changes no indexed column, so PostgreSQL
   // updates the row in place (a HOT update) instead of writing index entries on every
   // delivery; the sweep, once a minute, reads the table instead.
   return tableDdl(name, ['key text PRIMARY KEY', 'token text', 'expires_at timestamptz NOT NULL']);
-}
-
-/** `table` taken apart, or a TypeError when it is not a plain name of a shareable table. */
-function tableName(table: string): StoreTable {
-  const parts = tableParts(table);
-  if (parts === null) {
-    throw new WebhookConfigError(
-      `servicepay: createPostgresStore table must be a name or schema.name of letters, digits and _ (at most 63 each), got ${JSON.stringify(table)}.`,
-      'table',
-    );
-  }
-  if (parts.temporary) {
-    // A TypeError still, not a WebhookConfigError: see docs/decisions.md, "Webhooks".
-    throw new TypeError(
-      `servicepay: createPostgresStore table must not be in a temporary schema, got ${JSON.stringify(table)}: a temporary table is private to the one connection that created it, so receivers (even a pool's other connections) cannot share it and their claims would fail. Name a regular schema ("public.${parts.name}") or none.`,
-    );
-  }
-  const { schema, name } = parts;
-  return {
-    schema,
-    name,
-    quoted: (schema === undefined ? [name] : [schema, name]).map((part) => `"${part}"`).join('.'),
-  };
 }
 
 /**
@@ -127,29 +98,31 @@ function tableName(table: string): StoreTable {
 export type PostgresStore = IdempotencyStore & PostgresOutcomeStore;
 
 export function createPostgresStore(options: PostgresStoreOptions): PostgresStore {
-  const { pool } = options ?? {};
-  if (typeof pool?.query !== 'function') {
-    throw new WebhookConfigError(
-      'servicepay: createPostgresStore needs { pool }, a node-postgres Pool (or any object with query(text, values)).',
-      'pool',
-    );
-  }
-  const table = tableName(options.table ?? DEFAULT_TABLE);
+  const pool = requiredOption(
+    'createPostgresStore',
+    'pool',
+    options?.pool,
+    withMethods<PostgresQueryable>(
+      ['query'],
+      'a node-postgres Pool (or any object with query(text, values))',
+    ),
+  );
+  const table = storeTable(options.table ?? DEFAULT_TABLE);
   const name = table.quoted;
-  const cleanupIntervalMs = options.cleanupIntervalMs ?? 60_000;
-  if (!Number.isFinite(cleanupIntervalMs) || cleanupIntervalMs < 0) {
-    throw new WebhookConfigError(
-      `servicepay: createPostgresStore cleanupIntervalMs must be a non-negative number of milliseconds, got ${String(cleanupIntervalMs)}.`,
-      'cleanupIntervalMs',
-    );
-  }
+  const cleanupIntervalMs = checkOption(
+    'createPostgresStore',
+    'cleanupIntervalMs',
+    options.cleanupIntervalMs,
+    60_000,
+    amountOf('milliseconds', true),
+  );
   const prepared =
     options.preparedStatements ?? typeof (pool as { connect?: unknown }).connect === 'function';
   /**
    * A statement to run, by name when prepared. The name is derived from the text (so it is
    * unique), once here rather than on every call.
    */
-  function statement(text: string): (values: unknown[]) => Promise<{ rows: unknown[] }> {
+  function statement(text: string): Statement {
     if (!prepared) return (values) => pool.query(text, values);
     const statementId = statementName(text);
     return (values) =>
@@ -184,12 +157,11 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
   const sweep = sweeper(pool, name, 'key', cleanupIntervalMs);
 
   /** Creates the table once per store; a failure is retried by the next call. */
-  const ensureTable = onceUnlessFailed(() => createTable(pool, table));
+  const ensureTable = onceUnlessFailed(() =>
+    ensureStoreTable(pool, table, 'idempotency', ddl(table.quoted)),
+  );
 
-  async function acted(
-    run: (values: unknown[]) => Promise<{ rows: unknown[] }>,
-    values: unknown[],
-  ): Promise<boolean> {
+  async function acted(run: Statement, values: unknown[]): Promise<boolean> {
     await ensureTable();
     const { rows } = await run(values);
     return rows.length > 0;
@@ -229,13 +201,4 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
 /** `servicepay_` and the FNV-1a hash of the text: the same text, the same name, on any node. */
 function statementName(sql: string): string {
   return `servicepay_${fnv(sql)}`;
-}
-
-/** Creates the table unless it exists (createStoreTable); one cheap lookup when it does. */
-async function createTable(pool: PostgresQueryable, table: StoreTable): Promise<void> {
-  const { rows } = await pool.query('SELECT to_regclass($1) IS NOT NULL AS present', [
-    table.quoted,
-  ]);
-  if ((rows[0] as { present?: unknown } | undefined)?.present === true) return;
-  await createStoreTable(pool, table, 'idempotency', ddl(table.quoted));
 }

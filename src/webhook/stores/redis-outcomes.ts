@@ -21,16 +21,17 @@
  * notices) is found by the checks of outcome-listening.ts, a PING on it, and replaced the same
  * way; the merchant's own subscriber cannot be replaced, so it is subscribed on again.
  */
-import { createHash } from 'node:crypto';
 import { listenerCheckMs, OutcomeListening } from './outcome-listening';
 import type { ListeningConnection } from './outcome-listening';
 import { toOutcome } from './outcomes';
 import type { PaymentOutcome, SharedOutcomeStore } from './outcomes';
 import { WebhookConfigError } from '../errors';
+import { checkOption, withMethods } from '../option-checks';
+import { luaScript, px } from './redis-toolkit';
+import type { RedisCommandClient } from './redis-toolkit';
 
 /** What the store needs of the client it was given: createRedisStore's, plus `duplicate`. */
-export interface RedisOutcomesClient {
-  sendCommand(args: string[]): Promise<unknown>;
+export interface RedisOutcomesClient extends RedisCommandClient {
   /** node-redis's: a new, unconnected client with the same options, for pub/sub. */
   duplicate?(): unknown;
 }
@@ -73,7 +74,6 @@ const RECORD = `if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
   return ARGV[1]
 end
 return redis.call('GET', KEYS[1])`;
-const RECORD_SHA = createHash('sha1').update(RECORD).digest('hex');
 /** Keys per MGET when re-reading, so no reply grows without bound. */
 const MGET_BATCH = 1000;
 
@@ -99,16 +99,17 @@ const parse = (value: unknown): PaymentOutcome | null => {
 /** Outcomes in Redis (see the module comment). */
 export function redisOutcomes(options: RedisOutcomesOptions): RedisOutcomeStore {
   // createRedisStore checked client and prefix; only subscriber is first read here.
-  const { client, subscriber, prefix } = options;
-  if (
-    subscriber !== undefined &&
-    (typeof subscriber?.subscribe !== 'function' || typeof subscriber.connect !== 'function')
-  ) {
-    throw new WebhookConfigError(
-      'servicepay: createRedisStore subscriber must be a node-redis client for pub/sub (client.duplicate(), connected or not), got an object without subscribe() and connect().',
-      'subscriber',
-    );
-  }
+  const { client, prefix } = options;
+  const subscriber = checkOption(
+    'createRedisStore',
+    'subscriber',
+    options.subscriber,
+    undefined,
+    withMethods<RedisSubscriberClient>(
+      ['subscribe', 'connect'],
+      'a node-redis client for pub/sub (client.duplicate(), connected or not)',
+    ),
+  );
   const checkMs = listenerCheckMs(options.listenerCheckMs, 'createRedisStore');
   const channel = `${prefix}outcomes`;
   const key = (paymentId: string): string => `${prefix}outcome:${paymentId}`;
@@ -201,16 +202,9 @@ export function redisOutcomes(options: RedisOutcomesOptions): RedisOutcomeStore 
     },
   });
 
-  async function record(outcome: PaymentOutcome, ttlMs: number): Promise<unknown> {
-    const ms = String(Math.max(1, Math.ceil(ttlMs)));
-    const rest = ['1', key(outcome.paymentId), JSON.stringify(outcome), ms, channel];
-    try {
-      return await client.sendCommand(['EVALSHA', RECORD_SHA, ...rest]);
-    } catch (error) {
-      if (!String((error as Error | undefined)?.message).startsWith('NOSCRIPT')) throw error;
-      return client.sendCommand(['EVAL', RECORD, ...rest]);
-    }
-  }
+  const recordScript = luaScript(client, RECORD);
+  const record = (outcome: PaymentOutcome, ttlMs: number): Promise<unknown> =>
+    recordScript(key(outcome.paymentId), JSON.stringify(outcome), px(ttlMs), channel);
 
   return {
     async recordOutcome(given, ttlMs) {

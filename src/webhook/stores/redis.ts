@@ -13,21 +13,15 @@
  * forgotten one is a notification whose resend runs the handler again. So on first use it reads
  * those settings (CONFIG GET) and warns once when it sees one that forgets (serverWarnings).
  */
-import { createHash } from 'node:crypto';
 import { COMPLETED_CLAIM, IN_PROGRESS_CLAIM, newClaimToken } from './idempotency';
 import type { IdempotencyClaim, IdempotencyStore } from './idempotency';
 import { redisOutcomes } from './redis-outcomes';
 import type { RedisOutcomeStore, RedisSubscriberClient } from './redis-outcomes';
-import { WebhookConfigError } from '../errors';
+import { callback, checkOption, FLAG, requiredOption, TEXT, withMethods } from '../option-checks';
+import { luaScript, px } from './redis-toolkit';
+import type { RedisCommandClient } from './redis-toolkit';
 
-/**
- * What the store needs of a Redis client: node-redis's (the `redis` package, v4 or v5,
- * connected) `sendCommand(args)`. For ioredis, pass
- * `{ sendCommand: ([command, ...args]) => ioredis.call(command, ...args) }`.
- */
-export interface RedisCommandClient {
-  sendCommand(args: string[]): Promise<unknown>;
-}
+export type { RedisCommandClient } from './redis-toolkit';
 
 /** Options of createRedisStore. */
 export interface RedisStoreOptions {
@@ -76,6 +70,9 @@ export interface RedisStoreOptions {
 
 /** The Redis store: claims (IdempotencyStore) and payment outcomes (OutcomeStore). */
 export type RedisStore = IdempotencyStore & RedisOutcomeStore;
+
+/** The prefix createRedisStore uses when given none. */
+const DEFAULT_PREFIX = 'servicepay:idempotency:';
 
 /** The value of a handled notification's key: never a token (tokens are UUIDs). */
 const COMPLETED = 'completed';
@@ -139,35 +136,30 @@ async function serverWarnings(client: RedisCommandClient): Promise<string[]> {
 
 /** An IdempotencyStore in Redis (see the module comment for its key layout). */
 export function createRedisStore(options: RedisStoreOptions): RedisStore {
-  const { client } = options ?? {};
-  if (typeof client?.sendCommand !== 'function') {
-    throw new WebhookConfigError(
-      'servicepay: createRedisStore needs { client }, a connected node-redis client (createClient from the redis package).',
-      'client',
-    );
-  }
-  const prefix = options.prefix ?? 'servicepay:idempotency:';
-  if (typeof prefix !== 'string') {
-    throw new WebhookConfigError(
-      `servicepay: createRedisStore prefix must be a string, got ${typeof prefix}.`,
-      'prefix',
-    );
-  }
-
-  const checkServerConfig = options.checkServerConfig ?? true;
-  if (typeof checkServerConfig !== 'boolean') {
-    throw new WebhookConfigError(
-      `servicepay: createRedisStore checkServerConfig must be true or false, got ${typeof checkServerConfig}.`,
-      'checkServerConfig',
-    );
-  }
-  const onWarning = options.onWarning ?? ((message: string) => console.warn(message));
-  if (typeof onWarning !== 'function') {
-    throw new WebhookConfigError(
-      `servicepay: createRedisStore onWarning must be a function (message: string) => void, got ${typeof onWarning}.`,
-      'onWarning',
-    );
-  }
+  const client = requiredOption(
+    'createRedisStore',
+    'client',
+    options?.client,
+    withMethods<RedisCommandClient>(
+      ['sendCommand'],
+      'a connected node-redis client (createClient from the redis package)',
+    ),
+  );
+  const prefix = checkOption('createRedisStore', 'prefix', options.prefix, DEFAULT_PREFIX, TEXT);
+  const checkServerConfig = checkOption(
+    'createRedisStore',
+    'checkServerConfig',
+    options.checkServerConfig,
+    true,
+    FLAG,
+  );
+  const onWarning = checkOption(
+    'createRedisStore',
+    'onWarning',
+    options.onWarning,
+    (message: string) => console.warn(message),
+    callback<(message: string) => void>('a function (message: string) => void'),
+  );
 
   // 'idle' until the first claim, and again after a check that could not reach the server.
   let check: 'idle' | 'running' | 'done' = checkServerConfig ? 'idle' : 'done';
@@ -205,23 +197,14 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
   };
 
   const script = (source: string) => {
-    const sha = createHash('sha1').update(source).digest('hex');
-    return async (key: string, ...args: string[]): Promise<number> => {
-      const rest = ['1', prefix + key, ...args];
-      try {
-        return Number(await client.sendCommand(['EVALSHA', sha, ...rest]));
-      } catch (error) {
-        if (!String((error as Error | undefined)?.message).startsWith('NOSCRIPT')) throw error;
-        return Number(await client.sendCommand(['EVAL', source, ...rest]));
-      }
-    };
+    const run = luaScript(client, source);
+    return (key: string, ...args: string[]): Promise<number> =>
+      run(prefix + key, ...args).then(Number);
   };
   const claim = script(CLAIM);
   const renew = script(RENEW);
   const complete = script(COMPLETE);
   const release = script(RELEASE);
-  // PX takes whole milliseconds, at least 1.
-  const ms = (ttlMs: number): string => String(Math.max(1, Math.ceil(ttlMs)));
 
   const outcomes = redisOutcomes({
     client,
@@ -235,7 +218,7 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     async claim(key: string, ttlMs: number): Promise<IdempotencyClaim> {
       const token = newClaimToken();
       // The claim's command is sent first: the check's commands queue behind it, never ahead.
-      const claimed = claim(key, token, ms(ttlMs));
+      const claimed = claim(key, token, px(ttlMs));
       checkServer();
       const answer = await claimed;
       if (answer === 1) return { state: 'claimed', token };
@@ -243,9 +226,9 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     },
     // The completed marker's value is no token: whoever passes it owns nothing.
     renew: async (key, token, ttlMs) =>
-      token !== COMPLETED && (await renew(key, token, ms(ttlMs))) === 1,
+      token !== COMPLETED && (await renew(key, token, px(ttlMs))) === 1,
     complete: async (key, token, ttlMs) =>
-      token !== COMPLETED && (await complete(key, token, ms(ttlMs))) === 1,
+      token !== COMPLETED && (await complete(key, token, px(ttlMs))) === 1,
     release: async (key, token) => token !== COMPLETED && (await release(key, token)) === 1,
     ...outcomes,
   };
