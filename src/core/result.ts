@@ -74,10 +74,12 @@ export interface PaymentResultController {
   /** Replaces the options (callbacks, the bound); `statusUrl` and `payment` are read once. */
   setOptions(options: PaymentResultOptions): void;
   /**
-   * Finds the payment and follows it (the first time), or resumes waiting. Touches the page
-   * (location, storage, network) only here, never at creation. Returns the stop function.
+   * The page shows the result: finds the payment and follows it (the first time), or resumes
+   * waiting. Touches the page (location, storage, network) only here, never at creation.
+   * Returns the unmount function, which stops asking. Named as the session's `mount`: one
+   * binding hook drives both (src/react/useController.ts).
    */
-  start(): () => void;
+  mount(): () => void;
   /** After `not-heard`: waits again, for another bounded while. */
   checkAgain(): void;
   /** After `not-completed`: calls `onTryAgain`. */
@@ -262,7 +264,7 @@ export function createPaymentResult(initial: PaymentResultOptions): PaymentResul
       if (next && typeof next == 'object') options = next;
     },
 
-    start() {
+    mount() {
       if (!running) {
         running = true;
         if (snapshot.state === 'waiting') {

@@ -9,7 +9,7 @@ import {
 import type { Handoff, PaymentOutcome } from '../core/index';
 import handoffCss from '../styles/handoff.css?raw';
 import { ResultIcon } from './ResultIcon';
-import { injectPartStylesheet } from './result-styles';
+import { injectStylesheet } from './styles';
 import { useResultController } from './usePaymentResult';
 
 export interface HandoffPanelProps {
@@ -118,7 +118,7 @@ export function HandoffPanel(props: HandoffPanelProps) {
   }, [paymentId]);
 
   useInsertionEffect(() => {
-    if (!plain) injectPartStylesheet('handoff', handoffCss, nonce);
+    if (!plain) injectStylesheet('handoff', handoffCss, nonce);
   }, [plain, nonce]);
 
   // Focus on the heading when the panel appears (the bank the shopper chose has gone with the

@@ -4,6 +4,8 @@ import type { Ref } from 'react';
 import type { Handoff, PaymentIds, PaymentOutcome } from '../core/index';
 import { payStep, resolveMessages } from '../core/index';
 import { BankList } from './BankList';
+import serviceCss from '../styles/service.css?raw';
+import tailwindCss from '../styles/tailwind.css?raw';
 import { injectStylesheet } from './styles';
 import { pick, useSession } from './useServicePayment';
 import type { ServicePayHandle, SessionProp, UseServicePaymentOptions } from './useServicePayment';
@@ -139,8 +141,8 @@ export function ServicePayView(props: ViewProps) {
   // Before the markup's first paint (an insertion effect runs before layout effects and
   // paint), so the component never shows unstyled; never on the server.
   useInsertionEffect(() => {
-    if (!plain) injectStylesheet('service', nonce);
-    if (!noUtilities) injectStylesheet('tailwind', nonce);
+    if (!plain) injectStylesheet('service', serviceCss, nonce);
+    if (!noUtilities) injectStylesheet('tailwind', tailwindCss, nonce);
   }, [plain, noUtilities, nonce]);
 
   // `className`, undefined when there is no class: React leaves the attribute out, and so does
