@@ -20,7 +20,7 @@ export type PaymentResultState =
   'waiting' | 'received' | 'not-completed' | 'needs-review' | 'not-heard' | 'not-found';
 
 /** What `onResult` receives, once, when the outcome is known. */
-export interface PaymentOutcome extends PaymentIds {
+export interface PaymentResultOutcome extends PaymentIds {
   status: FinalPaymentStatus;
 }
 
@@ -49,7 +49,7 @@ export interface PaymentResultOptions {
    * `NEEDS_REVIEW`): clear the basket, send analytics. Never for `not-heard` or `not-found`,
    * which are not outcomes.
    */
-  onResult?: (outcome: PaymentOutcome) => void;
+  onResult?: (outcome: PaymentResultOutcome) => void;
   /**
    * What "Try again" does after a payment that was not completed, e.g. back to the bank step.
    * Without it, no Try again is offered.
@@ -138,9 +138,9 @@ export function createPaymentResult(initial: PaymentResultOptions): PaymentResul
   }
 
   // Merchant callbacks must never break the page, nor the page this controller.
-  function callMerchant<K extends 'onResult' | 'onTryAgain'>(name: K, arg?: PaymentOutcome): void {
+  function callMerchant(name: 'onResult' | 'onTryAgain', arg?: PaymentResultOutcome): void {
     try {
-      (options[name] as ((value?: PaymentOutcome) => void) | undefined)?.(arg);
+      (options[name] as ((value?: PaymentResultOutcome) => void) | undefined)?.(arg);
     } catch (error) {
       console.error(`${PREFIX}${name} threw`, error);
     }

@@ -6,7 +6,7 @@ import {
   resolveResultMessages,
   resultText,
 } from '../core/index';
-import type { Handoff, PaymentOutcome } from '../core/index';
+import type { Handoff, PaymentResultOutcome } from '../core/index';
 import handoffCss from '../styles/handoff.css?raw';
 import { ResultIcon } from './ResultIcon';
 import { injectStylesheet } from './styles';
@@ -31,7 +31,7 @@ export interface HandoffPanelProps {
   onShown?: (handoff: Handoff) => void;
   /** After "not completed": back to the bank step (the lead passes session.openInstitutionSelection). */
   onTryAgain(): void;
-  onResult?: (outcome: PaymentOutcome) => void;
+  onResult?: (outcome: PaymentResultOutcome) => void;
   /** The shop's contact, shown with `needs-review` (ServicePayProps.reviewContact). */
   reviewContact?: string;
   /** Passed through to createPaymentResult (tests, stories, proxies that buffer streams). */
