@@ -306,6 +306,18 @@ const banner = (chunk) => {
   return chunk.name === 'sandbox-cli' ? '#!/usr/bin/env node' : '';
 };
 
+/**
+ * The binding of core's controllers to React (src/react/useController.ts, the client layout
+ * effect) and the one stylesheet injector, which the component, the result page and the
+ * opt-in extras share: a chunk of their own that imports React's hooks only. Left to rollup,
+ * they join the result page's chunk, and the component's entry would carry its JSX runtime
+ * import too (size-limit counts it).
+ */
+const bindingChunk = (id) =>
+  /\/src\/react\/(useController|useClientLayoutEffect|styles)\.ts$/.test(id)
+    ? 'binding'
+    : undefined;
+
 export default [
   {
     input: reactEntries,
@@ -331,6 +343,7 @@ export default [
         chunkFileNames: 'chunks/[name]-[hash].mjs',
         // An entry imports only the chunks it uses (size-limit and tree-shakers see no extras).
         hoistTransitiveImports: false,
+        manualChunks: bindingChunk,
         paths: { [CLIENT_FILE]: './client.mjs' },
         banner,
       },
@@ -340,6 +353,7 @@ export default [
         entryFileNames: '[name].cjs',
         chunkFileNames: 'chunks/[name]-[hash].cjs',
         hoistTransitiveImports: false,
+        manualChunks: bindingChunk,
         exports: 'named',
         paths: { [CLIENT_FILE]: './client.cjs' },
         banner,

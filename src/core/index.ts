@@ -10,6 +10,7 @@ export type {
   PaymentInitiatedDetails,
   SessionOptions,
 } from './types';
+export type { ServiceDisplayProps } from './display';
 export type {
   ServiceTransport,
   Institution,
@@ -49,7 +50,7 @@ export type {
   PaymentResultOptions,
   PaymentResultSnapshot,
   PaymentResultState,
-  PaymentOutcome,
+  PaymentResultOutcome,
 } from './result';
 export type { PaymentStatus, FinalPaymentStatus } from './protocol';
 export { SAVED_PAYMENT_KEY } from './saved-payment';

@@ -20,7 +20,7 @@ export type PaymentResultState =
   'waiting' | 'received' | 'not-completed' | 'needs-review' | 'not-heard' | 'not-found';
 
 /** What `onResult` receives, once, when the outcome is known. */
-export interface PaymentOutcome extends PaymentIds {
+export interface PaymentResultOutcome extends PaymentIds {
   status: FinalPaymentStatus;
 }
 
@@ -49,7 +49,7 @@ export interface PaymentResultOptions {
    * `NEEDS_REVIEW`): clear the basket, send analytics. Never for `not-heard` or `not-found`,
    * which are not outcomes.
    */
-  onResult?: (outcome: PaymentOutcome) => void;
+  onResult?: (outcome: PaymentResultOutcome) => void;
   /**
    * What "Try again" does after a payment that was not completed, e.g. back to the bank step.
    * Without it, no Try again is offered.
@@ -74,10 +74,12 @@ export interface PaymentResultController {
   /** Replaces the options (callbacks, the bound); `statusUrl` and `payment` are read once. */
   setOptions(options: PaymentResultOptions): void;
   /**
-   * Finds the payment and follows it (the first time), or resumes waiting. Touches the page
-   * (location, storage, network) only here, never at creation. Returns the stop function.
+   * The page shows the result: finds the payment and follows it (the first time), or resumes
+   * waiting. Touches the page (location, storage, network) only here, never at creation.
+   * Returns the unmount function, which stops asking. Named as the session's `mount`: one
+   * binding hook drives both (src/react/useController.ts).
    */
-  start(): () => void;
+  mount(): () => void;
   /** After `not-heard`: waits again, for another bounded while. */
   checkAgain(): void;
   /** After `not-completed`: calls `onTryAgain`. */
@@ -136,9 +138,9 @@ export function createPaymentResult(initial: PaymentResultOptions): PaymentResul
   }
 
   // Merchant callbacks must never break the page, nor the page this controller.
-  function callMerchant<K extends 'onResult' | 'onTryAgain'>(name: K, arg?: PaymentOutcome): void {
+  function callMerchant(name: 'onResult' | 'onTryAgain', arg?: PaymentResultOutcome): void {
     try {
-      (options[name] as ((value?: PaymentOutcome) => void) | undefined)?.(arg);
+      (options[name] as ((value?: PaymentResultOutcome) => void) | undefined)?.(arg);
     } catch (error) {
       console.error(`${PREFIX}${name} threw`, error);
     }
@@ -262,7 +264,7 @@ export function createPaymentResult(initial: PaymentResultOptions): PaymentResul
       if (next && typeof next == 'object') options = next;
     },
 
-    start() {
+    mount() {
       if (!running) {
         running = true;
         if (snapshot.state === 'waiting') {

@@ -60,19 +60,19 @@ const RETURN_PARAMS = ['paymentId', 'merchantPaymentId'];
  * The payment the result page follows, when the page was not told: the one this tab started
  * (saved by the Pay component), which a crafted link must not replace with someone else's paid
  * pair; else the return address's pair (a fresh tab, the phone after a QR handoff), kept for a
- * reload; else the pair an earlier address gave this tab. Either way the ids leave the address
- * (history.replaceState), where Referer headers and analytics scripts would pick them up.
- * Browser only; never throws.
+ * reload; else the pair an earlier address gave this tab, read only when the address has none.
+ * Either way the ids leave the address (history.replaceState), where Referer headers and
+ * analytics scripts would pick them up. Browser only; never throws.
  */
 export function takeReturnedPayment(): PaymentIds | null {
   const own = readSavedPayment();
-  let found = own ?? readSavedPayment(RETURNED_PAYMENT_KEY);
+  /** The address's pair (null when it names an unusable one); undefined when it names none. */
+  let returned: PaymentIds | null | undefined;
   try {
     const url = new URL(location.href);
     const query = url.searchParams;
     if (RETURN_PARAMS.some((name) => query.has(name))) {
-      const returned = checkIds(query.get('paymentId'), query.get('merchantPaymentId'));
-      if (!own) found = returned;
+      returned = checkIds(query.get('paymentId'), query.get('merchantPaymentId'));
       RETURN_PARAMS.forEach((name) => query.delete(name));
       history.replaceState(history.state, '', url.href);
       if (!own && returned) sessionStorage.setItem(RETURNED_PAYMENT_KEY, JSON.stringify(returned));
@@ -80,5 +80,5 @@ export function takeReturnedPayment(): PaymentIds | null {
   } catch {
     // No location or history (not a browser), or storage blocked: what was found stands.
   }
-  return found;
+  return own ?? (returned === undefined ? readSavedPayment(RETURNED_PAYMENT_KEY) : returned);
 }

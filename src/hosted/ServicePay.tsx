@@ -9,7 +9,7 @@ import {
   useState,
 } from 'react';
 import type { ForwardRefExoticComponent, RefAttributes } from 'react';
-import type { SessionOptions } from '../core/index';
+import type { ServiceDisplayProps, SessionOptions } from '../core/index';
 import { createLink } from './link';
 import type { HostedServicePayHandle, LinkCallbacks } from './link';
 import type { ServiceOptions } from './types';
@@ -35,6 +35,7 @@ export interface HostedServicePayProps
       | 'errorConsumer'
       | 'generateMerchantPaymentId'
     >,
+    ServiceDisplayProps,
     LinkCallbacks {
   /**
    * The versioned address of the service's script, `{script_host}/Service-<version>.min.js`,
@@ -47,24 +48,8 @@ export interface HostedServicePayProps
   nonce?: string;
   /** The global the script defines its constructor under. @default 'Service' */
   globalName?: string;
-  /** Title displayed by the component. @default 'Pay with your banking app' */
-  title?: string;
-  /** Label displayed below the title. @default 'Pay securely with your banking app' */
-  label?: string;
-  /** Label of the Pay button, followed by the amount. @default 'Pay £' */
-  payLabel?: string;
-  /** No service stylesheet and no service class names (spec 2.2). @default false */
-  disableVolumeStyling?: boolean;
-  /**
-   * No utility-class stylesheet (spec 2.2).
-   * @deprecated since component version 0.5 (spec 9).
-   * @default false
-   */
-  disableTailwindStyling?: boolean;
   /** Called with the merchantPaymentId each payment used, right after `payment_initiated`. */
   onPaymentInitiated?: (details: { merchantPaymentId: string }) => void;
-  /** Extra class names for the container. */
-  className?: string;
 }
 
 /** A layout effect in the browser (no effect runs on a server, and React 18 warns of this one there). */

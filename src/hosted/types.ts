@@ -1,28 +1,21 @@
 // The service's browser interface as its spec publishes it (2.2, 2.3, 4.3, 4.4): all the
 // wrapper relies on, so that any implementation of `window.Service` works under it.
-import type {
-  AgentType,
-  Environment,
-  PaymentArgs,
-  ServiceError,
-  ServiceEventName,
-} from '../core/index';
+import type { PaymentArgs, ServiceDisplayProps, SessionOptions } from '../core/index';
 
 /** The options of `new window.Service(options)` (spec 2.2), under the spec's names. */
-export interface ServiceOptions {
-  environment: Environment;
-  applicationId: string;
-  disableVolumeStyling?: boolean;
-  disableTailwindStyling?: boolean;
-  disablePayButton?: boolean;
-  isWebView?: boolean;
-  eventConsumer?: (event: ServiceEventName) => void;
-  errorConsumer?: (error: ServiceError) => void;
-  title?: string;
-  label?: string;
-  payLabel?: string;
-  agentType?: AgentType;
-}
+export interface ServiceOptions
+  extends
+    Pick<
+      SessionOptions,
+      | 'environment'
+      | 'applicationId'
+      | 'disablePayButton'
+      | 'isWebView'
+      | 'eventConsumer'
+      | 'errorConsumer'
+      | 'agentType'
+    >,
+    Omit<ServiceDisplayProps, 'className'> {}
 
 /** The component object the service's script creates (spec 4.4). */
 export interface ServiceInstance {

@@ -6,10 +6,10 @@ import {
   resolveResultMessages,
   resultText,
 } from '../core/index';
-import type { Handoff, PaymentOutcome } from '../core/index';
+import type { Handoff, PaymentResultOutcome } from '../core/index';
 import handoffCss from '../styles/handoff.css?raw';
 import { ResultIcon } from './ResultIcon';
-import { injectPartStylesheet } from './result-styles';
+import { injectStylesheet } from './styles';
 import { useResultController } from './usePaymentResult';
 
 export interface HandoffPanelProps {
@@ -31,7 +31,7 @@ export interface HandoffPanelProps {
   onShown?: (handoff: Handoff) => void;
   /** After "not completed": back to the bank step (the lead passes session.openInstitutionSelection). */
   onTryAgain(): void;
-  onResult?: (outcome: PaymentOutcome) => void;
+  onResult?: (outcome: PaymentResultOutcome) => void;
   /** The shop's contact, shown with `needs-review` (ServicePayProps.reviewContact). */
   reviewContact?: string;
   /** Passed through to createPaymentResult (tests, stories, proxies that buffer streams). */
@@ -118,7 +118,7 @@ export function HandoffPanel(props: HandoffPanelProps) {
   }, [paymentId]);
 
   useInsertionEffect(() => {
-    if (!plain) injectPartStylesheet('handoff', handoffCss, nonce);
+    if (!plain) injectStylesheet('handoff', handoffCss, nonce);
   }, [plain, nonce]);
 
   // Focus on the heading when the panel appears (the bank the shopper chose has gone with the

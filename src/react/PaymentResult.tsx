@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 import { resolveResultMessages, resultText } from '../core/index';
 import resultCss from '../styles/result.css?raw';
 import { ResultIcon } from './ResultIcon';
-import { injectPartStylesheet } from './result-styles';
+import { injectStylesheet } from './styles';
 import { useResultController } from './usePaymentResult';
 import type { ResultControllerProp, UsePaymentResultOptions } from './usePaymentResult';
 
@@ -53,7 +53,7 @@ export function PaymentResult(props: PaymentResultProps & ResultControllerProp) 
   const shown = useRef(state);
 
   useInsertionEffect(() => {
-    if (!plain) injectPartStylesheet('result', resultCss, nonce);
+    if (!plain) injectStylesheet('result', resultCss, nonce);
   }, [plain, nonce]);
 
   // A new state is announced by moving focus to its heading (read out, and next to its

@@ -1,9 +1,11 @@
 'use client';
 import { useEffect, useId, useImperativeHandle, useInsertionEffect, useRef } from 'react';
 import type { Ref } from 'react';
-import type { Handoff, PaymentIds, PaymentOutcome } from '../core/index';
+import type { Handoff, PaymentIds, PaymentResultOutcome, ServiceDisplayProps } from '../core/index';
 import { payStep, resolveMessages } from '../core/index';
 import { BankList } from './BankList';
+import serviceCss from '../styles/service.css?raw';
+import tailwindCss from '../styles/tailwind.css?raw';
 import { injectStylesheet } from './styles';
 import { pick, useSession } from './useServicePayment';
 import type { ServicePayHandle, SessionProp, UseServicePaymentOptions } from './useServicePayment';
@@ -27,25 +29,7 @@ export interface ServicePayExtras {
   Extras(context: { step?: boolean; id: string }): any;
 }
 
-export interface ServicePayProps extends UseServicePaymentOptions {
-  /** Title displayed by the component. @default 'Pay with your banking app' */
-  title?: string;
-  /** Label displayed below the title. @default 'Pay securely with your banking app' */
-  label?: string;
-  /** Label of the Pay button, followed by the prepared amount. @default 'Pay £' */
-  payLabel?: string;
-  /**
-   * No service stylesheet and no `service-*` class names: the page styles the markup.
-   * (The key is spelled exactly so in the spec.)
-   * @default false
-   */
-  disableVolumeStyling?: boolean;
-  /**
-   * No utility-class stylesheet: the page supplies the (Tailwind) classes.
-   * @deprecated since component version 0.5 (spec 9); style through `disableVolumeStyling` and CSS custom properties.
-   * @default false
-   */
-  disableTailwindStyling?: boolean;
+export interface ServicePayProps extends UseServicePaymentOptions, ServiceDisplayProps {
   /**
    * Shown under the Pay button while the merchant has it disabled (`messages.payUnavailable`).
    * @default 'Payment is not available yet.'
@@ -61,7 +45,7 @@ export interface ServicePayProps extends UseServicePaymentOptions {
    * panel shows it): `{ paymentId, merchantPaymentId, status }`, status `'COMPLETED'`,
    * `'FAILED'` or `'NEEDS_REVIEW'`.
    */
-  onResult?: (outcome: PaymentOutcome) => void;
+  onResult?: (outcome: PaymentResultOutcome) => void;
   /**
    * The shop's own contact or next step, shown as text in the handoff panel when a handed-off
    * payment needs checking (`NEEDS_REVIEW`), as `<PaymentResult reviewContact>` shows it.
@@ -78,8 +62,6 @@ export interface ServicePayProps extends UseServicePaymentOptions {
    * search still covers every bank. Unknown ids are skipped.
    */
   featuredInstitutions?: readonly string[];
-  /** Extra class names for the root element. */
-  className?: string;
   /** CSP nonce for the injected `<style>` elements. */
   nonce?: string;
 }
@@ -139,8 +121,8 @@ export function ServicePayView(props: ViewProps) {
   // Before the markup's first paint (an insertion effect runs before layout effects and
   // paint), so the component never shows unstyled; never on the server.
   useInsertionEffect(() => {
-    if (!plain) injectStylesheet('service', nonce);
-    if (!noUtilities) injectStylesheet('tailwind', nonce);
+    if (!plain) injectStylesheet('service', serviceCss, nonce);
+    if (!noUtilities) injectStylesheet('tailwind', tailwindCss, nonce);
   }, [plain, noUtilities, nonce]);
 
   // `className`, undefined when there is no class: React leaves the attribute out, and so does

@@ -16,7 +16,7 @@ import type { BankList } from './BankList';
 // featured banks.
 import handoffCss from '../styles/handoff.css?raw';
 import { HandoffPanel } from './Handoff';
-import { injectPartStylesheet } from './result-styles';
+import { injectStylesheet } from './styles';
 import type { ServicePayExtras, ViewProps } from './ServicePayView';
 
 /**
@@ -181,7 +181,7 @@ function StepExtras({ session, state, messages, cx, props, BankList }: ExtrasCon
   const words = resolveHandoffMessages(props.messages);
   // The extras' stylesheet (the handoff panel's file) holds the step's few rules too.
   useInsertionEffect(() => {
-    if (!props.disableVolumeStyling) injectPartStylesheet('handoff', handoffCss, props.nonce);
+    if (!props.disableVolumeStyling) injectStylesheet('handoff', handoffCss, props.nonce);
   }, [props.disableVolumeStyling, props.nonce]);
   const [remembered, setRemembered] = useState(() =>
     props.rememberBank ? readRemembered() : null,

@@ -1,6 +1,7 @@
 'use client';
-import { useEffect, useLayoutEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import { useMemo } from 'react';
 import { createPaymentResult, resolveResultMessages, resultText } from '../core/index';
+import { useController } from './useController';
 import type {
   PaymentResultController,
   PaymentResultMessages,
@@ -35,9 +36,6 @@ export interface ResultControllerProp {
   idPrefix?: string;
 }
 
-// useLayoutEffect warns during server rendering in React 18; the options only matter in the browser.
-const useClientLayoutEffect = typeof window === 'undefined' ? useEffect : useLayoutEffect;
-
 /**
  * The controller behind `options` and its state, for `<PaymentResult>` and
  * `usePaymentResult`. A new `statusUrl` or `payment` follows another payment: a new controller.
@@ -47,25 +45,11 @@ export function useResultController(
 ): [PaymentResultController, PaymentResultSnapshot] {
   const given = options.controller;
   const { statusUrl, payment } = options;
-  const key = given ?? `${statusUrl}|${payment?.paymentId}|${payment?.merchantPaymentId}`;
-  const make = () => given ?? createPaymentResult(options);
-  const [entry, setEntry] = useState(() => ({ key, controller: make() }));
-  let controller = entry.controller;
-  if (entry.key !== key) {
-    controller = make();
-    setEntry({ key, controller });
-  }
-  // Callbacks and the bound are read at call time: new inline functions change nothing else.
-  useClientLayoutEffect(() => controller.setOptions(options));
-  // In the browser only, after the first render: the server and the first client render
-  // both show `waiting`, so hydration matches.
-  useEffect(() => controller.start(), [controller]);
-  const snapshot = useSyncExternalStore(
-    controller.subscribe,
-    controller.getState,
-    controller.getState,
+  return useController(
+    options,
+    given ?? `${statusUrl}|${payment?.paymentId}|${payment?.merchantPaymentId}`,
+    () => given ?? createPaymentResult(options),
   );
-  return [controller, snapshot];
 }
 
 /**

@@ -1,7 +1,8 @@
 'use client';
-import { useEffect, useId, useLayoutEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import { useEffect, useId, useMemo, useState } from 'react';
 import { createPaymentSession, payStep, resolveMessages, shopperText } from '../core/index';
 import type { ServicePayExtras } from './ServicePayView';
+import { useController } from './useController';
 import type {
   Handoff,
   PaymentArgs,
@@ -87,9 +88,6 @@ export function pick<K extends Action>(
   return Object.fromEntries(keys.map((key) => [key, session[key]])) as Pick<PaymentSession, K>;
 }
 
-// useLayoutEffect warns during server rendering in React 18; the options only matter in the browser.
-const useClientLayoutEffect = typeof window === 'undefined' ? useEffect : useLayoutEffect;
-
 /**
  * Internal (not exported by the package's entries): a session made elsewhere, which the
  * component renders instead of making its own. `servicepay/vanilla` uses it so that its class
@@ -117,21 +115,11 @@ export function useSession(
   // Only these define the session; callbacks and flags are read at call time, so new inline
   // functions or option objects neither refetch nor re-create it.
   const given = options.session;
-  const key = given ?? `${options.environment}|${options.applicationId}|${options.baseUrl ?? ''}`;
-  const make = () => given ?? createPaymentSession(options);
-  const [entry, setEntry] = useState(() => ({ key, session: make() }));
-  let session: PaymentSession = entry.session;
-  if (entry.key !== key) {
-    session = make();
-    setEntry({ key, session });
-  }
-
-  useEffect(() => session.mount(), [session]);
-  // After the render, before paint: merchant code (errorConsumer, createPayment's checks) never
-  // runs while rendering.
-  useClientLayoutEffect(() => session.setOptions(options));
-
-  const state = useSyncExternalStore(session.subscribe, session.getState, session.getState);
+  const [session, state] = useController(
+    options,
+    given ?? `${options.environment}|${options.applicationId}|${options.baseUrl ?? ''}`,
+    () => given ?? createPaymentSession(options),
+  );
   return [session, session.optimisticState(options, state)];
 }
 

@@ -68,9 +68,10 @@ async function bundlePanelPage(framework: 'react' | 'preact'): Promise<string> {
         import { createElement } from '${framework}';
         import { HandoffPanel } from '../../src/react/Handoff';
         import { injectStylesheet } from '../../src/react/styles';
+        import serviceCss from '../../src/styles/service.css?raw';
         ${mount}
         const root = document.getElementById('root');
-        injectStylesheet('service');
+        injectStylesheet('service', serviceCss);
         show(
           createElement(HandoffPanel, {
             handoff: JSON.parse(root.dataset.handoff),

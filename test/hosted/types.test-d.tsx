@@ -4,6 +4,7 @@
 import { createRef } from 'react';
 import { ServicePay, loadService, useServiceScript } from '../../src/hosted/index';
 import type { HostedServicePayHandle, ServiceConstructor } from '../../src/hosted/index';
+import type { ServiceDisplayProps } from '../../src/react/index';
 import { APP_ID } from '../helpers/merchant';
 
 const ref = createRef<HostedServicePayHandle>();
@@ -57,3 +58,11 @@ export function Status() {
   const state: 'loading' | 'ready' | 'error' = status;
   return <button onClick={retry}>{state}</button>;
 }
+
+// The display props are the root component's own type (one home), accepted as they are there.
+const display: ServiceDisplayProps = {
+  title: 'Pay',
+  disableTailwindStyling: true,
+  className: 'checkout',
+};
+export const sharedDisplay = <ServicePay {...base} {...display} />;

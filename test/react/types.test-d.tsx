@@ -2,7 +2,14 @@
 // so a wrong option key or value that starts compiling fails the build.
 import { createRef } from 'react';
 import { ServicePay, useServicePayment } from '../../src/react/index';
-import type { ServicePayHandle, ServiceEventName, ServiceError } from '../../src/react/index';
+import type {
+  PaymentResultOutcome,
+  ServicePayHandle,
+  ServiceEventName,
+  ServiceError,
+} from '../../src/react/index';
+// @ts-expect-error renamed outright (CHANGELOG): no alias under the old name
+import type { PaymentOutcome } from '../../src/react/index';
 import { ServiceEvent, createPaymentSession } from '../../src/core/index';
 import { APP_ID } from '../helpers/merchant';
 
@@ -68,3 +75,9 @@ export function Hook() {
 }
 
 export const session = createPaymentSession({ environment: 'SANDBOX', applicationId });
+
+// One name per meaning: the root entry's outcome is PaymentResultOutcome, and no
+// `PaymentOutcome` is left there to collide with servicepay/webhook's recorded outcome.
+export const outcomeOf = (outcome: PaymentResultOutcome): 'COMPLETED' | 'FAILED' | 'NEEDS_REVIEW' =>
+  outcome.status;
+export type OldOutcome = PaymentOutcome;
