@@ -15,16 +15,16 @@ const alias = sourceAliases();
 const SHARED = 'test/helpers/shared-fixtures-setup.ts';
 // Left out of `npm run test:quick` (SERVICEPAY_QUICK=1, scripts/quick.mjs): the node tests that
 // need the build (test/build) or start PostgreSQL, Redis, receiver processes or workerd, and the
-// load tests. Name a new such file to match (…-postgres, …-redis, …-faults, …-processes), or
+// load tests. Name a new such file to contain postgres, redis, faults, processes or workerd, or
 // add it here. `npm test` runs them all.
 const SERVER_TESTS = [
   'test/build/**',
   'test/webhook/**/*{postgres,redis,faults,processes,stores,store-examples,workerd}*.test.ts',
   // Load tests, not behaviour a change is likely to break unseen: 10,000 payments through a
   // sandbox, and a bank list of 100,000 on both renderers (half a minute to two minutes each).
-  'test/sandbox/retention.test.ts',
+  'test/sandbox/deliveries.retention.test.ts',
 ];
-const HEAVY_DOM_TESTS = ['test/react/large-bank-list.test.tsx'];
+const HEAVY_DOM_TESTS = ['test/react/BankList.large-list.test.tsx'];
 export default defineConfig({
   resolve: { alias },
   test: {

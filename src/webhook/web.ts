@@ -1,7 +1,7 @@
 /**
  * `servicepay/webhook/web`: the webhook verifier and receiver on WebCrypto alone, for edge
  * runtimes (Cloudflare Workers, Deno, Bun, Vercel Edge). Nothing here, directly or
- * transitively, imports a Node built-in or uses Buffer (test/webhook/web-runtime.test.ts keeps
+ * transitively, imports a Node built-in or uses Buffer (test/webhook/web.runtime.test.ts keeps
  * it so).
  */
 import { createFetchHandlerWith } from './receiving/receiver-fetch';

@@ -32,7 +32,7 @@ const payButton = () => screen.getByRole('button', { name: /^Pay\b/ });
  * The component's behaviour on both renderers (test/helpers/renderers.tsx): React's
  * <ServicePay> and the Preact build window.Service ships. What only React has (StrictMode,
  * props changed on a re-render) is in the React-only block below; what only the Service class
- * has (injectComponent, its constructor) in test/vanilla/Service.test.tsx.
+ * has (injectComponent, its constructor) in test/vanilla/service.test.tsx.
  */
 describe.each(RENDERERS)('$name', (renderer) => {
   beforeAll(() => renderer.prepare(), 60_000);

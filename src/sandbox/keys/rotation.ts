@@ -87,7 +87,7 @@ export async function showKeys(res: ServerResponse, { keys, doors }: KeysParts):
   const { current, next, previous } = await keyRotation(keys);
   const token = doors.token(KEYS_FORM);
   const key = (text: string | null, none: string) =>
-    text === null ? html`<p>${none}</p>` : html`<pre><code>${text}</code></pre>`;
+    text === null ? html`<p>${none}</p>` : html`<pre class="raw"><code>${text}</code></pre>`;
   const form = (action: string, label: string) =>
     html`<form method="post" action="/keys/${action}"><input type="hidden" name="token" value="${token}"><button type="submit">${label}</button></form>`;
   const body = html`<main>

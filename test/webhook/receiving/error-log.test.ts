@@ -1,0 +1,85 @@
+// @vitest-environment node
+// What the merchant's server log shows with no onError: a delivery signed with another key
+// (the sandbox restarted without --key-file, another environment's key) is one clear line,
+// not silence, and not a line per resend.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createWebhookHandler } from '../../../src/webhook/index';
+import type { WebhookHandlerOptions } from '../../../src/webhook/index';
+import { createKeyPair, serviceKeys } from '../support/keys';
+import { listen, send } from '../support/http';
+import type { TestServer } from '../support/http';
+import { notification, signed } from '../support/notifications';
+
+const keys = serviceKeys();
+const otherKeys = createKeyPair();
+const servers: TestServer[] = [];
+afterEach(async () => {
+  vi.restoreAllMocks();
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+async function receiver(options: Partial<WebhookHandlerOptions> = {}): Promise<string> {
+  const server = await listen(
+    createWebhookHandler({ publicKey: keys.publicText, onNotification: () => {}, ...options }),
+  );
+  servers.push(server);
+  return `${server.url}/webhooks/servicepay`;
+}
+
+const lines = (spy: { mock: { calls: unknown[][] } }) =>
+  spy.mock.calls.map((call) => call.map(String).join(' '));
+
+describe('the default onError', () => {
+  it('a delivery signed with another key: 401 and one line that asks whether the key is this environment’s, once a minute', async () => {
+    const log = vi.spyOn(console, 'error').mockImplementation(() => {});
+    let now = Date.parse('2026-11-26T10:00:00Z');
+    vi.spyOn(Date, 'now').mockImplementation(() => now);
+    const url = await receiver();
+    const delivery = signed(notification(), otherKeys.privateKey);
+
+    // The service resends; so does a forger.
+    for (let i = 0; i < 3; i++)
+      expect(
+        (await send(url, delivery.body, { authorization: delivery.authorization })).status,
+      ).toBe(401);
+    expect(lines(log)).toEqual([
+      "servicepay webhook: a delivery's signature did not verify with publicKey, so it was answered 401 and the service will send it again. Is the key this environment's (the sandbox's /.well-known/signature/pem for the sandbox, the live service's for LIVE)? If it is, something changed the body before verification (a JSON body parser in front of the route). Further signature failures are not logged for a minute.",
+    ]);
+
+    now += 59_000;
+    await send(url, delivery.body, { authorization: delivery.authorization });
+    expect(log).toHaveBeenCalledTimes(1);
+    now += 1_000;
+    await send(url, delivery.body, { authorization: delivery.authorization });
+    expect(log).toHaveBeenCalledTimes(2);
+  });
+
+  it('names the key list during a rotation, and says when the header is missing', async () => {
+    const log = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const listed = await receiver({ publicKey: [keys.publicText, createKeyPair().publicText] });
+    const delivery = signed(notification(), otherKeys.privateKey);
+    expect(
+      (await send(listed, delivery.body, { authorization: delivery.authorization })).status,
+    ).toBe(401);
+    const bare = await receiver();
+    expect((await send(bare, delivery.body, {})).status).toBe(401);
+    expect(lines(log)).toEqual([
+      expect.stringMatching(
+        /^servicepay webhook: a delivery's signature did not verify with each of the 2 keys of publicKey, so it was answered 401 /,
+      ),
+      expect.stringMatching(
+        /^servicepay webhook: a delivery's signature had no Authorization header, so it was answered 401 /,
+      ),
+    ]);
+  });
+
+  it('a merchant’s own onError replaces it: nothing is written', async () => {
+    const log = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const heard: number[] = [];
+    const url = await receiver({ onError: (_error, context) => heard.push(context.status) });
+    const delivery = signed(notification(), otherKeys.privateKey);
+    await send(url, delivery.body, { authorization: delivery.authorization });
+    expect(heard).toEqual([401]);
+    expect(log).not.toHaveBeenCalled();
+  });
+});

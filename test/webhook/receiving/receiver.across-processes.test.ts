@@ -1,0 +1,256 @@
+// @vitest-environment node
+// Exactly once across processes: several receiver processes (separate Node processes, see
+// support/receiver-process.ts) share one store on a real PostgreSQL (and, when available, a
+// real Redis). The test plays the service: it fires every signed notification at all of them
+// at once and resends whatever was not answered 200, while handlers throw, outlive their
+// claim, and one process is killed with SIGKILL mid-handler. The merchant's own table then
+// says whether each notification was handled successfully exactly once.
+import { fork } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { delay, send } from '../support/http';
+import { serviceKeys } from '../support/keys';
+import { notification, signed } from '../support/notifications';
+import type { SignedDelivery } from '../support/notifications';
+import { redisServerPath, startPostgres, startRedis } from '../support/servers.mjs';
+import type { TestServer } from '../support/servers.mjs';
+import { bundleForNode, nodeBundleDir } from '../support/node-bundle.mjs';
+
+const CLAIM_TTL_MS = 1000;
+/** Resend rounds before giving up: a safety net, far beyond what a passing run needs. */
+const MAX_ROUNDS = 240;
+const RESEND_EVERY_MS = 250;
+const redisAvailable = Boolean(process.env.REDIS_URL) || redisServerPath() !== null;
+
+const keys = serviceKeys();
+const bundleDir = nodeBundleDir();
+const bundle = `${bundleDir}receiver-process.mjs`;
+
+let postgres: TestServer;
+let redis: TestServer | null = null;
+let pool: pg.Pool;
+let scenarios = 0;
+
+beforeAll(async () => {
+  await bundleForNode(
+    fileURLToPath(new URL('../support/receiver-process.ts', import.meta.url)),
+    bundle,
+  );
+  [postgres, redis] = await Promise.all([
+    startPostgres(),
+    redisAvailable ? startRedis() : Promise.resolve(null),
+  ]);
+  pool = new pg.Pool({ connectionString: postgres.url, max: 20 });
+  pool.on('error', () => {});
+}, 120_000);
+
+afterAll(async () => {
+  await pool?.end();
+  await Promise.all([postgres?.stop(), redis?.stop()]);
+  rmSync(bundleDir, { recursive: true, force: true });
+}, 60_000);
+
+interface Receiver {
+  name: string;
+  child: ChildProcess;
+  port: number;
+  killed: boolean;
+}
+
+interface Scenario {
+  store: 'postgres' | 'redis';
+  processes: number;
+  /** How many notifications of each kind. */
+  kinds: Record<'fast' | 'throw-once' | 'slow' | 'hang-once', number>;
+  maxHandlingMs: number;
+  /** How long a slow handler runs. */
+  slowMs: number;
+}
+
+interface Result {
+  /** Successful runs per payment, from the merchant's table. */
+  handled: Map<string, number>;
+  /** Runs per payment (failed and killed ones too). */
+  attempts: Map<string, number>;
+  payments: { id: string; kind: string }[];
+  /** 200 answers sent before the merchant's table had the payment: must be none. */
+  early: string[];
+  /** Payments never answered 200: must be none. */
+  unanswered: string[];
+  killed: Receiver[];
+}
+
+async function startReceiver(name: string, env: Record<string, string>): Promise<Receiver> {
+  const child = fork(bundle, [], {
+    env: { ...process.env, ...env, RECEIVER_NAME: name },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`receiver ${name} exited (${code})`)));
+    child.on('message', (message: { type: string; port?: number }) => {
+      if (message.type === 'ready') resolve(message.port as number);
+    });
+  });
+  child.removeAllListeners('exit');
+  return { name, child, port, killed: false };
+}
+
+async function drain(receiver: Receiver): Promise<void> {
+  if (receiver.killed || receiver.child.exitCode !== null) return;
+  await new Promise<void>((resolve) => {
+    receiver.child.once('exit', () => resolve());
+    receiver.child.send({ type: 'drain' });
+  });
+}
+
+async function run(scenario: Scenario): Promise<Result> {
+  const n = ++scenarios;
+  const tables = { handled: `handled_${n}`, attempts: `attempts_${n}` };
+  for (const table of Object.values(tables)) {
+    // No unique key: a second successful run must show up as a second row.
+    await pool.query(`CREATE TABLE ${table} (payment_id text NOT NULL, process text NOT NULL)`);
+  }
+  const env = {
+    DATABASE_URL: postgres.url,
+    REDIS_URL: redis?.url ?? '',
+    STORE: scenario.store,
+    STORE_TABLE: `idempotency_${n}`,
+    STORE_PREFIX: `across:${process.pid}:${n}:`,
+    HANDLED_TABLE: tables.handled,
+    ATTEMPTS_TABLE: tables.attempts,
+    PUBLIC_KEY: keys.publicText,
+    CLAIM_TTL_MS: String(CLAIM_TTL_MS),
+    MAX_HANDLING_MS: String(scenario.maxHandlingMs),
+    SLOW_MS: String(scenario.slowMs),
+  };
+  const receivers = await Promise.all(
+    Array.from({ length: scenario.processes }, (_, i) => startReceiver(`r${i + 1}`, env)),
+  );
+  const killed: Receiver[] = [];
+  for (const receiver of receivers) {
+    receiver.child.on('message', (message: { type: string }) => {
+      if (message.type !== 'hanging') return;
+      receiver.killed = true;
+      killed.push(receiver);
+      receiver.child.kill('SIGKILL');
+    });
+  }
+
+  const payments = Object.entries(scenario.kinds).flatMap(([kind, count]) =>
+    Array.from({ length: count }, () => {
+      const sent = notification({
+        paymentRequest: { amount: 10, currency: 'GBP', reference: kind },
+      });
+      return { id: sent.paymentId, kind, delivery: signed(sent, keys.privateKey) };
+    }),
+  );
+  const early: string[] = [];
+  const pending = new Map(payments.map((payment) => [payment.id, payment.delivery]));
+
+  /** One delivery to one process; a 200 ends the resends of that notification. */
+  const deliver = async (id: string, delivery: SignedDelivery, to: Receiver): Promise<void> => {
+    const answer = await send(`http://127.0.0.1:${to.port}/`, delivery.body, {
+      authorization: delivery.authorization,
+    }).catch(() => null); // a killed process answers nothing: a failed delivery
+    if (answer?.status !== 200) return;
+    // A 200 says the notification was handled: the merchant's table must already show it.
+    const { rows } = await pool.query(
+      `SELECT count(*)::int AS n FROM ${tables.handled} WHERE payment_id = $1`,
+      [id],
+    );
+    if ((rows[0] as { n: number }).n === 0) early.push(id);
+    pending.delete(id);
+  };
+
+  // As the service does: every pending notification again at a steady pace, without waiting
+  // for earlier deliveries to answer, here to every live process at once.
+  const sent: Promise<void>[] = [];
+  for (let round = 0; round < MAX_ROUNDS && pending.size > 0; round++) {
+    for (const [id, delivery] of pending) {
+      for (const receiver of receivers.filter((r) => !r.killed)) {
+        sent.push(deliver(id, delivery, receiver));
+      }
+    }
+    await delay(RESEND_EVERY_MS);
+  }
+  await Promise.all(sent);
+  // Every handler still running ends before the table is read, so none can add a row later.
+  await Promise.all(receivers.map(drain));
+
+  const counts = async (table: string) => {
+    const { rows } = await pool.query(
+      `SELECT payment_id, count(*)::int AS n FROM ${table} GROUP BY payment_id`,
+    );
+    return new Map((rows as { payment_id: string; n: number }[]).map((r) => [r.payment_id, r.n]));
+  };
+  return {
+    handled: await counts(tables.handled),
+    attempts: await counts(tables.attempts),
+    payments: payments.map(({ id, kind }) => ({ id, kind })),
+    early,
+    unanswered: [...pending.keys()],
+    killed,
+  };
+}
+
+function expectExactlyOnce(result: Result): void {
+  expect(result.unanswered).toEqual([]);
+  expect(result.early).toEqual([]);
+  const runs = result.payments.map(({ id, kind }) => [kind, result.handled.get(id) ?? 0]);
+  expect(runs).toEqual(result.payments.map(({ kind }) => [kind, 1]));
+  // The hard cases happened: a failed run and a killed run, each followed by a good one.
+  for (const { id, kind } of result.payments) {
+    if (kind === 'throw-once' || kind === 'hang-once') {
+      expect(result.attempts.get(id), kind).toBeGreaterThanOrEqual(2);
+    }
+  }
+  expect(result.killed).toHaveLength(1);
+  expect(result.killed[0]?.child.signalCode).toBe('SIGKILL');
+}
+
+const HARD = { fast: 8, 'throw-once': 2, slow: 2, 'hang-once': 1 };
+
+describe('several receiver processes on one store', () => {
+  it('PostgreSQL store: every notification handled successfully exactly once', async () => {
+    const result = await run({
+      store: 'postgres',
+      processes: 3,
+      kinds: HARD,
+      maxHandlingMs: 60_000,
+      slowMs: CLAIM_TTL_MS * 2.5,
+    });
+    expectExactlyOnce(result);
+  }, 120_000);
+
+  it.skipIf(!redisAvailable)(
+    'Redis store: every notification handled successfully exactly once',
+    async () => {
+      const result = await run({
+        store: 'redis',
+        processes: 3,
+        kinds: HARD,
+        maxHandlingMs: 60_000,
+        slowMs: CLAIM_TTL_MS * 2.5,
+      });
+      expectExactlyOnce(result);
+    },
+    120_000,
+  );
+
+  it('without renewal (maxHandlingMs shorter than the handler) a slow notification runs twice: what renewal prevents', async () => {
+    const result = await run({
+      store: 'postgres',
+      processes: 2,
+      kinds: { fast: 0, 'throw-once': 0, slow: 1, 'hang-once': 0 },
+      // Renewal stops after 1 s: the claim lapses by 2 s, while the handler runs 4 s.
+      maxHandlingMs: CLAIM_TTL_MS,
+      slowMs: CLAIM_TTL_MS * 4,
+    });
+    expect(result.unanswered).toEqual([]);
+    const [slow] = result.payments;
+    expect(result.handled.get(slow?.id as string)).toBeGreaterThanOrEqual(2);
+  }, 120_000);
+});
