@@ -239,7 +239,7 @@ describe('check:docs on the reference pages', { timeout: 120_000 }, () => {
     expect(errors).toEqual([
       expect.stringMatching(
         new RegExp(
-          `^${sandbox}:\\d+: error: the default of \`maxAttempts\` is documented as \`10\`, but SandboxRetryOptions.maxAttempts \\(src/sandbox/types.ts\\) says @default 20: make them agree$`,
+          `^${sandbox}:\\d+: error: the default of \`maxAttempts\` is documented as \`10\`, but SandboxRetryOptions.maxAttempts \\(src/sandbox/sandbox-options.ts\\) says @default 20: make them agree$`,
         ),
       ),
       expect.stringMatching(
@@ -249,7 +249,7 @@ describe('check:docs on the reference pages', { timeout: 120_000 }, () => {
       ),
       expect.stringMatching(
         new RegExp(
-          `^${webhooks}:\\d+: error: the default of \`claimTtlMs\` is documented as \`20000\`, but WebhookHandlerOptions.claimTtlMs \\(src/webhook/options.ts\\) says @default 30000 \\(30 seconds\\): make them agree$`,
+          `^${webhooks}:\\d+: error: the default of \`claimTtlMs\` is documented as \`20000\`, but WebhookHandlerOptions.claimTtlMs \\(src/webhook/receiving/options.ts\\) says @default 30000 \\(30 seconds\\): make them agree$`,
         ),
       ),
     ]);
