@@ -263,7 +263,7 @@ describe('check:docs on the reference pages', { timeout: 120_000 }, () => {
     expect(checkDefaults({ docs: { 'docs/stores.md': storesNamed } })).toEqual([
       expect.stringMatching(
         new RegExp(
-          `^${storesNamed}:\\d+: error: the default of \`listenerCheckMs\` is documented as none, but PostgresStoreOptions.listenerCheckMs \\(src/webhook/postgres.ts\\) says @default 10000: make them agree$`,
+          `^${storesNamed}:\\d+: error: the default of \`listenerCheckMs\` is documented as none, but PostgresStoreOptions.listenerCheckMs \\(src/webhook/stores/postgres.ts\\) says @default 10000: make them agree$`,
         ),
       ),
     ]);
