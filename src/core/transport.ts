@@ -1,4 +1,7 @@
-import type { AgentType, Environment } from './types';
+// The two words of the spec every layer shares; declared here, where the transport needs them,
+// and re-exported by types.ts (so neither file imports the other both ways).
+export type Environment = 'SANDBOX' | 'LIVE';
+export type AgentType = 'WEB_BROWSER' | 'MOBILE_APPLICATION';
 
 /** A bank the shopper can pay from. */
 export interface Institution {

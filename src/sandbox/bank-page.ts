@@ -13,7 +13,8 @@ import { BANK_ERROR_DESCRIPTION, REJECTED_DESCRIPTION } from './notification';
 import { bankPath, formatAmount, htmlDocument, messagePage, sendPage } from './pages';
 import { sendRedirect } from './page-answers';
 import type { PaymentRoute, SandboxContext } from './service';
-import type { FinalPaymentStatus, SandboxInstitution, SandboxPayment } from './types';
+import type { FinalPaymentStatus, SandboxPayment } from './types';
+import type { SandboxInstitution } from './sandbox-options';
 
 export interface BankPageContext {
   payment: SandboxPayment;

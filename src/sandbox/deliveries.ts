@@ -22,10 +22,10 @@ import type {
   DeliveryFaults,
   DeliveryFaultTarget,
   FinalPaymentStatus,
-  SandboxRetryOptions,
   WebhookDeliveryAttempt,
   WebhookRequestRecord,
 } from './types';
+import type { SandboxRetryOptions } from './sandbox-options';
 
 export { SIMULATED_FAILURE, retryDelay } from './deliveries/sender';
 

@@ -17,9 +17,9 @@ import type {
   ReceiverCheckCase,
   ReceiverCheckCaseName,
   ReceiverCheckReport,
-  SandboxRetryOptions,
   WebhookDeliveryAttempt,
 } from './types';
+import type { SandboxRetryOptions } from './sandbox-options';
 
 export const RECEIVER_CHECK_NOTE =
   'The sandbox sees only what the receiver answered. Whether your handler did its work once (one order marked paid, one email, one stock movement per payment) is yours to check in your own database and logs: each case sent a notification with its own payment id, listed here.';

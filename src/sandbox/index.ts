@@ -32,10 +32,6 @@ export { SandboxError, SandboxConfigError } from './errors';
 export type { SandboxErrorCode } from './errors';
 export type {
   Sandbox,
-  SandboxOptions,
-  SandboxRetryOptions,
-  SandboxApplication,
-  SandboxInstitution,
   SandboxPayment,
   SandboxPaymentStatus,
   FinalPaymentStatus,
@@ -52,3 +48,9 @@ export type {
   ReceiverCheckCase,
   ReceiverCheckCaseName,
 } from './types';
+export type {
+  SandboxOptions,
+  SandboxRetryOptions,
+  SandboxApplication,
+  SandboxInstitution,
+} from './sandbox-options';

@@ -10,13 +10,13 @@ import { fileURLToPath } from 'node:url';
 import { SANDBOX_PORT, isUuid } from '../core/index';
 import { SandboxConfigError } from './errors';
 import { keptCounts } from './kept';
+import type { WebhookDeliveryAttempt } from './types';
 import type {
   SandboxApplication,
   SandboxInstitution,
   SandboxOptions,
   SandboxRetryOptions,
-  WebhookDeliveryAttempt,
-} from './types';
+} from './sandbox-options';
 
 /** The sandbox's default port, the one the component's SANDBOX default address uses. */
 export const SANDBOX_DEFAULT_PORT = SANDBOX_PORT;

@@ -16,7 +16,8 @@ import { resolveOptions } from './options';
 import { createRoutes } from './routes';
 import { SANDBOX_APPLICATION_ID, checkOutcome, createSandboxContext } from './service';
 import type { SandboxContext } from './service';
-import type { Sandbox, SandboxOptions, SandboxPayment, SettleOutcome } from './types';
+import type { Sandbox, SandboxPayment, SettleOutcome } from './types';
+import type { SandboxOptions } from './sandbox-options';
 
 /**
  * Starts the sandbox: the service's HTTP contract, a bank page per payment, signed webhooks

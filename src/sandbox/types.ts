@@ -1,6 +1,7 @@
 /**
  * The sandbox's public types: its payments, deliveries, faults, the receiver check's report and
- * the running Sandbox. startSandbox's options are in sandbox-options.ts.
+ * the running Sandbox. startSandbox's options are in sandbox-options.ts (which imports from
+ * here, so this file does not re-export them).
  */
 import type { AgentType, Environment } from '../core/index';
 
@@ -9,13 +10,6 @@ export type SandboxPaymentStatus = 'PENDING' | 'COMPLETED' | 'FAILED';
 
 /** The final statuses, each announced by a webhook (spec 3, 6.1). */
 export type FinalPaymentStatus = 'COMPLETED' | 'FAILED';
-
-export type {
-  SandboxApplication,
-  SandboxInstitution,
-  SandboxOptions,
-  SandboxRetryOptions,
-} from './sandbox-options';
 
 /** A payment as the sandbox holds it. */
 export interface SandboxPayment {

@@ -1,6 +1,7 @@
 /** Flags of `servicepay-sandbox` that take more than a check: their values as options. */
 import { isUuid } from '../../core/index';
-import type { SandboxApplication, SandboxOptions } from '../types';
+import type {} from '../types';
+import type { SandboxApplication, SandboxOptions } from '../sandbox-options';
 
 /** A mistake in the command line: the usage is printed, exit status 2. */
 export class UsageError extends Error {}

@@ -10,7 +10,7 @@ import { checkFaults } from '../faults';
 import { checkNeedsWebhookUrl } from '../diagnosis';
 import type { ReceiverCheck } from '../diagnosis';
 import type { Deliverer } from '../deliveries';
-import type { PaymentStore } from '../service';
+import type { PaymentStore } from '../payment-store';
 import type {
   ArmedFaults,
   DeliveryFaults,

@@ -11,7 +11,7 @@ import type { Doors } from '../http';
 import type { ResolvedOptions } from '../options';
 import { bankPath } from '../pages';
 import { requestFingerprint } from '../service';
-import type { PaymentStore } from '../service';
+import type { PaymentStore } from '../payment-store';
 import type { SandboxPayment } from '../types';
 import {
   applicationIdError,

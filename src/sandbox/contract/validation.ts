@@ -5,7 +5,7 @@
  */
 import { formatValidationIssue, isUuid, validatePaymentArgs } from '../../core/index';
 import type { Environment, ValidationIssue } from '../../core/index';
-import type { ValidInitiation } from '../service';
+import type { ValidInitiation } from '../payment-store';
 
 export type InitiationResult = { ok: true; value: ValidInitiation } | { ok: false; error: string };
 

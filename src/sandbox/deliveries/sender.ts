@@ -15,10 +15,10 @@ import type {
   DeliveryOutcome,
   DeliveryReason,
   FinalPaymentStatus,
-  SandboxRetryOptions,
   WebhookDeliveryAttempt,
   WebhookRequestRecord,
 } from '../types';
+import type { SandboxRetryOptions } from '../sandbox-options';
 import type { AttemptLog } from './attempt-log';
 import type { Scheduler } from './scheduler';
 
