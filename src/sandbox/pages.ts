@@ -92,6 +92,24 @@ export function pageCsp(
   ].join('; ');
 }
 
+/**
+ * Answers an HTML page under a CSP (by default the pages' own, which lists no callback), with
+ * extra headers such as Location.
+ */
+export function sendHtml(
+  res: ServerResponse,
+  status: number,
+  page: Html,
+  headers: Record<string, string> = {},
+  csp: string = pageCsp([]),
+): void {
+  send(res, status, String(page), {
+    'Content-Type': 'text/html; charset=utf-8',
+    'Content-Security-Policy': csp,
+    ...headers,
+  });
+}
+
 /** Answers a page under the pages' CSP, whose form-action allows the configured callbacks. */
 export function sendPage(
   res: ServerResponse,
@@ -100,11 +118,8 @@ export function sendPage(
   ctx: SandboxContext,
   headers: Record<string, string> = {},
 ): void {
-  send(res, status, String(page), {
-    'Content-Type': 'text/html; charset=utf-8',
-    'Content-Security-Policy': pageCsp([ctx.options.webCallbackUrl, ctx.options.mobileCallbackUrl]),
-    ...headers,
-  });
+  const callbacks = [ctx.options.webCallbackUrl, ctx.options.mobileCallbackUrl];
+  sendHtml(res, status, page, headers, pageCsp(callbacks));
 }
 
 export function messagePage(title: string, message: string): Html {
