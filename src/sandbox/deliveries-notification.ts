@@ -10,6 +10,7 @@ import type { NotificationView } from './deliveries';
 import { html, joinHtml } from './html';
 import type { Html } from './html';
 import { scrollTable, timeElement } from './pages';
+import { STACK_COLUMNS } from './stack-tables';
 import type { DeliveryReason, WebhookDeliveryAttempt } from './types';
 
 const REASONS: Record<DeliveryReason, string> = {
@@ -145,7 +146,7 @@ ${resendForm(html`<fieldset><legend>Faults for this resend</legend>\n${faultFiel
 ${scrollTable(
   `${id}-attempts`,
   `Attempts for ${view.paymentId}, newest first`,
-  ['Answer', 'Outcome', 'Copy', 'Attempt', 'Took', 'Time', 'Next attempt'],
+  STACK_COLUMNS.attempts,
   attemptRows(shownAttempts(view, checkCase), checkCase),
   { stack: 'attempts' },
 )}

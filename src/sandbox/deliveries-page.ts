@@ -7,8 +7,8 @@ import { checkCaseView, checkPart } from './receiver-check-page';
 import type { CheckState } from './receiver-check-page';
 import { attemptSummary, notificationSection } from './deliveries-notification';
 import { armedList, deliveriesPage } from './deliveries-view';
-import { DELIVERIES_FORM, send, startEventStream } from './http';
-import { pageCsp } from './pages';
+import { DELIVERIES_FORM, startEventStream } from './http';
+import { pageCsp, sendHtml } from './pages';
 import type { SandboxContext } from './service';
 import type { WebhookDeliveryAttempt } from './types';
 
@@ -41,12 +41,14 @@ export function showDeliveries(
     check: checkState(ctx),
     lastAttemptId: ctx.deliverer.lastAttemptId(),
   });
-  send(res, 200, String(html), {
-    'Content-Type': 'text/html; charset=utf-8',
-    'Content-Security-Policy': pageCsp([], { script: true }),
+  sendHtml(
+    res,
+    200,
+    html,
     // As on the bank page: its forms must send the real Origin, which the actions compare.
-    'Referrer-Policy': 'same-origin',
-  });
+    { 'Referrer-Policy': 'same-origin' },
+    pageCsp([], { script: true }),
+  );
 }
 
 /**

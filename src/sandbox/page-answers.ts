@@ -4,23 +4,7 @@
  * no callback.
  */
 import type { ServerResponse } from 'node:http';
-import { send } from './http';
-import type { Html } from './html';
-import { messagePage, pageCsp } from './pages';
-
-/** An HTML page under the pages' CSP, with extra headers such as Location. */
-export function sendHtml(
-  res: ServerResponse,
-  status: number,
-  page: Html,
-  headers: Record<string, string> = {},
-): void {
-  send(res, status, String(page), {
-    'Content-Type': 'text/html; charset=utf-8',
-    'Content-Security-Policy': pageCsp([]),
-    ...headers,
-  });
-}
+import { messagePage, sendHtml } from './pages';
 
 /** A message page: a title and a sentence. */
 export function sendMessagePage(

@@ -8,6 +8,10 @@ import type { ServerResponse } from 'node:http';
 import deliveriesScript from './deliveries-live.js?raw';
 import { send } from './http';
 import stylesheet from './sandbox.css?raw';
+import { STACK_LABELS_MARK, stackLabelRules } from './stack-tables';
+
+// The stacked tables' cell labels, made from their headers once (stack-tables.ts).
+const served = stylesheet.replace(STACK_LABELS_MARK, stackLabelRules());
 
 /** Path of the stylesheet every page links (a file, so the CSP needs no inline style). */
 export const STYLESHEET_PATH = '/assets/sandbox.css';
@@ -15,7 +19,7 @@ export const STYLESHEET_PATH = '/assets/sandbox.css';
 export const DELIVERIES_SCRIPT_PATH = '/assets/deliveries.js';
 
 export function sendStylesheet(res: ServerResponse): void {
-  send(res, 200, stylesheet, { 'Content-Type': 'text/css; charset=utf-8' });
+  send(res, 200, served, { 'Content-Type': 'text/css; charset=utf-8' });
 }
 
 export function sendDeliveriesScript(res: ServerResponse): void {

@@ -13,6 +13,7 @@ import type { Html } from './html';
 import { send } from './http';
 import { STYLESHEET_PATH } from './page-assets';
 import type { SandboxContext } from './service';
+import type { StackTable } from './stack-tables';
 
 export { escapeHtml } from './html';
 
@@ -92,6 +93,24 @@ export function pageCsp(
   ].join('; ');
 }
 
+/**
+ * Answers an HTML page under a CSP (by default the pages' own, which lists no callback), with
+ * extra headers such as Location.
+ */
+export function sendHtml(
+  res: ServerResponse,
+  status: number,
+  page: Html,
+  headers: Record<string, string> = {},
+  csp: string = pageCsp([]),
+): void {
+  send(res, status, String(page), {
+    'Content-Type': 'text/html; charset=utf-8',
+    'Content-Security-Policy': csp,
+    ...headers,
+  });
+}
+
 /** Answers a page under the pages' CSP, whose form-action allows the configured callbacks. */
 export function sendPage(
   res: ServerResponse,
@@ -100,11 +119,8 @@ export function sendPage(
   ctx: SandboxContext,
   headers: Record<string, string> = {},
 ): void {
-  send(res, status, String(page), {
-    'Content-Type': 'text/html; charset=utf-8',
-    'Content-Security-Policy': pageCsp([ctx.options.webCallbackUrl, ctx.options.mobileCallbackUrl]),
-    ...headers,
-  });
+  const callbacks = [ctx.options.webCallbackUrl, ctx.options.mobileCallbackUrl];
+  sendHtml(res, status, page, headers, pageCsp(callbacks));
 }
 
 export function messagePage(title: string, message: string): Html {
@@ -124,14 +140,14 @@ export function messagePage(title: string, message: string): Html {
  * A table in a container that scrolls sideways on a narrow screen. The container is a named
  * region that takes focus, so a keyboard user can scroll it too (axe:
  * scrollable-region-focusable). A `stack` table does not scroll: on a narrow screen each row is
- * a block of "label: value" lines (sandbox.css names its columns).
+ * a block of "label: value" lines (its columns are labelled from STACK_COLUMNS).
  */
 export function scrollTable(
   id: string,
   caption: Html | string,
   headers: readonly string[],
   rows: Html,
-  { stack }: { stack?: 'attempts' | 'check' } = {},
+  { stack }: { stack?: StackTable } = {},
 ): Html {
   const headerCells = headers.map((name) => html`<th scope="col">${name}</th>`);
   return html`<div class="table-scroll${stack && ` stack stack-${stack}`}" role="region" tabindex="0" aria-labelledby="${id}-caption" data-part="${id}">

@@ -10,6 +10,7 @@ import type { NotificationView } from './deliveries';
 import { html, joinHtml } from './html';
 import type { Html } from './html';
 import { scrollTable, timeElement } from './pages';
+import { STACK_COLUMNS } from './stack-tables';
 import type { ReceiverCheckReport, WebhookDeliveryAttempt } from './types';
 
 export interface CheckState {
@@ -121,7 +122,7 @@ export function checkPart(state: CheckState, token: string): Html {
     result = html`${scrollTable(
       'receiver-check-report',
       html`Receiver check of ${report.url}, ${timeElement(report.startedAt)}: ${failed === 0 ? 'every case as expected' : `${failed} of ${report.cases.length} cases not as expected`}`,
-      ['Case', 'What the sandbox did', 'Expected', 'Answers', 'Result'],
+      STACK_COLUMNS.check,
       joinHtml(rows, html`\n`),
       { stack: 'check' },
     )}

@@ -125,31 +125,34 @@ export interface Instruments {
 }
 
 function createInstruments(meter: TelemetryMeter): Instruments {
+  // Every duration is a histogram in seconds with the same buckets.
+  const seconds = (name: string, description: string) =>
+    meter.createHistogram(name, { description, ...SECONDS });
   return {
     deliveries: meter.createCounter('servicepay.webhook.deliveries', {
       description: 'Webhook deliveries answered, by verdict and HTTP status.',
       unit: '{delivery}',
     }),
-    duration: meter.createHistogram('servicepay.webhook.duration', {
-      description: 'Time from a delivery’s body to its answer, by verdict.',
-      ...SECONDS,
-    }),
-    handlerDuration: meter.createHistogram('servicepay.webhook.handler.duration', {
-      description: 'Time spent in onNotification (with expectedPayment and onMismatch).',
-      ...SECONDS,
-    }),
-    storeDuration: meter.createHistogram('servicepay.store.duration', {
-      description: 'Time of each store call, by db.system and operation.',
-      ...SECONDS,
-    }),
+    duration: seconds(
+      'servicepay.webhook.duration',
+      'Time from a delivery’s body to its answer, by verdict.',
+    ),
+    handlerDuration: seconds(
+      'servicepay.webhook.handler.duration',
+      'Time spent in onNotification (with expectedPayment and onMismatch).',
+    ),
+    storeDuration: seconds(
+      'servicepay.store.duration',
+      'Time of each store call, by db.system and operation.',
+    ),
     streams: meter.createUpDownCounter('servicepay.status.streams', {
       description: 'Payment status event streams open.',
       unit: '{stream}',
     }),
-    outcomeLatency: meter.createHistogram('servicepay.outcome.latency', {
-      description: 'Time from recording a payment’s outcome to a waiting subscriber receiving it.',
-      ...SECONDS,
-    }),
+    outcomeLatency: seconds(
+      'servicepay.outcome.latency',
+      'Time from recording a payment’s outcome to a waiting subscriber receiving it.',
+    ),
   };
 }
 

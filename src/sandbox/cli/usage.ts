@@ -77,6 +77,11 @@ accepted; every receiver check case as expected), 1 on failure (sandbox could no
 be reached; receiver answered another status or did not answer; a case not as expected), 2 on
 a usage error.`;
 
+/** Every command takes -h/--help. */
+const HELP_OPTION = {
+  help: { type: 'boolean', short: 'h' },
+} as const satisfies ParseArgsConfig['options'];
+
 export const SERVER_OPTIONS = {
   port: { type: 'string' },
   host: { type: 'string' },
@@ -89,7 +94,7 @@ export const SERVER_OPTIONS = {
   'delivery-history': { type: 'string' },
   'max-payments': { type: 'string' },
   unavailable: { type: 'string', multiple: true },
-  help: { type: 'boolean', short: 'h' },
+  ...HELP_OPTION,
 } as const satisfies ParseArgsConfig['options'];
 
 export const SEND_OPTIONS = {
@@ -102,27 +107,27 @@ export const SEND_OPTIONS = {
   reference: { type: 'string' },
   metadata: { type: 'string' },
   'error-description': { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
+  ...HELP_OPTION,
+} as const satisfies ParseArgsConfig['options'];
+
+/** The commands that talk to a running sandbox (resend, break, check-receiver, rotate-key). */
+export const CHECK_OPTIONS = {
+  sandbox: { type: 'string' },
+  ...HELP_OPTION,
 } as const satisfies ParseArgsConfig['options'];
 
 export const FAULT_OPTIONS = {
+  ...CHECK_OPTIONS,
   'twice-at-once': { type: 'boolean' },
   'late-resend': { type: 'string' },
   'network-failures': { type: 'string' },
   delay: { type: 'string' },
-  sandbox: { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsConfig['options'];
 
 export const BREAK_OPTIONS = {
   ...FAULT_OPTIONS,
   payment: { type: 'string' },
   next: { type: 'string' },
-} as const satisfies ParseArgsConfig['options'];
-
-export const CHECK_OPTIONS = {
-  sandbox: { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsConfig['options'];
 
 export const ROTATE_OPTIONS = {

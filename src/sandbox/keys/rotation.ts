@@ -14,8 +14,8 @@ import type { Doors } from '../http';
 import { html } from '../html';
 import { newKeys } from './keys';
 import type { SandboxKeys } from './keys';
-import { sendHtml, sendMessagePage, sendRedirect } from '../page-answers';
-import { htmlDocument } from '../pages';
+import { sendMessagePage, sendRedirect } from '../page-answers';
+import { htmlDocument, sendHtml } from '../pages';
 
 /** What the keys routes use of a running sandbox. */
 export interface KeysParts {
