@@ -394,6 +394,12 @@ afterAll(() => removeBundle());
 function sharedCases<C>(backend: Backend<C>): void {
   const instance = async (name: string, space: string, options?: { poolSize?: number }) =>
     track(backend.store(await backend.connect(name, options), space));
+  /** Instance A, with the table made (a read creates it) before B's first statement. */
+  const readyInstance = async (name: string, space: string) => {
+    const a = await instance(name, space);
+    await a.readOutcome(randomUUID());
+    return a;
+  };
 
   it('keeps the first outcome of a payment, reads it back, and forgets it after its lifetime', async () => {
     const space = backend.fresh();
@@ -462,8 +468,7 @@ function sharedCases<C>(backend: Backend<C>): void {
 
   it('a subscription that has resolved misses nothing recorded after it, even on a fresh store', async () => {
     const space = backend.fresh();
-    const a = await instance('a4', space);
-    await a.readOutcome(randomUUID()); // a table exists
+    const a = await readyInstance('a4', space);
     // Four connections at most: a store that kept its own would leave the later rounds none.
     const connection = await backend.connect('b4', { poolSize: 4 });
     for (let round = 0; round < 10; round++) {
@@ -484,8 +489,7 @@ function sharedCases<C>(backend: Backend<C>): void {
 
   it('the listening connection killed mid-wait: an outcome recorded in the gap still arrives', async () => {
     const space = backend.fresh();
-    const a = await instance('a5', space);
-    await a.readOutcome(randomUUID()); // a table exists
+    const a = await readyInstance('a5', space);
     // B logs in on its own, so the test can keep it from reconnecting for a while.
     const login = await backend.newLogin(space);
     const b = track(backend.store(await backend.connect('b5', { login }), space));
