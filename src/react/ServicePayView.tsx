@@ -5,6 +5,7 @@ import type { Handoff, PaymentIds, PaymentResultOutcome, ServiceDisplayProps } f
 import { payStep, resolveMessages } from '../core/index';
 import { BankList } from './BankList';
 import serviceCss from '../styles/service.css?raw';
+import themeCss from '../styles/theme.css?raw';
 import tailwindCss from '../styles/tailwind.css?raw';
 import { injectStylesheet } from './styles';
 import { pick, useSession } from './useServicePayment';
@@ -121,7 +122,7 @@ export function ServicePayView(props: ViewProps) {
   // Before the markup's first paint (an insertion effect runs before layout effects and
   // paint), so the component never shows unstyled; never on the server.
   useInsertionEffect(() => {
-    if (!plain) injectStylesheet('service', serviceCss, nonce);
+    if (!plain) injectStylesheet('service', themeCss + serviceCss, nonce);
     if (!noUtilities) injectStylesheet('tailwind', tailwindCss, nonce);
   }, [plain, noUtilities, nonce]);
 

@@ -16,7 +16,7 @@ import {
 } from '../http';
 import type { Doors } from '../http';
 import { notificationAnchor } from '../deliveries-notification';
-import { sendMessagePage, sendRedirect } from '../page-answers';
+import { sendMessagePage, sendRedirect } from '../pages';
 import { commandFromForm, commandFromJson } from './commands';
 import type { CommandName, Commands, DeliveriesCommand } from './commands';
 
