@@ -369,18 +369,19 @@ export default [
       },
     ],
   },
-  ...['mts', 'cts'].map((ext) => ({
+  // The types: one TypeScript program, written twice (.d.mts and .d.cts).
+  {
     input: typedEntries,
     external,
     onwarn,
     plugins: [rawText(), dts()],
-    output: {
+    output: ['mts', 'cts'].map((ext) => ({
       dir: 'dist',
       format: 'es',
       entryFileNames: `[name].d.${ext}`,
       chunkFileNames: `chunks/[name]-[hash].d.${ext}`,
-    },
-  })),
+    })),
+  },
   // servicepay/vanilla: ESM + CJS with Preact bundled in (no dependency, no React); the
   // bundler of the merchant's app still sees `process.env.NODE_ENV` (but for the shim's own
   // choice, shimInProduction) and minifies.
@@ -416,13 +417,17 @@ export default [
   },
   // Its types on their own too, so they share no chunk with the React entry's (which imports
   // React's types).
-  ...['mts', 'cts'].map((ext) => ({
+  {
     input: preactInputs,
     external,
     onwarn,
     plugins: [rawText(), dts()],
-    output: { dir: 'dist', format: 'es', entryFileNames: `[name].d.${ext}` },
-  })),
+    output: ['mts', 'cts'].map((ext) => ({
+      dir: 'dist',
+      format: 'es',
+      entryFileNames: `[name].d.${ext}`,
+    })),
+  },
   // The standalone script of spec 4.3: window.Service and window.ServiceEvent.
   standalone('src/vanilla/standalone.ts', STANDALONE_SCRIPT, [copyStylesheets(STANDALONE)]),
   // The result page's: window.ServiceResult.
