@@ -69,6 +69,10 @@ export default defineConfig({
             ? [...configDefaults.exclude, ...HEAVY_DOM_TESTS]
             : configDefaults.exclude,
           environment: 'jsdom',
+          // As in the node project: the files share each worker's module cache and jsdom (half
+          // this project's CPU); testing-library unmounts after every test (setup-dom.ts), and
+          // the files pass in any order (vitest --sequence.shuffle.files).
+          isolate: false,
           setupFiles: ['test/helpers/setup-dom.ts'],
         },
       },
