@@ -82,6 +82,9 @@ export default defineConfig({
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
           environment: 'node',
+          // As in the node project; the example shop's page is then bundled once per worker
+          // (examples/checkout/server.mjs), not once per file.
+          isolate: false,
           globalSetup: [SHARED],
           testTimeout: 60_000,
           hookTimeout: 60_000,
