@@ -15,16 +15,17 @@ import { sourceAliases } from './test/helpers/source-aliases.js';
 const alias = sourceAliases();
 const SHARED = 'test/helpers/shared-fixtures-setup.ts';
 // Left out of `npm run test:quick` (SERVICEPAY_QUICK=1, scripts/quick.mjs): the node tests that
-// need the build (test/build) or start PostgreSQL, Redis, receiver processes or workerd, and the
-// load tests. Name a new such file to contain postgres, redis, faults, processes or workerd, or
-// add it here. `npm test` runs them all.
+// need the build (test/build) or start PostgreSQL, Redis, receiver processes or workerd. Name a
+// new such file to contain postgres, redis, faults, processes or workerd, or add it here.
+// `npm test` runs them all.
 const SERVER_TESTS = [
   'test/build/**',
   'test/webhook/**/*{postgres,redis,faults,processes,stores,store-examples,workerd}*.test.ts',
-  // Load tests, not behaviour a change is likely to break unseen: 10,000 payments through a
-  // sandbox, and a bank list of 100,000 on both renderers (half a minute to two minutes each).
-  'test/sandbox/deliveries.retention.test.ts',
 ];
+// A load test that measures the process's memory, so it runs in a process of its own (the
+// `memory` project), never beside another file's leftovers; `test:quick` leaves it out.
+const MEMORY_TESTS = ['test/sandbox/deliveries.retention.test.ts'];
+// A load test `test:quick` leaves out too: a bank list of 100,000 on both renderers.
 const HEAVY_DOM_TESTS = ['test/react/BankList.large-list.test.tsx'];
 export default defineConfig({
   resolve: { alias },
@@ -46,9 +47,11 @@ export default defineConfig({
             'test/sandbox/**/*.test.ts',
             'test/build/**/*.test.ts',
           ],
-          exclude: process.env.SERVICEPAY_QUICK
-            ? [...configDefaults.exclude, ...SERVER_TESTS]
-            : configDefaults.exclude,
+          exclude: [
+            ...configDefaults.exclude,
+            ...MEMORY_TESTS,
+            ...(process.env.SERVICEPAY_QUICK ? SERVER_TESTS : []),
+          ],
           environment: 'node',
           // The files share each worker's module cache instead of importing the sources again
           // (a third of this project's CPU): no file here mocks a module, every stubbed global
@@ -58,6 +61,10 @@ export default defineConfig({
           // Prints one line when the Redis store cannot be tested here (fails under CI).
           globalSetup: ['test/webhook/support/redis-check.ts', SHARED],
         },
+      },
+      {
+        extends: true,
+        test: { name: 'memory', include: MEMORY_TESTS, environment: 'node' },
       },
       {
         extends: true,
