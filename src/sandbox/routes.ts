@@ -4,8 +4,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PUBLIC_KEY_PATH } from '../core/index';
-import { decide, showBankPage } from './bank-page';
-import type { BankParts } from './bank-page';
+import { decide, showBankPage } from './pages/bank-page';
+import type { BankParts } from './pages/bank-page';
 import { COMMAND_NAMES } from './commands/commands';
 import type { CommandName } from './commands/commands';
 import { commandRoute } from './commands/routes';
@@ -14,19 +14,19 @@ import { sendIcon } from './contract/icons';
 import { createPayment, listInstitutions, showPayment } from './contract/payments';
 import type { PaymentParts } from './contract/payments';
 import { SCRIPT_HOST_PATH, serveScriptHost } from './contract/script-host';
-import { deliveryEvents, showDeliveries } from './deliveries-page';
-import type { DeliveriesParts } from './deliveries-page';
+import { deliveryEvents, showDeliveries } from './pages/deliveries-page';
+import type { DeliveriesParts } from './pages/deliveries-page';
 import { send, sendJson } from './http';
 import { keysAction, showKeys } from './keys/rotation';
 import type { KeysParts } from './keys/rotation';
-import { showIndex } from './index-page';
-import type { IndexParts } from './index-page';
+import { showIndex } from './pages/index-page';
+import type { IndexParts } from './pages/index-page';
 import {
   DELIVERIES_SCRIPT_PATH,
   STYLESHEET_PATH,
   sendDeliveriesScript,
   sendStylesheet,
-} from './page-assets';
+} from './pages/page-assets';
 import type { SandboxContext } from './service';
 
 type Handler = () => void | Promise<void>;

@@ -6,20 +6,20 @@
 import { readFileSync } from 'node:fs';
 import { createServer, request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { WebhookDeliveryAttempt } from '../../src/sandbox/index';
-import { SIGNATURE_DOCS } from '../../src/sandbox/deliveries/hints';
-import { escapeHtml } from '../../src/sandbox/pages';
+import type { WebhookDeliveryAttempt } from '../../../src/sandbox/index';
+import { SIGNATURE_DOCS } from '../../../src/sandbox/deliveries/hints';
+import { escapeHtml } from '../../../src/sandbox/pages/page';
 import {
   MemoryIdempotencyStore,
   createWebhookHandler,
   parseWebhookNotification,
   verifyWebhookSignature,
-} from '../../src/webhook/index';
-import { listenOnFreePort } from '../helpers/free-port';
-import { closedPort, startReceiver } from './support/receiver';
-import type { Answer, Receiver, Respond } from './support/receiver';
-import { createPayment, deliveriesToken, testSandbox } from './support/sandbox';
-import type { TestSandbox } from './support/sandbox';
+} from '../../../src/webhook/index';
+import { listenOnFreePort } from '../../helpers/free-port';
+import { closedPort, startReceiver } from '../support/receiver';
+import type { Answer, Receiver, Respond } from '../support/receiver';
+import { createPayment, deliveriesToken, testSandbox } from '../support/sandbox';
+import type { TestSandbox } from '../support/sandbox';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {

@@ -3,8 +3,8 @@
  * latest payments.
  */
 import type { ServerResponse } from 'node:http';
-import { html, joinHtml } from './html';
-import type { Html } from './html';
+import { html, joinHtml } from '../html';
+import type { Html } from '../html';
 import {
   bankPath,
   formatAmount,
@@ -13,10 +13,10 @@ import {
   scrollTable,
   sendPage,
   timeElement,
-} from './pages';
-import type { ResolvedOptions } from './options';
-import type { PaymentStore } from './payment-store';
-import type { SandboxPayment } from './types';
+} from './page';
+import type { ResolvedOptions } from '../options';
+import type { PaymentStore } from '../payment-store';
+import type { SandboxPayment } from '../types';
 
 /** What the home page's route uses of a running sandbox. */
 export interface IndexParts {

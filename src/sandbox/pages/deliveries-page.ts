@@ -7,13 +7,13 @@ import { checkCaseView, checkPart } from './receiver-check-page';
 import type { CheckState } from './receiver-check-page';
 import { attemptSummary, notificationSection } from './deliveries-notification';
 import { armedList, deliveriesPage } from './deliveries-view';
-import type { Deliverer } from './deliveries';
-import type { ReceiverCheck } from './diagnosis';
-import { DELIVERIES_FORM, startEventStream } from './http';
-import type { Doors } from './http';
-import type { ResolvedOptions } from './options';
-import { pageCsp, sendHtml } from './pages';
-import type { WebhookDeliveryAttempt } from './types';
+import type { Deliverer } from '../deliveries';
+import type { ReceiverCheck } from '../diagnosis';
+import { DELIVERIES_FORM, startEventStream } from '../http';
+import type { Doors } from '../http';
+import type { ResolvedOptions } from '../options';
+import { pageCsp, sendHtml } from './page';
+import type { WebhookDeliveryAttempt } from '../types';
 
 /** What the deliveries page's routes use of a running sandbox. */
 export interface DeliveriesParts {

@@ -6,18 +6,18 @@
  * locked doors).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { html } from './html';
-import type { Html } from './html';
-import { MAX_FORM_BYTES, formFields, readBody } from './http';
-import type { Doors } from './http';
-import { BANK_ERROR_DESCRIPTION, REJECTED_DESCRIPTION } from './notification';
-import type { ResolvedOptions } from './options';
-import { bankPath, formatAmount, htmlDocument, messagePage, sendPage, sendRedirect } from './pages';
-import type { PageCallbacks } from './pages';
-import type { PaymentStore } from './payment-store';
-import type { SandboxContext } from './service';
-import type { FinalPaymentStatus, SandboxPayment } from './types';
-import type { SandboxInstitution } from './sandbox-options';
+import { html } from '../html';
+import type { Html } from '../html';
+import { MAX_FORM_BYTES, formFields, readBody } from '../http';
+import type { Doors } from '../http';
+import { BANK_ERROR_DESCRIPTION, REJECTED_DESCRIPTION } from '../notification';
+import type { ResolvedOptions } from '../options';
+import { bankPath, formatAmount, htmlDocument, messagePage, sendPage, sendRedirect } from './page';
+import type { PageCallbacks } from './page';
+import type { PaymentStore } from '../payment-store';
+import type { SandboxContext } from '../service';
+import type { FinalPaymentStatus, SandboxPayment } from '../types';
+import type { SandboxInstitution } from '../sandbox-options';
 
 /** What the bank page's routes use of a running sandbox. */
 export interface BankParts {

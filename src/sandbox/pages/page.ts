@@ -2,21 +2,21 @@
  * What the sandbox's pages share: the document around a page, the pages' CSP, the message page
  * and the 303 onwards, and the small parts several pages use (a time, an amount, a table that
  * scrolls). The pages themselves: index-page.ts, bank-page.ts, deliveries-page.ts,
- * keys/rotation.ts.
+ * ../keys/rotation.ts (the keys page).
  *
- * Every page is built with the `html` tag (html.ts), which escapes what it is given: references,
+ * Every page is built with the `html` tag (../html.ts), which escapes what it is given: references,
  * metadata, merchant ids and receivers' answers are shopper-, merchant- or receiver-supplied and
  * end up in pages a browser renders.
  */
 import type { ServerResponse } from 'node:http';
-import { html } from './html';
-import type { Html } from './html';
-import { send } from './http';
-import type { ResolvedOptions } from './options';
+import { html } from '../html';
+import type { Html } from '../html';
+import { send } from '../http';
+import type { ResolvedOptions } from '../options';
 import { STYLESHEET_PATH } from './page-assets';
 import type { StackTable } from './stack-tables';
 
-export { escapeHtml } from './html';
+export { escapeHtml } from '../html';
 
 /** A payment's bank page (bank-page.ts), linked from the index and handed out by the API. */
 export function bankPath(paymentId: string): string {
