@@ -1,7 +1,7 @@
 'use client';
 import { useEffect, useId, useImperativeHandle, useInsertionEffect, useRef } from 'react';
 import type { Ref } from 'react';
-import type { Handoff, PaymentIds, PaymentResultOutcome, ServiceDisplayProps } from '../core/index';
+import type { ServiceDisplayProps } from '../core/index';
 import { payStep, resolveMessages } from '../core/index';
 import { BankList } from './BankList';
 import serviceCss from '../styles/service.css?raw';
@@ -10,59 +10,17 @@ import tailwindCss from '../styles/tailwind.css?raw';
 import { injectStylesheet } from './styles';
 import { pick, useSession } from './useServicePayment';
 import type { ServicePayHandle, SessionProp, UseServicePaymentOptions } from './useServicePayment';
+import type { ServicePayExtrasProps } from './extras-contract';
 
-/**
- * What `import { extras } from 'servicepay/extras'` is, as the component sees it: no more, so
- * that the types of the component (and of servicepay/vanilla) name nothing of React's or of
- * the extras' own. src/react/extras.tsx checks its `extras` against it.
- */
-export interface ServicePayExtras {
-  /** The session's options with the extras in. */
-  options<P extends ServicePayProps>(props: P, id: string): P;
-  /**
-   * Takes the bank's address instead of opening it, for the component `id` (as `options`
-   * names it), while `show` is registered: how the handoff reaches whoever draws it. Returns
-   * the unregister function.
-   */
-  register(id: string, show: (url: string, payment: PaymentIds) => void): () => void;
-  /** What the component draws at the top of its bank step (`step`) and under itself. */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a component of React or Preact
-  Extras(context: { step?: boolean; id: string }): any;
-}
+export type { ServicePayExtras } from './extras-contract';
 
-export interface ServicePayProps extends UseServicePaymentOptions, ServiceDisplayProps {
+export interface ServicePayProps
+  extends UseServicePaymentOptions, ServiceDisplayProps, ServicePayExtrasProps {
   /**
    * Shown under the Pay button while the merchant has it disabled (`messages.payUnavailable`).
    * @default 'Payment is not available yet.'
    */
   disabledReason?: string;
-  /**
-   * Called when the handoff panel is shown for a payment (its QR code holds the bank's
-   * address). `awaiting_authorisation` fires at the same moment (docs/handoff.md).
-   */
-  onHandoffShown?: (handoff: Handoff) => void;
-  /**
-   * Called once when the status endpoint gives the final status of a handed-off payment (the
-   * panel shows it): `{ paymentId, merchantPaymentId, status }`, status `'COMPLETED'`,
-   * `'FAILED'` or `'NEEDS_REVIEW'`.
-   */
-  onResult?: (outcome: PaymentResultOutcome) => void;
-  /**
-   * The shop's own contact or next step, shown as text in the handoff panel when a handed-off
-   * payment needs checking (`NEEDS_REVIEW`), as `<PaymentResult reviewContact>` shows it.
-   */
-  reviewContact?: string;
-  /**
-   * Remembers the bank the shopper last paid with, on this device (its institution id only,
-   * in `localStorage`), and offers it first next time, with a way to forget it.
-   * @default false
-   */
-  rememberBank?: boolean;
-  /**
-   * Institution ids shown above the full list (the banks most of your customers use); the
-   * search still covers every bank. Unknown ids are skipped.
-   */
-  featuredInstitutions?: readonly string[];
   /** CSP nonce for the injected `<style>` elements. */
   nonce?: string;
 }

@@ -1,15 +1,7 @@
 'use client';
 import { useEffect, useInsertionEffect, useState } from 'react';
 import { HANDOFF_MEDIA, REMEMBERED_BANK_KEY, resolveHandoffMessages } from '../core/index';
-import type {
-  Handoff,
-  Institution,
-  PaymentIds,
-  PaymentSession,
-  ServiceMessages,
-  SessionState,
-} from '../core/index';
-import type { BankList } from './BankList';
+import type { Handoff, Institution, PaymentIds } from '../core/index';
 
 // The opt-in extras of the component, in a chunk of their own (./load-extras): the desktop
 // handoff panel and, at the top of the bank step, the remembered bank and the merchant's
@@ -17,7 +9,7 @@ import type { BankList } from './BankList';
 import handoffCss from '../styles/handoff.css?raw';
 import { HandoffPanel } from './Handoff';
 import { injectStylesheet } from './styles';
-import type { ServicePayExtras, ViewProps } from './ServicePayView';
+import type { ExtrasContext, ExtrasProps, ServicePayExtras } from './extras-contract';
 
 /**
  * Where the extras' two halves meet: the handoff panel's setter of each component on the
@@ -25,23 +17,8 @@ import type { ServicePayExtras, ViewProps } from './ServicePayView';
  */
 const panels = new Map<string, (url: string, payment: PaymentIds) => void>();
 
-/** What the view hands its extras: its own context, whole. */
-export interface ExtrasContext {
-  session: PaymentSession;
-  state: SessionState;
-  /** The component's props (options), as given. */
-  props: ViewProps;
-  /** The component's words (resolved). */
-  messages: ServiceMessages;
-  cx: (service: string, utility?: string) => string | undefined;
-  /** The component's id, unique in the page. */
-  id: string;
-  /** The component's bank list, to draw banks as it does. */
-  BankList: typeof BankList;
-}
-
 /** How the component opens a bank's page without the extras (the session's default). */
-const openHere = (props: ViewProps) =>
+const openHere = (props: ExtrasProps) =>
   props.openUrl ?? ((url: string) => window.location.assign(url));
 
 /**
@@ -50,7 +27,7 @@ const openHere = (props: ViewProps) =>
  * then carries on as for any opened bank: `awaiting_authorisation` fires, since the shopper
  * is being sent to the bank, on another device (docs/handoff.md).
  */
-export function options<P extends ViewProps>(props: P, id: string): P {
+export function options<P extends ExtrasProps>(props: P, id: string): P {
   return {
     ...props,
     openUrl(url, payment) {
@@ -258,8 +235,4 @@ function StepExtras({ session, state, messages, cx, props, BankList }: ExtrasCon
  * (`rememberBank`) and the featured banks (`featuredInstitutions`). `window.Service` loads
  * them itself when its options ask for them.
  */
-export const extras: ServicePayExtras = {
-  options,
-  register,
-  Extras: Extras as ServicePayExtras['Extras'],
-};
+export const extras: ServicePayExtras = { options, register, Extras };

@@ -1,7 +1,7 @@
 'use client';
 import { useEffect, useId, useMemo, useState } from 'react';
 import { createPaymentSession, payStep, resolveMessages, shopperText } from '../core/index';
-import type { ServicePayExtras } from './ServicePayView';
+import type { ServicePayExtras } from './extras-contract';
 import { useController } from './useController';
 import type {
   Handoff,
