@@ -174,24 +174,17 @@ export function HandoffPanel(props: HandoffPanelProps) {
       {/* Nothing to do once the bank paid, even when the shop checks the payment by hand. */}
       {state !== 'received' && !review && (
         <div className={cx('service-handoff-actions', 'flex items-center gap-2')}>
-          {state === 'not-heard' && (
+          {/* Check again after no answer, Try again after a failure: the one next step. */}
+          {(state === 'not-heard' || state === 'not-completed') && (
             <button
               type="button"
               className={cx('service-retry service-handoff-primary')}
-              onClick={controller.checkAgain}
+              onClick={state === 'not-heard' ? controller.checkAgain : controller.tryAgain}
             >
-              {results.checkAgain}
+              {state === 'not-heard' ? results.checkAgain : results.tryAgain}
             </button>
           )}
-          {state === 'not-completed' ? (
-            <button
-              type="button"
-              className={cx('service-retry service-handoff-primary')}
-              onClick={controller.tryAgain}
-            >
-              {results.tryAgain}
-            </button>
-          ) : (
+          {scanning && (
             <button
               type="button"
               className={cx('service-retry')}
