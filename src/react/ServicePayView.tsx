@@ -47,12 +47,12 @@ export function ServicePayView(props: ViewProps) {
     disableTailwindStyling: noUtilities,
     className,
     nonce,
+    // The opt-in extras (the handoff panel, the remembered and featured banks:
+    // servicepay/extras) are handed in, never imported here, so that a page without them does
+    // not carry them. They see the session's options (the handoff takes over opening the bank
+    // on a desktop) and render in two places.
+    extras,
   } = props;
-  // The opt-in extras (the handoff panel, the remembered and featured banks: servicepay/extras)
-  // are handed in, never imported here, so that a page without them does not carry them.
-  // They see the session's options (the handoff takes over opening the bank on a desktop)
-  // and render in two places.
-  const { extras } = props;
   const id = (props.idPrefix ?? '') + useId();
   const [session, state] = useSession(extras ? extras.options(props, id) : props);
   const messages = resolveMessages(props.messages);
@@ -98,6 +98,7 @@ export function ServicePayView(props: ViewProps) {
   const hint = pay.hint;
   const listId = id + 'list';
   const hintId = id + 'hint';
+  // The step's heading: the extras give it focus by this id (ExtrasContext's `id`).
   const headingId = id + 'step';
 
   // Focus goes into the step once its banks are shown (when it opens, or when they arrive):

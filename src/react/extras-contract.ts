@@ -75,7 +75,12 @@ export interface ExtrasContext {
   /** The component's words (resolved). */
   messages: ServiceMessages;
   cx: (service: string, utility?: string) => string | undefined;
-  /** The component's id, unique in the page: the prefix of the extras' element ids. */
+  /**
+   * The component's id, unique in the page: the prefix of the extras' element ids, and of the
+   * view's: `id + 'step'` is the open step's heading, where focus goes when what had it goes
+   * (an id held by the view, not a search of the page: a ref here would cost every Pay
+   * button's bundle bytes).
+   */
   id: string;
   /** The component's bank list, to draw banks as it does (handed over, not imported). */
   BankList(props: BankListProps): ExtrasNode;

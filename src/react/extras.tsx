@@ -154,7 +154,7 @@ function forgetRemembered(): void {
  * (`featuredInstitutions`). Each is a list of its own, one Tab stop each, drawn as the full
  * list's banks are (BankList); the search below still covers every bank.
  */
-function StepExtras({ session, state, messages, cx, props, BankList }: ExtrasContext) {
+function StepExtras({ session, state, messages, cx, props, BankList, id }: ExtrasContext) {
   const words = resolveHandoffMessages(props.messages);
   // The extras' stylesheet (the handoff panel's file) holds the step's few rules too.
   useInsertionEffect(() => {
@@ -205,12 +205,12 @@ function StepExtras({ session, state, messages, cx, props, BankList }: ExtrasCon
         <button
           type="button"
           className={cx('service-retry service-forget')}
-          onClick={(event) => {
+          onClick={() => {
             forgetRemembered();
             setRemembered(null);
             setForgotten(true);
             // The button goes with the bank: focus moves to the step's heading, not to nothing.
-            event.currentTarget.closest('section')?.querySelector<HTMLElement>('h2')?.focus();
+            document.getElementById(id + 'step')?.focus();
           }}
         >
           {words.forgetBank}
