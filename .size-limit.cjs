@@ -91,8 +91,9 @@ module.exports = [
     // does not carry: 8.15 KB. The one id rule and the needs-review state (its words, the
     // status codec of core/protocol.ts): 8.30 KB; hold under faults (the tab's own payment over
     // a crafted link's, the ids out of the address): 8.35 KB. The handoff's note for a bank page
-    // on this computer only (loopbackNote, isLoopbackUrl): 8.50 KB.
-    limit: '8.52 KB',
+    // on this computer only (loopbackNote, isLoopbackUrl): 8.50 KB. The one bank opener
+    // (core/opener.ts: openHere, openHandoff for a handoff continued here): 8.56 KB.
+    limit: '8.58 KB',
     modifyEsbuildConfig: production,
   },
   // The file a plain page loads with <script src> (spec 4.3), measured as served: rollup has

@@ -9,6 +9,7 @@ export type * from './transport';
 export { createHttpTransport } from './http-transport';
 export type { HttpTransportOptions } from './http-transport';
 export * from './session';
+export * from './opener';
 export * from './service-addresses';
 export type {
   SessionState,

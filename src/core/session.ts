@@ -3,6 +3,7 @@ import type { ErrorLocationName, ServiceEventName } from './events';
 import { describeValue, errorMessage, formatValidationIssue } from './errors';
 import { createHttpTransport } from './http-transport';
 import { randomId } from './merchant-payment-id';
+import { openHere } from './opener';
 import { isPaymentId, MESSAGE_PREFIX as PREFIX } from './protocol';
 import { SAVED_PAYMENT_KEY } from './saved-payment';
 import { SANDBOX_BASE_URL } from './service-addresses';
@@ -339,7 +340,7 @@ export function createPaymentSession(
       // With the payment's ids: a front door may hand the address to the shopper's phone
       // instead (a QR code, on a desktop with a status endpoint: docs/handoff.md).
       // `awaiting_authorisation` fires either way: the shopper is being sent to the bank.
-      (options.openUrl ?? ((u: string) => window.location.assign(u)))(url, ids);
+      (options.openUrl ?? openHere)(url, ids);
     } catch (error) {
       return fail(`${PREFIX}could not open the authorisation URL: ${errorMessage(error)}`);
     }

@@ -1,6 +1,12 @@
 'use client';
 import { useEffect, useInsertionEffect, useState } from 'react';
-import { HANDOFF_MEDIA, REMEMBERED_BANK_KEY, resolveHandoffMessages } from '../core/index';
+import {
+  HANDOFF_MEDIA,
+  REMEMBERED_BANK_KEY,
+  openHandoff,
+  openHere,
+  resolveHandoffMessages,
+} from '../core/index';
 import type { Handoff, Institution, PaymentIds } from '../core/index';
 
 // The opt-in extras of the component, in a chunk of their own (./load-extras): the desktop
@@ -17,10 +23,6 @@ import type { ExtrasContext, ExtrasProps, ServicePayExtras } from './extras-cont
  */
 const panels = new Map<string, (url: string, payment: PaymentIds) => void>();
 
-/** How the component opens a bank's page without the extras (the session's default). */
-const openHere = (props: ExtrasProps) =>
-  props.openUrl ?? ((url: string) => window.location.assign(url));
-
 /**
  * The session's options with the extras in: on a desktop with a status endpoint the bank's
  * address goes to the handoff panel (a QR code for the shopper's phone) instead of opening here. The session
@@ -35,7 +37,8 @@ export function options<P extends ExtrasProps>(props: P, id: string): P {
       if (props.statusUrl && props.handoff !== false && show && desktop()) {
         show(url, payment);
       } else {
-        openHere(props)(url, payment);
+        // As the session's default: a failure to open goes back to it, which reports it.
+        (props.openUrl ?? openHere)(url, payment);
       }
     },
   };
@@ -107,22 +110,7 @@ export function Extras(context: ExtrasContext & { step?: boolean }) {
         // tab, a WebView), so focus goes to Pay (the first button of the component's root,
         // whose title has the component's id), not to nothing.
         document.getElementById(id)?.parentElement?.querySelector('button')?.focus();
-        try {
-          openHere(props)(handoff.url, handoff);
-        } catch (error) {
-          // As the session reports a bank's page that could not be opened.
-          const report = {
-            location: 'payWithBankInstitution' as const,
-            error: `servicepay: could not open the authorisation URL: ${String(error)}`,
-          };
-          // Once: to the merchant's errorConsumer, or else the console.
-          if (!props.errorConsumer) console.error(report.error);
-          try {
-            props.errorConsumer?.(report);
-          } catch {
-            // Merchant code: never into the page.
-          }
-        }
+        openHandoff(props, handoff.url, handoff);
       }}
       onTryAgain={session.openInstitutionSelection}
       onResult={props.onResult}

@@ -1,6 +1,12 @@
 'use client';
 import { useEffect, useId, useMemo, useState } from 'react';
-import { createPaymentSession, payStep, resolveMessages, shopperText } from '../core/index';
+import {
+  createPaymentSession,
+  openHandoff,
+  payStep,
+  resolveMessages,
+  shopperText,
+} from '../core/index';
 import type { ServicePayExtras } from './extras-contract';
 import { useController } from './useController';
 import type { MadeElsewhere } from './useController';
@@ -145,8 +151,9 @@ export function useServicePayment(options: UseServicePaymentOptions): ServicePay
       continueHere() {
         if (!handoff) return;
         setHandoff(null);
-        // As the session opens a bank's page: the merchant's openUrl, else this tab.
-        (options.openUrl ?? ((url: string) => window.location.assign(url)))(handoff.url, handoff);
+        // As the session opens a bank's page: the merchant's openUrl, else this tab; a page
+        // that could not be opened is reported, never thrown into the merchant's page.
+        openHandoff(options, handoff.url, handoff);
       },
       ...pick(
         session,
