@@ -317,13 +317,14 @@ const banner = (chunk) => {
 
 /**
  * The binding of core's controllers to React (src/react/useController.ts, the client layout
- * effect) and the one stylesheet injector, which the component, the result page and the
- * opt-in extras share: a chunk of their own that imports React's hooks only. Left to rollup,
+ * effect), the one stylesheet injector and the handoff's state (useHandoff, the extras' and
+ * the hook's), which the component, the result page and the opt-in extras share: a chunk of
+ * their own that imports React's hooks only. Left to rollup,
  * they join the result page's chunk, and the component's entry would carry its JSX runtime
  * import too (size-limit counts it).
  */
 const bindingChunk = (id) =>
-  /\/src\/react\/(useController|useClientLayoutEffect|styles)\.ts$/.test(id)
+  /\/src\/react\/(useController|useClientLayoutEffect|styles|useHandoff)\.ts$/.test(id)
     ? 'binding'
     : undefined;
 

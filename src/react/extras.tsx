@@ -7,13 +7,14 @@ import {
   openHere,
   resolveHandoffMessages,
 } from '../core/index';
-import type { Handoff, Institution, PaymentIds } from '../core/index';
+import type { Institution, PaymentIds } from '../core/index';
 
 // The opt-in extras of the component, in a chunk of their own (./load-extras): the desktop
 // handoff panel and, at the top of the bank step, the remembered bank and the merchant's
 // featured banks.
 import handoffCss from '../styles/handoff.css?raw';
 import { HandoffPanel } from './Handoff';
+import { useHandoff } from './useHandoff';
 import { injectStylesheet } from './styles';
 import type { ExtrasContext, ExtrasProps, ServicePayExtras } from './extras-contract';
 
@@ -68,7 +69,6 @@ function desktop(): boolean {
  */
 export function Extras(context: ExtrasContext & { step?: boolean }) {
   const { session, state, props, cx, id } = context;
-  const [handoff, setHandoff] = useState<Handoff | null>(null);
   const { paymentState, selectedInstitution } = state;
   // The bank of each payment sent to the bank (`rememberBank`), however it was started.
   useEffect(() => {
@@ -80,17 +80,13 @@ export function Extras(context: ExtrasContext & { step?: boolean }) {
       }
     }
   }, [props.rememberBank, paymentState, selectedInstitution]);
-  const { step } = context;
-  useEffect(() => {
-    if (step) return;
-    return register(id, (url, payment) =>
-      setHandoff({ url, ...payment, institution: session.getState().selectedInstitution! }),
-    );
-  }, [step, id, session]);
-  // Opening the step again (Pay, or Try again) leaves the handoff behind.
-  useEffect(() => {
-    if (state.listState !== 'closed') setHandoff(null);
-  }, [state.listState]);
+  // The panel's handoff, under the component (the step's copy registers nothing).
+  const [handoff, setHandoff] = useHandoff(
+    context.step ? undefined : register,
+    id,
+    session,
+    state.listState,
+  );
   // In the step once its banks are here (the view shows placeholders while they load).
   if (context.step) return state.status === 'loading' ? null : <StepExtras {...context} />;
   return handoff ? (

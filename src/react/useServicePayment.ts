@@ -1,5 +1,5 @@
 'use client';
-import { useEffect, useId, useMemo, useState } from 'react';
+import { useId, useMemo } from 'react';
 import {
   createPaymentSession,
   openHandoff,
@@ -9,6 +9,7 @@ import {
 } from '../core/index';
 import type { ServicePayExtras } from './extras-contract';
 import { useController } from './useController';
+import { useHandoff } from './useHandoff';
 import type { MadeElsewhere } from './useController';
 import type {
   Handoff,
@@ -128,19 +129,8 @@ export function useServicePayment(options: UseServicePaymentOptions): ServicePay
   // With `extras` and `statusUrl`, a desktop hands the bank's address to the merchant's own
   // handoff (`handoff`) instead of opening it, as <ServicePay> hands it to its panel.
   const id = useId();
-  const [handoff, setHandoff] = useState<Handoff | null>(null);
   const [session, state] = useSession(extras ? extras.options(options, id) : options);
-  useEffect(
-    () =>
-      extras?.register(id, (url, payment) =>
-        setHandoff({ url, ...payment, institution: session.getState().selectedInstitution! }),
-      ),
-    [extras, id, session],
-  );
-  // Opening the bank step again leaves the handoff behind.
-  useEffect(() => {
-    if (state.listState !== 'closed') setHandoff(null);
-  }, [state.listState]);
+  const [handoff, setHandoff] = useHandoff(extras?.register, id, session, state.listState);
   return useMemo(() => {
     const words = resolveMessages(messages);
     return {
