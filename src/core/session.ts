@@ -337,9 +337,8 @@ export function createPaymentSession(
       // must carry the ids.
     }
     try {
-      // With the payment's ids: a front door may hand the address to the shopper's phone
-      // instead (a QR code, on a desktop with a status endpoint: docs/handoff.md).
-      // `awaiting_authorisation` fires either way: the shopper is being sent to the bank.
+      // With the ids: a front door may hand the address to the shopper's phone instead (a QR
+      // code, docs/handoff.md); `awaiting_authorisation` fires either way (off to the bank).
       (options.openUrl ?? openHere)(url, ids);
     } catch (error) {
       return fail(`${PREFIX}could not open the authorisation URL: ${errorMessage(error)}`);
