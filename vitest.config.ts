@@ -101,7 +101,8 @@ export default defineConfig({
       // Firefox ESR (puppeteer-core over WebDriver BiDi) and WebKitGTK (selenium-webdriver and
       // WebKitWebDriver), one file per engine (test/engines/journeys.ts). Last, alone: each
       // engine is a multi-process browser, so they run one file at a time, after everything
-      // that is timing-sensitive.
+      // that is timing-sensitive. Tried beside the package project and each other (one pool,
+      // to save the half minute they take): a WebKit journey then hung past its 120 s timeout.
       {
         extends: true,
         test: {
