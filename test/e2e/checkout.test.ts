@@ -26,6 +26,7 @@ import {
 } from './support';
 import type { Checkout, Sandbox } from './support';
 import { freePort, listenOnFreePort } from '../helpers/free-port';
+import { sandboxKeyFile } from '../helpers/sandbox-key';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -539,6 +540,7 @@ describe('a receiver that is down at first', () => {
       webCallbackUrl: checkout.returnUrl,
       mobileCallbackUrl: checkout.returnUrl,
       retry: FAST_RETRY,
+      keyFile: sandboxKeyFile,
     });
     checkout.useSandbox(sandbox);
     const page = await browser.newPage();

@@ -19,6 +19,7 @@ import {
 } from '../../src/webhook/index';
 import { launchChromium } from '../helpers/browser';
 import { listenOnFreePort } from '../helpers/free-port';
+import { sandboxKeyFile } from '../helpers/sandbox-key';
 import { axeViolations, prepareScreenshots, shot } from './support';
 import type { Sandbox } from './support';
 
@@ -71,6 +72,7 @@ async function sandboxFor(webhookUrl: string, log?: (line: string) => void): Pro
     webhookUrl,
     retry: { initialDelayMs: 20, factor: 2, maxDelayMs: 100, maxAttempts: 3 },
     log,
+    keyFile: sandboxKeyFile,
   });
   cleanups.push(() => sandbox.stop());
   return sandbox;

@@ -8,6 +8,7 @@ import { startCheckout } from '../../examples/checkout/server.mjs';
 import type { PaymentInitiation } from '../../src/core/transport';
 import { SANDBOX_APPLICATION_ID, startSandbox } from '../../src/sandbox/index';
 import { launchChromium } from '../helpers/browser';
+import { sandboxKeyFile } from '../helpers/sandbox-key';
 
 export type Checkout = Awaited<ReturnType<typeof startCheckout>>;
 export type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
@@ -29,6 +30,7 @@ export async function startCheckoutWithSandbox(): Promise<{
     mobileCallbackUrl: `${checkout.returnUrl}?app=mobile`,
     applications: { [SANDBOX_APPLICATION_ID]: { merchantName: checkout.merchantName } },
     retry: FAST_RETRY,
+    keyFile: sandboxKeyFile,
   });
   checkout.useSandbox(sandbox);
   return {

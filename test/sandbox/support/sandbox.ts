@@ -1,13 +1,10 @@
-/** Sandboxes for tests: ephemeral port, quick retries, one key file per test run. */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+/** Sandboxes for tests: ephemeral port, quick retries, one key file per test process (test/helpers/sandbox-key.ts). */
 import { afterEach } from 'vitest';
 import { startSandbox } from '../../../src/sandbox/index';
 import type { Sandbox, SandboxOptions, WebhookDeliveryAttempt } from '../../../src/sandbox/index';
+import { sandboxKeyFile as keyFile } from '../../helpers/sandbox-key';
 
-/** Shared by the tests of a file: generating an RSA key for each sandbox would be slow. */
-export const keyFile = join(mkdtempSync(join(tmpdir(), 'servicepay-sandbox-test-')), 'key.pem');
+export { keyFile };
 
 export const FAST_RETRY = {
   initialDelayMs: 5,
