@@ -90,14 +90,18 @@ export const shot = (page: Page, name: string) =>
   page.screenshot({ path: new URL(`${name}.png`, SHOTS).pathname, fullPage: true });
 
 const require = createRequire(import.meta.url);
+let axeSource: Promise<string> | undefined;
 
 /**
  * axe's violations on the page as it is now, colour contrast included, as `id: node count`.
- * axe is injected by the test, so the page's context must bypass its CSP (bypassCSP: true).
+ * axe is injected by the test, so the page's context must bypass its CSP (bypassCSP: true);
+ * once per document (a second check of the same page, in dark, finds it there).
  */
 export async function axeViolations(page: Page): Promise<string[]> {
-  const source = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
-  await page.addScriptTag({ content: source });
+  if (!(await page.evaluate(() => 'axe' in window))) {
+    axeSource ??= readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
+    await page.addScriptTag({ content: await axeSource });
+  }
   return page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run(context: Document): Promise<AxeResults> } }).axe;
     return (await axe.run(document)).violations.map((v) => `${v.id}: ${v.nodes.length}`);
