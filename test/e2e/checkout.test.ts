@@ -17,14 +17,16 @@ import { createWebhookHandler } from '../../src/webhook/index';
 import { launchChromium } from '../helpers/browser';
 import {
   FAST_RETRY,
+  SCHEMES,
   axeViolations,
   bankButton,
   chooseBank,
+  inBothSchemes,
   prepareScreenshots,
   shot,
   startCheckoutWithSandbox,
 } from './support';
-import type { Checkout, Sandbox } from './support';
+import type { Checkout, Sandbox, Scheme } from './support';
 import { freePort, listenOnFreePort } from '../helpers/free-port';
 import { sandboxKeyFile } from '../helpers/sandbox-key';
 
@@ -390,7 +392,6 @@ describe('accessibility in a real browser', () => {
     record(failed, 'FAILED');
     const pending = '5e4d8a52-0000-4000-8000-00000000000c';
     try {
-      const SCHEMES = ['light', 'dark'] as const;
       for (const width of [1280, 390]) {
         const context = await browser.newContext({
           bypassCSP: true,
@@ -411,16 +412,11 @@ describe('accessibility in a real browser', () => {
             }),
           ),
         );
-        const found = { light: {}, dark: {} } as Record<
-          (typeof SCHEMES)[number],
-          Record<string, string[]>
-        >;
+        const found = { light: {}, dark: {} } as Record<Scheme, Record<string, string[]>>;
         const rings = { light: [] as string[], dark: [] as string[] };
-        // Each state loaded once, checked in light, then switched to dark (the colours are CSS
-        // media queries alone).
-        const check = async (name: string, ring = false) => {
-          for (const colorScheme of SCHEMES) {
-            await page.emulateMedia({ colorScheme });
+        // Each state loaded once, checked in light, then switched to dark.
+        const check = (name: string, ring = false) =>
+          inBothSchemes(page, async (colorScheme) => {
             found[colorScheme][name] = await axeViolations(page);
             // The heading has focus, to be read out, with no ring drawn for this shopper, who
             // has not touched the page yet.
@@ -432,8 +428,7 @@ describe('accessibility in a real browser', () => {
                 }),
               );
             }
-          }
-        };
+          });
         for (const [id, heading] of [
           [received, 'Payment received'],
           [failed, 'Payment not completed'],

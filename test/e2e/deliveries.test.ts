@@ -20,8 +20,8 @@ import {
 import { launchChromium } from '../helpers/browser';
 import { listenOnFreePort } from '../helpers/free-port';
 import { sandboxKeyFile } from '../helpers/sandbox-key';
-import { axeViolations, prepareScreenshots, shot } from './support';
-import type { Sandbox } from './support';
+import { SCHEMES, axeViolations, inBothSchemes, prepareScreenshots, shot } from './support';
+import type { Sandbox, Scheme } from './support';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -351,7 +351,6 @@ describe('accessibility of every sandbox page in a real browser', () => {
         ['keys', `${sandbox.url}/keys`],
         ['not found', `${sandbox.url}/bank/unknown`],
       ];
-      const SCHEMES = ['light', 'dark'] as const;
       for (const width of [1280, 390]) {
         // axe is injected by the test, so this context lets it past the pages' strict CSP.
         const context = await browser.newContext({
@@ -359,27 +358,22 @@ describe('accessibility of every sandbox page in a real browser', () => {
           viewport: { width, height: 800 },
         });
         const page = await context.newPage();
-        const found = { light: {}, dark: {} } as Record<
-          (typeof SCHEMES)[number],
-          Record<string, string[]>
-        >;
+        const found = { light: {}, dark: {} } as Record<Scheme, Record<string, string[]>>;
         for (const [name, url] of pages) {
           await page.goto(url);
           // Every folded part open, so its contents are checked too.
           await page.evaluate(() =>
             document.querySelectorAll('details').forEach((details) => (details.open = true)),
           );
-          // Each page loaded once, checked in light, then switched to dark (its colours are
-          // CSS media queries alone).
-          for (const colorScheme of SCHEMES) {
-            await page.emulateMedia({ colorScheme });
+          // Each page loaded once, checked in light, then switched to dark.
+          await inBothSchemes(page, async (colorScheme) => {
             found[colorScheme][name] = await axeViolations(page);
             // Nothing wider than the screen: tables scroll inside their own region, long
             // addresses and ids wrap.
             const overflow = await page.evaluate(() => document.documentElement.scrollWidth);
             if (overflow > width) found[colorScheme][name].push(`page ${overflow} px wide`);
             if (name === 'deliveries') await shot(page, `deliveries-a11y-${colorScheme}-${width}`);
-          }
+          });
         }
         for (const colorScheme of SCHEMES) {
           expect(found[colorScheme], `${colorScheme} ${width}px`).toEqual(

@@ -15,7 +15,13 @@ import {
   REMEMBERED_BANK_KEY,
 } from '../../src/core/index';
 import { launchChromium } from '../helpers/browser';
-import { axeViolations, bankButton, startCheckoutWithSandbox } from './support';
+import {
+  SCHEMES,
+  axeViolations,
+  bankButton,
+  inBothSchemes,
+  startCheckoutWithSandbox,
+} from './support';
 import type { Checkout, Sandbox } from './support';
 
 const DESKTOP: BrowserContextOptions = { viewport: { width: 1280, height: 800 } };
@@ -28,8 +34,6 @@ const WIDTHS = [
   ['1280 px', DESKTOP],
   ['390 px', PHONE],
 ] as const;
-const SCHEMES = ['light', 'dark'] as const;
-type Scheme = (typeof SCHEMES)[number];
 
 const PAY = { name: 'Pay £12.50' };
 
@@ -53,21 +57,6 @@ afterEach(async () => {
 async function open(device: BrowserContextOptions) {
   context = await browser.newContext({ ...device, colorScheme: 'light', bypassCSP: true });
   return context.newPage();
-}
-
-/**
- * `look` at the page as it is, in light, then switched to dark, then back to light: each
- * scheme's answer. The colours are CSS media queries alone, so one page reached once shows
- * both; what the shopper does in between happens once.
- */
-async function inBothSchemes<T>(page: Page, look: () => Promise<T>): Promise<Record<Scheme, T>> {
-  const seen = {} as Record<Scheme, T>;
-  for (const colorScheme of SCHEMES) {
-    await page.emulateMedia({ colorScheme });
-    seen[colorScheme] = await look();
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-  return seen;
 }
 
 /** axe's violations in light and in dark: none in either, per scheme. */

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_MESSAGES } from '../../src/core/messages';
 import { launchChromium } from '../helpers/browser';
 import { APP_ID } from '../helpers/merchant';
-import { axeViolations, prepareScreenshots, shot } from './support';
+import { axeViolations, inBothSchemes, prepareScreenshots, shot } from './support';
 
 // The script's file name carries the component version (package.json componentVersion).
 const { componentVersion: version } = JSON.parse(
@@ -325,8 +325,7 @@ const STATES: [string, Config, (page: Page) => Promise<void>][] = [
   ],
 ];
 
-// Each state is reached once and checked in light, then with the same page switched to dark
-// (prefers-color-scheme): the colours are CSS alone, so the state is the one a dark page meets.
+// Each state is reached once and checked in light, then with the same page switched to dark.
 describe.each([
   ['1280', LAPTOP],
   ['390', PHONE],
@@ -336,12 +335,12 @@ describe.each([
     async (name, config, reach) => {
       const { page, close } = await open(device, config);
       await reach(page);
-      for (const label of [width, `${width}-dark`]) {
-        if (label.endsWith('-dark')) await page.emulateMedia({ colorScheme: 'dark' });
+      await inBothSchemes(page, async (colorScheme) => {
+        const label = colorScheme === 'dark' ? `${width}-dark` : width;
         expect(await developerText(page)).toBeNull();
         expect(await axeViolations(page)).toEqual([]);
         if (name !== 'idle' || width === '1280') await shot(page, `shopper-${name}-${label}`);
-      }
+      });
       await close();
     },
   );

@@ -108,6 +108,27 @@ export async function axeViolations(page: Page): Promise<string[]> {
   });
 }
 
+export const SCHEMES = ['light', 'dark'] as const;
+export type Scheme = (typeof SCHEMES)[number];
+
+/**
+ * `look` at the page as it is in light, then switched to dark (prefers-color-scheme), then
+ * back to light: each scheme's answer. The colours are CSS media queries alone, so one page
+ * reached once shows both; what the shopper does in between happens once.
+ */
+export async function inBothSchemes<T>(
+  page: Page,
+  look: (colorScheme: Scheme) => Promise<T>,
+): Promise<Record<Scheme, T>> {
+  const seen = {} as Record<Scheme, T>;
+  for (const colorScheme of SCHEMES) {
+    await page.emulateMedia({ colorScheme });
+    seen[colorScheme] = await look(colorScheme);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  return seen;
+}
+
 /**
  * A bank's button in the full list. The React checkout also lists its popular banks above it
  * (and, once paid, the last bank used), so a bank's name can be on two buttons.
