@@ -147,6 +147,10 @@ export default defineConfig({
           plugins: [
             storybookTest({ configDir: new URL('./.storybook', import.meta.url).pathname }),
           ],
+          // The setup file's own import (the a11y addon's check, run again in dark), bundled
+          // before the first story: found mid-run, Vite re-optimises and reloads the page, and
+          // the stories loading then fail ("Vitest failed to find the runner").
+          optimizeDeps: { include: ['@storybook/addon-a11y/preview'] },
           test: {
             name: 'storybook',
             setupFiles: ['.storybook/vitest.setup.ts'],
