@@ -181,12 +181,24 @@ describe('createWebhookHandler over node:http', () => {
   });
 
   it('concurrent duplicates of a failing delivery all get non-200, then the resend is processed', async () => {
+    // The first attempt fails only once all ten bodies have been read, and 30 ms later (the
+    // others' signature checks): concurrent however busy the machine. With a bare 30 ms from
+    // the first's start, a loaded run once let a late duplicate become the resend (200).
+    let bodies = 0;
+    let allRead!: () => void;
+    const read = new Promise<void>((resolve) => (allRead = resolve));
     const r = await start(
       {},
       recorder(async (_n, attempt) => {
+        if (attempt !== 1) return;
+        await read;
         await delay(30);
-        if (attempt === 1) throw new Error('first attempt fails');
+        throw new Error('first attempt fails');
       }),
+      (handler) => (req, res) => {
+        req.on('end', () => ++bodies === 10 && allRead());
+        void handler(req, res);
+      },
     );
     const delivery = signed(notification(), keys.privateKey);
     const first = await Promise.all(Array.from({ length: 10 }, () => deliver(r.url, delivery)));
