@@ -126,8 +126,10 @@ export default defineConfig({
       },
       // The package as users install it: test/package/global-setup.ts packs the tarball and
       // installs it into scratch apps (React 18, React 19, none), whose own Node, Vite and
-      // Chromium then use it; no alias to src/ applies there. Last, after the storybook group:
-      // its npm installs, Vite build and browser would slow the timing-sensitive tests.
+      // Chromium then use it; no alias to src/ applies there. The installs run from the start
+      // of the run, in the background at a low CPU priority; the tests last, after the
+      // storybook group: their Next.js and Vite builds and browsers would slow the
+      // timing-sensitive tests.
       {
         test: {
           name: 'package',

@@ -16,7 +16,7 @@ import { REPO, run } from './support';
 import { freePort } from '../helpers/free-port';
 
 const EXAMPLE = join(REPO, 'examples/nextjs');
-const { tarball } = smokeApps();
+const { tarball } = await smokeApps();
 /** Nothing of the service's configuration may reach the build. */
 const NO_SECRETS = {
   SERVICEPAY_PUBLIC_KEY: undefined,

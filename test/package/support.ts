@@ -3,6 +3,7 @@
 // process, so Node (or Vite) resolves `servicepay` through the installed package.json, never
 // through the repo's aliases to src/.
 import { spawn } from 'node:child_process';
+import { setPriority } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -19,7 +20,7 @@ export interface SmokeApps {
   react19: string;
 }
 
-/** The key global-setup.ts provides the apps under; the tests read them with apps.ts. */
+/** The key global-setup.ts provides its endpoint under; the tests ask it with apps.ts. */
 export const SMOKE_APPS = 'servicepaySmokeApps';
 
 export const REPO = fileURLToPath(new URL('../../', import.meta.url));
@@ -39,6 +40,11 @@ export interface RunOptions {
   /** Added to the environment; a key set to undefined is removed from it. */
   env?: Record<string, string | undefined>;
   timeoutMs?: number;
+  /**
+   * At a low CPU priority (nice 10): it takes only what the tests running meanwhile leave
+   * (global-setup.ts's installs, beside the first projects' tests).
+   */
+  background?: boolean;
 }
 
 /**
@@ -46,9 +52,17 @@ export interface RunOptions {
  * outlasts its time (then it is killed).
  */
 export function run(command: string, args: string[], options: RunOptions): Promise<RunResult> {
-  const { cwd, env, timeoutMs = 120_000 } = options;
+  const { cwd, env, timeoutMs = 120_000, background = false } = options;
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd, env: { ...process.env, ...env } });
+    // Before it starts its threads, which take the priority of the one that starts them.
+    if (background && child.pid !== undefined) {
+      try {
+        setPriority(child.pid, 10);
+      } catch {
+        // Already gone: its exit is reported below.
+      }
+    }
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
