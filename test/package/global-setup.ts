@@ -5,10 +5,14 @@
 // Without the registry (and a cold cache) the install fails and so does every package test,
 // loudly: CI has the registry. SERVICEPAY_KEEP_SCRATCH=1 keeps the folder for a look afterwards.
 //
+// It also installs and builds examples/nextjs with the tarball (nextjs.test.ts serves it).
+//
 // vitest runs every project's globalSetup before the first test of the run, one after another,
 // so the installs (about 10 s) would hold back every project. They run in the background instead,
-// at a low CPU priority beside the first projects' tests, and the package tests (groupOrder 2,
-// long after) wait for them: apps.ts asks a loopback endpoint, which answers once they are done.
+// at a low CPU priority beside the first projects' tests, and so does the Next.js build (about
+// 25 s, which the package project would otherwise wait for at its end of the run). The package
+// tests (groupOrder 2, long after) wait for them: apps.ts asks a loopback endpoint, which
+// answers once they are done.
 import { randomBytes } from 'node:crypto';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -17,15 +21,14 @@ import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { packOnce } from '../../scripts/pack.mjs';
 import { listenOnFreePort } from '../helpers/free-port';
-import { REPO, SMOKE_APPS, run } from './support';
-import type { SmokeApps } from './support';
+import { NEXT_BUILD_ENV, REPO, SMOKE_APPS, run } from './support';
+import type { NextjsApp, SmokeApps } from './support';
 
 const FIXTURES = join(REPO, 'test/package/fixtures');
 
-/** Packs, then installs the scratch apps under `root`; resolves with them once all are ready. */
-async function install(root: string): Promise<SmokeApps> {
+/** Installs `tarball` into the scratch apps under `root`; resolves with them once all are ready. */
+async function install(root: string, tarball: string): Promise<SmokeApps> {
   const started = Date.now();
-  const { tarball } = packOnce();
 
   // The testing libraries at the repo's versions; React 19 too, React 18 as the oldest major
   // the peer range allows.
@@ -102,22 +105,63 @@ async function install(root: string): Promise<SmokeApps> {
   }
   const dirs = settled.map((r) => (r as PromiseFulfilledResult<readonly [string, string]>).value);
   console.log(
-    `package smoke tests: packed and installed into ${root} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    `package smoke tests: installed into ${root} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
   );
   return { tarball, ...(Object.fromEntries(dirs) as Omit<SmokeApps, 'tarball'>) };
+}
+
+/**
+ * examples/nextjs as a merchant builds it (nextjs.test.ts serves and pays through it): copied
+ * into `root`, its dependency on the repository (file:../..) replaced by the tarball, as a
+ * merchant's app depends on the published package, installed, and built with no secret in the
+ * environment, as CI and Docker builds are.
+ */
+async function buildNextjs(root: string, tarball: string): Promise<NextjsApp> {
+  const started = Date.now();
+  const dir = join(root, 'nextjs');
+  cpSync(join(REPO, 'examples/nextjs'), dir, {
+    recursive: true,
+    filter: (path) => !/[/\\](node_modules|\.next)([/\\]|$)/.test(path),
+  });
+  const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
+    dependencies: Record<string, string>;
+  };
+  pkg.dependencies.servicepay = `file:${tarball}`;
+  writeFileSync(join(dir, 'package.json'), JSON.stringify(pkg, null, 2));
+  await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], {
+    cwd: dir,
+    timeoutMs: 240_000,
+    background: true,
+  });
+  const { stdout, stderr } = await run('npx', ['next', 'build'], {
+    cwd: dir,
+    env: NEXT_BUILD_ENV,
+    timeoutMs: 400_000,
+    background: true,
+  });
+  console.log(
+    `package smoke tests: examples/nextjs installed and built in ${dir} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
+  return { dir, build: { stdout, stderr } };
 }
 
 export default async function setup(project: TestProject) {
   const root = mkdtempSync(join(tmpdir(), 'servicepay-smoke-'));
   const scratch = process.env.SERVICEPAY_KEEP_SCRATCH ? 'kept' : 'removed';
-  const ready = install(root).catch((error: unknown) => {
+  const failed = (error: unknown): never => {
     const message = error instanceof Error ? error.message : String(error);
     throw new Error(`package smoke tests: setup failed (${root} ${scratch})\n${message}`, {
       cause: error,
     });
-  });
-  // Settled by the teardown; until then the endpoint below hands the outcome to every file.
-  ready.catch(() => {});
+  };
+  const packed = new Promise<string>((resolve) => resolve(packOnce().tarball));
+  // Each file asks for what it uses: a Next.js build that fails fails nextjs.test.ts alone.
+  const work: Record<string, Promise<unknown>> = {
+    apps: packed.then((tarball) => install(root, tarball)).catch(failed),
+    nextjs: packed.then((tarball) => buildNextjs(root, tarball)).catch(failed),
+  };
+  // Settled by the teardown; until then the endpoint below hands each outcome to the files.
+  for (const promise of Object.values(work)) promise.catch(() => {});
 
   const token = randomBytes(16).toString('hex');
   const endpoint = createServer((request, response) => {
@@ -125,9 +169,10 @@ export default async function setup(project: TestProject) {
       response.writeHead(status, { 'content-type': 'application/json' });
       response.end(JSON.stringify(body));
     };
-    if (request.url !== `/${token}`) return reply(404, { error: 'not the smoke apps endpoint' });
-    ready.then(
-      (apps) => reply(200, apps),
+    const name = request.url?.startsWith(`/${token}/`) ? request.url.slice(token.length + 2) : '';
+    if (!Object.hasOwn(work, name)) return reply(404, { error: 'not a smoke apps endpoint' });
+    work[name]!.then(
+      (body) => reply(200, body),
       (error: unknown) =>
         reply(500, { error: error instanceof Error ? error.message : String(error) }),
     );
@@ -137,8 +182,8 @@ export default async function setup(project: TestProject) {
 
   return async () => {
     endpoint.close();
-    // The installs may still be writing into root.
-    await ready.catch(() => {});
+    // The installs and the build may still be writing into root.
+    await Promise.allSettled(Object.values(work));
     if (!process.env.SERVICEPAY_KEEP_SCRATCH) rmSync(root, { recursive: true, force: true });
   };
 }

@@ -20,6 +20,22 @@ export interface SmokeApps {
   react19: string;
 }
 
+/** examples/nextjs, installed with the tarball and built (global-setup.ts). */
+export interface NextjsApp {
+  dir: string;
+  /** What `next build` printed. */
+  build: { stdout: string; stderr: string };
+}
+
+/** The environment of `next build`: nothing of the service's configuration may reach it. */
+export const NEXT_BUILD_ENV = {
+  SERVICEPAY_PUBLIC_KEY: undefined,
+  SERVICEPAY_SANDBOX_URL: undefined,
+  SERVICEPAY_APPLICATION_ID: undefined,
+  NEXT_TELEMETRY_DISABLED: '1',
+  NODE_ENV: 'production',
+};
+
 /** The key global-setup.ts provides its endpoint under; the tests ask it with apps.ts. */
 export const SMOKE_APPS = 'servicepaySmokeApps';
 
