@@ -109,7 +109,8 @@ export default defineConfig({
       // engine is a multi-process browser, so they run one file at a time, after everything
       // that is timing-sensitive. Tried beside the package project, and beside each other (14 s
       // less; five runs passed, then a fresh-clone CI run did not): a WebKit journey hung past
-      // its 120 s timeout each time.
+      // its 120 s timeout each time. Traced since, with the engines alone too: a new WebKit
+      // session that never started, now replaced after 20 s (test/engines/support/webkit.ts).
       {
         extends: true,
         test: {
