@@ -120,6 +120,8 @@ export async function startWebKit(): Promise<Engine> {
           `webkit: WebKitWebDriver started no MiniBrowser within ${SESSION_LIMIT_MS} ms, twice`,
         );
       }
+      // One line in the run's output, so that how often it happens stays known.
+      console.warn(`webkit: no new session within ${SESSION_LIMIT_MS} ms; a new WebKitWebDriver`);
       await current.service.kill();
       current = await startDriver();
     }
