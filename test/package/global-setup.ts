@@ -27,7 +27,7 @@ import type { NextjsApp, SmokeApps } from './support';
 const FIXTURES = join(REPO, 'test/package/fixtures');
 
 /** Installs `tarball` into the scratch apps under `root`; resolves with them once all are ready. */
-async function install(root: string, tarball: string): Promise<SmokeApps> {
+async function install(root: string, tarball: string, signal: AbortSignal): Promise<SmokeApps> {
   const started = Date.now();
 
   // The testing libraries at the repo's versions; React 19 too, React 18 as the oldest major
@@ -81,7 +81,7 @@ async function install(root: string, tarball: string): Promise<SmokeApps> {
             tarball,
             ...deps,
           ],
-          { cwd: dir, timeoutMs: 150_000, background: true },
+          { cwd: dir, timeoutMs: 150_000, background: true, signal },
         );
       } catch (error) {
         throw new Error(
@@ -116,7 +116,7 @@ async function install(root: string, tarball: string): Promise<SmokeApps> {
  * merchant's app depends on the published package, installed, and built with no secret in the
  * environment, as CI and Docker builds are.
  */
-async function buildNextjs(root: string, tarball: string): Promise<NextjsApp> {
+async function buildNextjs(root: string, tarball: string, signal: AbortSignal): Promise<NextjsApp> {
   const started = Date.now();
   const dir = join(root, 'nextjs');
   cpSync(join(REPO, 'examples/nextjs'), dir, {
@@ -132,12 +132,14 @@ async function buildNextjs(root: string, tarball: string): Promise<NextjsApp> {
     cwd: dir,
     timeoutMs: 240_000,
     background: true,
+    signal,
   });
   const { stdout, stderr } = await run('npx', ['next', 'build'], {
     cwd: dir,
     env: NEXT_BUILD_ENV,
     timeoutMs: 400_000,
     background: true,
+    signal,
   });
   console.log(
     `package smoke tests: examples/nextjs installed and built in ${dir} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
@@ -155,10 +157,12 @@ export default async function setup(project: TestProject) {
     });
   };
   const packed = new Promise<string>((resolve) => resolve(packOnce().tarball));
+  // Ends at the teardown what no file waited for (a run of some package files, not all).
+  const unused = new AbortController();
   // Each file asks for what it uses: a Next.js build that fails fails nextjs.test.ts alone.
   const work: Record<string, Promise<unknown>> = {
-    apps: packed.then((tarball) => install(root, tarball)).catch(failed),
-    nextjs: packed.then((tarball) => buildNextjs(root, tarball)).catch(failed),
+    apps: packed.then((tarball) => install(root, tarball, unused.signal)).catch(failed),
+    nextjs: packed.then((tarball) => buildNextjs(root, tarball, unused.signal)).catch(failed),
   };
   // Settled by the teardown; until then the endpoint below hands each outcome to the files.
   for (const promise of Object.values(work)) promise.catch(() => {});
@@ -182,6 +186,7 @@ export default async function setup(project: TestProject) {
 
   return async () => {
     endpoint.close();
+    unused.abort();
     // The installs and the build may still be writing into root.
     await Promise.allSettled(Object.values(work));
     if (!process.env.SERVICEPAY_KEEP_SCRATCH) rmSync(root, { recursive: true, force: true });

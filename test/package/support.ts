@@ -61,6 +61,8 @@ export interface RunOptions {
    * (global-setup.ts's installs, beside the first projects' tests).
    */
   background?: boolean;
+  /** Ends it, and whatever it started (its process group), when aborted. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -68,9 +70,23 @@ export interface RunOptions {
  * outlasts its time (then it is killed).
  */
 export function run(command: string, args: string[], options: RunOptions): Promise<RunResult> {
-  const { cwd, env, timeoutMs = 120_000, background = false } = options;
+  const { cwd, env, timeoutMs = 120_000, background = false, signal } = options;
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env: { ...process.env, ...env } });
+    const child = spawn(command, args, {
+      cwd,
+      env: { ...process.env, ...env },
+      // A process group of its own, to end as a whole.
+      detached: signal !== undefined,
+    });
+    const end = () => {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    };
+    if (signal?.aborted) end();
+    signal?.addEventListener('abort', end, { once: true });
     // Before it starts its threads, which take the priority of the one that starts them.
     if (background && child.pid !== undefined) {
       try {
@@ -90,6 +106,7 @@ export function run(command: string, args: string[], options: RunOptions): Promi
     });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
+      options.signal?.removeEventListener('abort', end);
       const result = { code, stdout, stderr };
       if (code === 0) resolve(result);
       else {
