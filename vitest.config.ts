@@ -109,7 +109,8 @@ export default defineConfig({
       // engine is a multi-process browser, so they run one file at a time, after everything
       // that is timing-sensitive. Tried beside the package project, and beside each other (14 s
       // less; five runs passed, then a fresh-clone CI run did not): a WebKit journey hung past
-      // its 120 s timeout each time.
+      // its 120 s timeout each time. Traced since, with the engines alone too: a new WebKit
+      // session that never started, now replaced after 20 s (test/engines/support/webkit.ts).
       {
         extends: true,
         test: {
@@ -126,8 +127,10 @@ export default defineConfig({
       },
       // The package as users install it: test/package/global-setup.ts packs the tarball and
       // installs it into scratch apps (React 18, React 19, none), whose own Node, Vite and
-      // Chromium then use it; no alias to src/ applies there. Last, after the storybook group:
-      // its npm installs, Vite build and browser would slow the timing-sensitive tests.
+      // Chromium then use it; no alias to src/ applies there. The installs run from the start
+      // of the run, in the background at a low CPU priority; the tests last, after the
+      // storybook group: their Next.js and Vite builds and browsers would slow the
+      // timing-sensitive tests.
       {
         test: {
           name: 'package',

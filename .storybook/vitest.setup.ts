@@ -2,6 +2,7 @@ import { afterEach as axeAfterEach } from '@storybook/addon-a11y/preview';
 import { beforeEach, inject } from 'vitest';
 import type { TestContext } from 'vitest';
 import { commands, page } from 'vitest/browser';
+import { capBackendLatency } from '../stories/support/fake-backend';
 
 // Runs in the browser around each story's test (render, play function, then axe). It writes
 // the axe result and the screenshot's path into the test report (vitest --reporter=verbose
@@ -36,6 +37,11 @@ interface ComposedStory {
   reporting: { addReport(report: Report): void };
   run(...args: unknown[]): Promise<void>;
 }
+
+// The fake backend's 400 ms is for a person watching a story; a play function waits for the
+// answer itself (findBy…, waitFor), so in the tests every answer comes after 50 ms: still later,
+// never in the same task. A story that shows a request in flight makes it hang instead.
+capBackendLatency(50);
 
 // Each story is checked in light, then in dark (prefers-color-scheme): one screenshot each,
 // marked -390 for the stories shown at a phone's width.

@@ -55,6 +55,16 @@ const LISTS: Record<BankList, readonly Institution[]> = {
   ),
 };
 
+/**
+ * The longest the fake waits before answering, whatever the latency control says: set by the
+ * story tests (.storybook/vitest.setup.ts), whose play functions wait for what arrives, not for
+ * a person to see it arrive. Unset in Storybook itself.
+ */
+let latencyCapMs = Infinity;
+export function capBackendLatency(ms: number): void {
+  latencyCapMs = ms;
+}
+
 export function createFakeBackend(initial: Partial<FakeBackendSettings> = {}): FakeBackend {
   let settings: FakeBackendSettings = { ...DEFAULT_BACKEND, ...initial };
   const logFetch = action('backend: fetchInstitutions');
@@ -63,7 +73,8 @@ export function createFakeBackend(initial: Partial<FakeBackendSettings> = {}): F
     onCall: (call) => (call.method === 'fetchInstitutions' ? logFetch : logPayment)(call.request),
   });
   // Read when each request arrives: a control changed meanwhile applies to the next one.
-  const later = <T>(answer: FakeReply<T>) => reply.after(settings.latencyMs, answer);
+  const later = <T>(answer: FakeReply<T>) =>
+    reply.after(Math.min(settings.latencyMs, latencyCapMs), answer);
   transport.replyTo('fetchInstitutions', (_request, n) => {
     const { institutions, banks } = settings;
     if (institutions === 'never-answers') return reply.hang();

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { smokeApps } from './apps';
 import { run } from './support';
 
-const { bare } = smokeApps();
+const { bare } = await smokeApps();
 const pkgDir = join(bare, 'node_modules/servicepay');
 const read = (file: string) => readFile(join(pkgDir, file), 'utf8');
 // The script is named by the component's version (package.json componentVersion).

@@ -1,30 +1,16 @@
 // examples/nextjs as a merchant runs it: a Next.js 16 App Router app installed with the packed
-// tarball, built with no secret in the environment (as CI and Docker builds are), then served
-// and paid through the local sandbox in a real Chromium, with its webhook route verifying the
-// sandbox's signed notification and its result page hearing it from the status route.
+// tarball, built with no secret in the environment (as CI and Docker builds are; both done in
+// the background by global-setup.ts), then served and paid through the local sandbox in a real
+// Chromium, with its webhook route verifying the sandbox's signed notification and its result
+// page hearing it from the status route.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index';
 import { launchChromium } from '../helpers/browser';
-import { smokeApps } from './apps';
-import { REPO, run } from './support';
+import { nextjsApp } from './apps';
 import { freePort } from '../helpers/free-port';
-
-const EXAMPLE = join(REPO, 'examples/nextjs');
-const { tarball } = smokeApps();
-/** Nothing of the service's configuration may reach the build. */
-const NO_SECRETS = {
-  SERVICEPAY_PUBLIC_KEY: undefined,
-  SERVICEPAY_SANDBOX_URL: undefined,
-  SERVICEPAY_APPLICATION_ID: undefined,
-  NEXT_TELEMETRY_DISABLED: '1',
-  NODE_ENV: 'production',
-};
 
 /** Resolves when `url` answers 200; rejects when the server exits or after `limitMs`. */
 async function untilServing(url: string, exited: () => boolean, limitMs: number): Promise<void> {
@@ -41,7 +27,6 @@ async function untilServing(url: string, exited: () => boolean, limitMs: number)
   throw new Error(`next start did not answer within ${limitMs} ms:\n${nextLog}`);
 }
 
-let app: string;
 let build: { stdout: string; stderr: string };
 let sandbox: Awaited<ReturnType<typeof startSandbox>>;
 let next: ChildProcess | undefined;
@@ -50,23 +35,8 @@ let nextUrl: string;
 let browser: Browser;
 
 beforeAll(async () => {
-  app = mkdtempSync(join(tmpdir(), 'servicepay-nextjs-'));
-  cpSync(EXAMPLE, app, {
-    recursive: true,
-    filter: (path) => !/[/\\](node_modules|\.next)([/\\]|$)/.test(path),
-  });
-  // The example depends on the repository (file:../..); a merchant's app on the published
-  // package: the tarball stands in for it.
-  const pkg = JSON.parse(readFileSync(join(app, 'package.json'), 'utf8')) as {
-    dependencies: Record<string, string>;
-  };
-  pkg.dependencies.servicepay = `file:${tarball}`;
-  writeFileSync(join(app, 'package.json'), JSON.stringify(pkg, null, 2));
-  await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], {
-    cwd: app,
-    timeoutMs: 240_000,
-  });
-  build = await run('npx', ['next', 'build'], { cwd: app, env: NO_SECRETS, timeoutMs: 400_000 });
+  let app: string;
+  ({ dir: app, build } = await nextjsApp());
 
   const port = await freePort();
   nextUrl = `http://127.0.0.1:${port}`;
@@ -99,7 +69,6 @@ afterAll(async () => {
   // The whole process group: npx, and next under it.
   if (next?.pid && next.exitCode === null) process.kill(-next.pid, 'SIGTERM');
   await sandbox?.stop();
-  if (app && !process.env.SERVICEPAY_KEEP_SCRATCH) rmSync(app, { recursive: true, force: true });
 });
 
 describe('examples/nextjs with the packed package', () => {

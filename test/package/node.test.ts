@@ -8,7 +8,7 @@ import { smokeApps } from './apps';
 import { APP_ID } from '../helpers/merchant';
 import { run, runFixture, startFixture } from './support';
 
-const { bare } = smokeApps();
+const { bare } = await smokeApps();
 
 interface NodeChecks {
   resolved: Record<string, string>;

@@ -12,7 +12,7 @@ import { launchChromium } from '../helpers/browser';
 import { freePort } from '../helpers/free-port';
 import { REPO, run, startFixture } from './support';
 
-const { react19: app } = smokeApps();
+const { react19: app } = await smokeApps();
 const POLL = { timeout: 30_000 };
 type Started = Awaited<ReturnType<typeof startFixture<string>>>;
 const started: Started[] = [];

@@ -8,7 +8,7 @@ import { runFixture } from './support';
 import { WHOLE_PAYMENT } from '../helpers/events';
 import { APP_ID } from '../helpers/merchant';
 
-const apps = smokeApps();
+const apps = await smokeApps();
 
 interface MainFlow {
   react: string;

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { smokeApps } from './apps';
 import { runFixture } from './support';
 
-const { bare } = smokeApps();
+const { bare } = await smokeApps();
 
 describe('the store entries, with no pg or redis installed', () => {
   it('installs neither driver (optional peer dependencies)', () => {

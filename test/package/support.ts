@@ -3,6 +3,7 @@
 // process, so Node (or Vite) resolves `servicepay` through the installed package.json, never
 // through the repo's aliases to src/.
 import { spawn } from 'node:child_process';
+import { setPriority } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -19,7 +20,23 @@ export interface SmokeApps {
   react19: string;
 }
 
-/** The key global-setup.ts provides the apps under; the tests read them with apps.ts. */
+/** examples/nextjs, installed with the tarball and built (global-setup.ts). */
+export interface NextjsApp {
+  dir: string;
+  /** What `next build` printed. */
+  build: { stdout: string; stderr: string };
+}
+
+/** The environment of `next build`: nothing of the service's configuration may reach it. */
+export const NEXT_BUILD_ENV = {
+  SERVICEPAY_PUBLIC_KEY: undefined,
+  SERVICEPAY_SANDBOX_URL: undefined,
+  SERVICEPAY_APPLICATION_ID: undefined,
+  NEXT_TELEMETRY_DISABLED: '1',
+  NODE_ENV: 'production',
+};
+
+/** The key global-setup.ts provides its endpoint under; the tests ask it with apps.ts. */
 export const SMOKE_APPS = 'servicepaySmokeApps';
 
 export const REPO = fileURLToPath(new URL('../../', import.meta.url));
@@ -39,6 +56,13 @@ export interface RunOptions {
   /** Added to the environment; a key set to undefined is removed from it. */
   env?: Record<string, string | undefined>;
   timeoutMs?: number;
+  /**
+   * At a low CPU priority (nice 10): it takes only what the tests running meanwhile leave
+   * (global-setup.ts's installs, beside the first projects' tests).
+   */
+  background?: boolean;
+  /** Ends it, and whatever it started (its process group), when aborted. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -46,9 +70,31 @@ export interface RunOptions {
  * outlasts its time (then it is killed).
  */
 export function run(command: string, args: string[], options: RunOptions): Promise<RunResult> {
-  const { cwd, env, timeoutMs = 120_000 } = options;
+  const { cwd, env, timeoutMs = 120_000, background = false, signal } = options;
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env: { ...process.env, ...env } });
+    const child = spawn(command, args, {
+      cwd,
+      env: { ...process.env, ...env },
+      // A process group of its own, to end as a whole.
+      detached: signal !== undefined,
+    });
+    const end = () => {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    };
+    if (signal?.aborted) end();
+    signal?.addEventListener('abort', end, { once: true });
+    // Before it starts its threads, which take the priority of the one that starts them.
+    if (background && child.pid !== undefined) {
+      try {
+        setPriority(child.pid, 10);
+      } catch {
+        // Already gone: its exit is reported below.
+      }
+    }
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
@@ -60,6 +106,7 @@ export function run(command: string, args: string[], options: RunOptions): Promi
     });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
+      options.signal?.removeEventListener('abort', end);
       const result = { code, stdout, stderr };
       if (code === 0) resolve(result);
       else {

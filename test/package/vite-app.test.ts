@@ -13,7 +13,7 @@ import { launchChromium } from '../helpers/browser';
 import { listenOnFreePort } from '../helpers/free-port';
 import { REPO, run, startFixture } from './support';
 
-const { react19: app } = smokeApps();
+const { react19: app } = await smokeApps();
 const root = join(app, 'vite-app');
 const build = join(root, 'build');
 const TYPES: Record<string, string> = {
