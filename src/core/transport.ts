@@ -1,4 +1,7 @@
-import type { AgentType, Environment } from './types';
+/** The service's environment a request is for. */
+export type Environment = 'SANDBOX' | 'LIVE';
+/** Which merchant callback the shopper returns to after authorisation (spec 2.2). */
+export type AgentType = 'WEB_BROWSER' | 'MOBILE_APPLICATION';
 
 /** A bank the shopper can pay from. */
 export interface Institution {

@@ -1,9 +1,9 @@
 import type { ServiceError, ServiceEventName } from './events';
 import type { PaymentIds } from './saved-payment';
-import type { ServiceTransport } from './transport';
+import type { AgentType, Environment, ServiceTransport } from './transport';
 
-export type Environment = 'SANDBOX' | 'LIVE';
-export type AgentType = 'WEB_BROWSER' | 'MOBILE_APPLICATION';
+// Environment and AgentType are the wire's words (./transport), re-exported for their importers.
+export type { AgentType, Environment };
 
 /** The argument of `createPayment` (spec 2.3). The currency is always GBP. */
 export interface PaymentArgs {
