@@ -1,31 +1,14 @@
 'use client';
 import { useEffect, useId, useImperativeHandle, useInsertionEffect, useRef } from 'react';
 import type { Ref } from 'react';
-import type { Handoff, PaymentIds, PaymentOutcome } from '../core/index';
+import type { Handoff, PaymentOutcome } from '../core/index';
 import { payStep, resolveMessages } from '../core/index';
 import { BankList } from './BankList';
 import { injectStylesheet } from './styles';
 import { pick, useSession } from './useServicePayment';
 import type { ServicePayHandle, SessionProp, UseServicePaymentOptions } from './useServicePayment';
 
-/**
- * What `import { extras } from 'servicepay/extras'` is, as the component sees it: no more, so
- * that the types of the component (and of servicepay/vanilla) name nothing of React's or of
- * the extras' own. src/react/extras.tsx checks its `extras` against it.
- */
-export interface ServicePayExtras {
-  /** The session's options with the extras in. */
-  options<P extends ServicePayProps>(props: P, id: string): P;
-  /**
-   * Takes the bank's address instead of opening it, for the component `id` (as `options`
-   * names it), while `show` is registered: how the handoff reaches whoever draws it. Returns
-   * the unregister function.
-   */
-  register(id: string, show: (url: string, payment: PaymentIds) => void): () => void;
-  /** What the component draws at the top of its bank step (`step`) and under itself. */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a component of React or Preact
-  Extras(context: { step?: boolean; id: string }): any;
-}
+export type { ServicePayExtras } from './extras-contract';
 
 export interface ServicePayProps extends UseServicePaymentOptions {
   /** Title displayed by the component. @default 'Pay with your banking app' */
@@ -113,7 +96,7 @@ export function ServicePayView(props: ViewProps) {
   // and render in two places.
   const { extras } = props;
   const id = (props.idPrefix ?? '') + useId();
-  const [session, state] = useSession(extras ? extras.options(props, id) : props);
+  const [session, state] = useSession(extras ? extras.options(props) : props);
   const messages = resolveMessages(props.messages);
   if (typeof props.disabledReason == 'string') messages.payUnavailable = props.disabledReason;
   if (typeof props.payLabel == 'string') messages.payLabel = props.payLabel;
@@ -122,6 +105,7 @@ export function ServicePayView(props: ViewProps) {
   const pay = payStep(state, messages, session);
   const payButton = useRef<HTMLButtonElement>(null);
   const step = useRef<HTMLElement>(null);
+  const stepHeading = useRef<HTMLHeadingElement>(null);
 
   useImperativeHandle(
     props.handle,
@@ -180,7 +164,18 @@ export function ServicePayView(props: ViewProps) {
   // What the extras read: the component's own context, whole (one object, few bytes here),
   // with the bank list they draw their banks with (handed over, not imported by them: a
   // module both imported would move to a chunk of its own, and the root entry would grow).
-  const context = { session, state, props, messages, cx, id, BankList };
+  // Focus is moved through the refs held here (focusPay, focusStep), never found by a DOM walk.
+  const context = {
+    session,
+    state,
+    props,
+    messages,
+    cx,
+    id,
+    BankList,
+    focusPay: () => payButton.current?.focus(),
+    focusStep: () => stepHeading.current?.focus(),
+  };
 
   const close = () => {
     session.closeInstitutionSelection();
@@ -240,7 +235,7 @@ export function ServicePayView(props: ViewProps) {
           aria-busy={loading}
         >
           <div className={cx('service-step-head', 'flex items-center')}>
-            <h2 id={headingId} className={cx('service-heading')} tabIndex={-1}>
+            <h2 id={headingId} ref={stepHeading} className={cx('service-heading')} tabIndex={-1}>
               {messages.chooseBank}
             </h2>
             <button type="button" className={cx('service-retry service-close')} onClick={close}>
