@@ -5,6 +5,7 @@ import { randomId } from './merchant-payment-id';
 import { isPaymentId, MESSAGE_PREFIX as PREFIX } from './protocol';
 import { SAVED_PAYMENT_KEY } from './saved-payment';
 import { openBank } from './opener';
+import * as on from './session-events';
 import { initialState, reduce } from './session-reducer';
 import type { SessionEvent } from './session-reducer';
 import {
@@ -53,10 +54,9 @@ export function createPaymentSession(
   // Why the options in use cannot be used, '' when they can: checked once, when they arrive
   // (here and in setOptions, which keeps valid ones only), never again on use.
   let invalid = optionsError;
-  // What the shopper sees is `state` (SessionState), and only it: every rendered fact lives
-  // there and changes through dispatch(), by reduce (./session-reducer) and no other way. The
-  // variables below are bookkeeping no front door renders: subscribers, requests in flight,
-  // the mount count behind StrictMode's remount, the ids used, the options last applied.
+  // What the shopper sees is `state`, and only it: it changes by dispatch(on.<event>) (events
+  // ./session-events, reduce ./session-reducer) and no other way. Below: bookkeeping no front
+  // door renders (subscribers, requests in flight, StrictMode's mount count, ids used).
   const store = createSubscribable();
   const usedIds = new Set<string>();
   let controller = new AbortController();
@@ -101,7 +101,7 @@ export function createPaymentSession(
     problem?: Problem | null,
     keep?: boolean,
   ): void {
-    if (!keep) dispatch('report', { location, error }, problem);
+    if (!keep) dispatch(on.report, { location, error }, problem);
     try {
       if (process.env.NODE_ENV !== 'production' && !options.errorConsumer) {
         console.warn(`${PREFIX}[${location}] ${error.replace(/^servicepay: /, '')}`);
@@ -129,7 +129,7 @@ export function createPaymentSession(
     if (firstIdGenerated) return;
     firstIdGenerated = true;
     if (!idFromMerchant && options.generateMerchantPaymentId) {
-      dispatch('id', nextMerchantPaymentId());
+      dispatch(on.id, nextMerchantPaymentId());
     }
   }
   if (init.generateFirstIdNow) generateFirstId();
@@ -139,15 +139,15 @@ export function createPaymentSession(
   async function fetchInstitutions(): Promise<void> {
     const t = invalid || transport();
     if (typeof t === 'string') {
-      dispatch('loadFailed');
+      dispatch(on.loadFailed);
       return report('fetchInstitutions', t, 'unavailable');
     }
     // A retry abandons the load in flight; teardown aborts it too.
     loading?.abort();
     const { signal } = (loading = new AbortController());
-    dispatch('load');
+    dispatch(on.load);
     // A timer here, not in the UI, so that every front door says the same thing at the same time.
-    const timer = setTimeout(() => signal.aborted || dispatch('slow'), SLOW_LOAD_MS);
+    const timer = setTimeout(() => signal.aborted || dispatch(on.slow), SLOW_LOAD_MS);
     try {
       // Untrusted: bad entries are dropped or repaired before they reach the page.
       const { institutions, problem } = checkInstitutions(
@@ -158,11 +158,11 @@ export function createPaymentSession(
       );
       if (signal.aborted) return;
       if (!institutions) {
-        dispatch('loadFailed');
+        dispatch(on.loadFailed);
         return report('fetchInstitutions', problem!, 'load-failed');
       }
       const opening = state.listState === 'pending';
-      dispatch('loaded', institutions);
+      dispatch(on.loaded, institutions);
       emit('institutions_fetched');
       if (opening) emit('bank_selection_opened');
       // The list is usable: the merchant hears what was fixed; the shopper sees the banks.
@@ -170,7 +170,7 @@ export function createPaymentSession(
     } catch (error) {
       // Only our own abort (unmount, retry) is silent; a transport's own AbortError is a failure.
       if (signal.aborted) return;
-      dispatch('loadFailed');
+      dispatch(on.loadFailed);
       report('fetchInstitutions', errorMessage(error), 'load-failed');
     } finally {
       clearTimeout(timer);
@@ -190,12 +190,12 @@ export function createPaymentSession(
     idFromMerchant = false;
     const t = transport();
     // Spec 4.4 rule 4: every payment_initiated renews the id for the next payment.
-    dispatch('initiate', institution, nextMerchantPaymentId());
+    dispatch(on.initiate, institution, nextMerchantPaymentId());
     emit('payment_initiated');
     emit('institution_selected');
     callMerchant('onPaymentInitiated', { merchantPaymentId, institutionId: institution.id });
     const fail = (message: string) => {
-      dispatch('stop');
+      dispatch(on.stop);
       reportPay(message, 'pay-failed');
     };
     if (typeof t === 'string') return fail(t);
@@ -209,7 +209,7 @@ export function createPaymentSession(
       return signal.aborted ? undefined : fail(errorMessage(thrown));
     }
     // Never redirect a page whose component has gone.
-    if (signal.aborted || !mounts) return dispatch('stop');
+    if (signal.aborted || !mounts) return dispatch(on.stop);
     // Untrusted: only an http(s) authorisation URL of a well-formed answer is opened.
     const checked = checkInitiatedPayment(answer);
     if ('problem' in checked) return fail(checked.problem);
@@ -230,7 +230,7 @@ export function createPaymentSession(
     const divert = options.divert?.();
     const failed = !divert && openBank(options.openUrl, url, ids);
     if (failed) return fail(failed);
-    dispatch('opened', divert ? { url, ...ids, institution } : null);
+    dispatch(on.opened, divert ? { url, ...ids, institution } : null);
     emit('awaiting_authorisation');
   }
 
@@ -241,7 +241,7 @@ export function createPaymentSession(
     loading?.abort();
     controller = new AbortController();
     // A later remount (React <Activity>, a re-injected component) starts afresh.
-    dispatch('teardown');
+    dispatch(on.teardown);
   }
 
   /** Fetches again after a failure or while slow, while mounted. */
@@ -314,7 +314,7 @@ export function createPaymentSession(
       const result = validatePaymentArgs(args);
       if (!result.ok) {
         // A stale payment must not be paid after the merchant tried to change it.
-        dispatch('refuse');
+        dispatch(on.refuse);
         reportPay(formatValidationIssue(result.issue));
         return false;
       }
@@ -336,7 +336,7 @@ export function createPaymentSession(
         if (idFromMerchant) id = nextMerchantPaymentId();
         idFromMerchant = false;
       }
-      dispatch('prepare', result.value, id);
+      dispatch(on.prepare, result.value, id);
       return true;
     },
 
@@ -346,19 +346,19 @@ export function createPaymentSession(
           `${PREFIX}toggleButton expects true or false, got ${describeValue(enabled)}`,
         );
       }
-      dispatch('toggle', enabled);
+      dispatch(on.toggle, enabled);
       emit(enabled ? 'pay_button_enabled' : 'pay_button_disabled');
     },
 
     openInstitutionSelection() {
       if (notPrepared('openInstitutionSelection') || state.listState === 'open') return;
-      dispatch('open');
+      dispatch(on.open);
       if (state.institutionsState === 'ready') emit('bank_selection_opened');
       else refetch();
     },
 
     closeInstitutionSelection() {
-      if (state.listState !== 'closed') dispatch('close');
+      if (state.listState !== 'closed') dispatch(on.close);
     },
 
     async payWithInstitution(institutionId) {
@@ -391,7 +391,7 @@ export function createPaymentSession(
     continueHere() {
       const { handoff } = state;
       if (!handoff) return;
-      dispatch('continueHere');
+      dispatch(on.continueHere);
       const failed = openBank(options.openUrl, handoff.url, handoff);
       if (failed) reportPay(failed);
     },
