@@ -164,18 +164,9 @@ export function ServicePayView(props: ViewProps) {
   // What the extras read: the component's own context, whole (one object, few bytes here),
   // with the bank list they draw their banks with (handed over, not imported by them: a
   // module both imported would move to a chunk of its own, and the root entry would grow).
-  // Focus is moved through the refs held here (focusPay, focusStep), never found by a DOM walk.
-  const context = {
-    session,
-    state,
-    props,
-    messages,
-    cx,
-    id,
-    BankList,
-    focusPay: () => payButton.current?.focus(),
-    focusStep: () => stepHeading.current?.focus(),
-  };
+  // Focus is moved through the refs held here (payButton, stepHeading), never found by a DOM
+  // walk.
+  const context = { session, state, props, messages, cx, id, BankList, payButton, stepHeading };
 
   const close = () => {
     session.closeInstitutionSelection();

@@ -69,7 +69,7 @@ export function Extras(context: ExtrasContext & { step?: boolean }) {
       onContinueHere={() => {
         // The panel, with the button that had focus, goes; the bank may open elsewhere (a new
         // tab, a WebView), so focus goes to Pay, not to nothing.
-        context.focusPay();
+        context.payButton.current?.focus();
         session.continueHere();
       }}
       onTryAgain={session.openInstitutionSelection}
@@ -102,7 +102,7 @@ function forgetRemembered(): void {
  * (`featuredInstitutions`). Each is a list of its own, one Tab stop each, drawn as the full
  * list's banks are (BankList); the search below still covers every bank.
  */
-function StepExtras({ session, state, messages, cx, props, BankList, focusStep }: ExtrasContext) {
+function StepExtras({ session, state, messages, cx, props, BankList, stepHeading }: ExtrasContext) {
   const words = resolveHandoffMessages(props.messages);
   // The extras' stylesheet (the handoff panel's file) holds the step's few rules too.
   useInsertionEffect(() => {
@@ -158,7 +158,7 @@ function StepExtras({ session, state, messages, cx, props, BankList, focusStep }
             setRemembered(null);
             setForgotten(true);
             // The button goes with the bank: focus moves to the step's heading, not to nothing.
-            focusStep();
+            stepHeading.current?.focus();
           }}
         >
           {words.forgetBank}
