@@ -2,7 +2,7 @@ import type { SessionState } from './state';
 import type { SessionOptions } from './types';
 
 // The payment session's interface, apart from its shell (./session) and its transitions
-// (./session-reducer), so that each reads on its own.
+// (./session-events, ./session-reducer), so that each reads on its own.
 
 export interface PaymentSession {
   /** The current state; a new object after every change (for useSyncExternalStore). */
