@@ -21,7 +21,7 @@ export { createHttpTransport } from './http-transport';
 export type { HttpTransportOptions } from './http-transport';
 export { createPaymentSession, SLOW_LOAD_MS } from './session';
 export { PUBLIC_KEY_PATH, SANDBOX_BASE_URL, SANDBOX_PORT } from './service-addresses';
-export type { PaymentSession, SessionInit } from './session';
+export type { PaymentSession, SessionInit, SessionWiring } from './session';
 export type {
   SessionState,
   SessionStatus,

@@ -1,4 +1,5 @@
 import type { ServiceError } from './events';
+import type { Handoff } from './handoff';
 import type { Institution } from './transport';
 import type { PreparedPayment } from './types';
 
@@ -45,6 +46,12 @@ export interface SessionState {
   paymentInvalid: boolean;
   /** The banks have been loading for more than a few seconds (the shopper is offered a retry). */
   slow: boolean;
+  /**
+   * The payment whose bank's address went to the shopper's phone instead of opening here (the
+   * desktop handoff of `servicepay/extras`), until the bank step opens again or the shopper
+   * continues here; null otherwise.
+   */
+  handoff: Handoff | null;
 }
 
 export function deriveStatus(s: Omit<SessionState, 'status'>): SessionStatus {

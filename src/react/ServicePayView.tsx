@@ -1,7 +1,7 @@
 'use client';
 import { useEffect, useId, useImperativeHandle, useInsertionEffect, useRef } from 'react';
 import type { Ref } from 'react';
-import type { Handoff, PaymentIds, PaymentResultOutcome, ServiceDisplayProps } from '../core/index';
+import type { Handoff, PaymentResultOutcome, ServiceDisplayProps } from '../core/index';
 import { payStep, resolveMessages } from '../core/index';
 import { BankList } from './BankList';
 import serviceCss from '../styles/service.css?raw';
@@ -10,24 +10,7 @@ import { injectStylesheet } from './styles';
 import { pick, useSession } from './useServicePayment';
 import type { ServicePayHandle, SessionProp, UseServicePaymentOptions } from './useServicePayment';
 
-/**
- * What `import { extras } from 'servicepay/extras'` is, as the component sees it: no more, so
- * that the types of the component (and of servicepay/vanilla) name nothing of React's or of
- * the extras' own. src/react/extras.tsx checks its `extras` against it.
- */
-export interface ServicePayExtras {
-  /** The session's options with the extras in. */
-  options<P extends ServicePayProps>(props: P, id: string): P;
-  /**
-   * Takes the bank's address instead of opening it, for the component `id` (as `options`
-   * names it), while `show` is registered: how the handoff reaches whoever draws it. Returns
-   * the unregister function.
-   */
-  register(id: string, show: (url: string, payment: PaymentIds) => void): () => void;
-  /** What the component draws at the top of its bank step (`step`) and under itself. */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a component of React or Preact
-  Extras(context: { step?: boolean; id: string }): any;
-}
+export type { ServicePayExtras } from './extras-contract';
 
 export interface ServicePayProps extends UseServicePaymentOptions, ServiceDisplayProps {
   /**
@@ -95,7 +78,7 @@ export function ServicePayView(props: ViewProps) {
   // and render in two places.
   const { extras } = props;
   const id = (props.idPrefix ?? '') + useId();
-  const [session, state] = useSession(extras ? extras.options(props, id) : props);
+  const [session, state] = useSession(extras ? extras.options(props) : props);
   const messages = resolveMessages(props.messages);
   if (typeof props.disabledReason == 'string') messages.payUnavailable = props.disabledReason;
   if (typeof props.payLabel == 'string') messages.payLabel = props.payLabel;
@@ -104,6 +87,7 @@ export function ServicePayView(props: ViewProps) {
   const pay = payStep(state, messages, session);
   const payButton = useRef<HTMLButtonElement>(null);
   const step = useRef<HTMLElement>(null);
+  const stepHeading = useRef<HTMLHeadingElement>(null);
 
   useImperativeHandle(
     props.handle,
@@ -162,7 +146,9 @@ export function ServicePayView(props: ViewProps) {
   // What the extras read: the component's own context, whole (one object, few bytes here),
   // with the bank list they draw their banks with (handed over, not imported by them: a
   // module both imported would move to a chunk of its own, and the root entry would grow).
-  const context = { session, state, props, messages, cx, id, BankList };
+  // Focus is moved through the refs held here (payButton, stepHeading), never found by a DOM
+  // walk.
+  const context = { session, state, props, messages, cx, id, BankList, payButton, stepHeading };
 
   const close = () => {
     session.closeInstitutionSelection();
@@ -222,7 +208,7 @@ export function ServicePayView(props: ViewProps) {
           aria-busy={loading}
         >
           <div className={cx('service-step-head', 'flex items-center')}>
-            <h2 id={headingId} className={cx('service-heading')} tabIndex={-1}>
+            <h2 id={headingId} ref={stepHeading} className={cx('service-heading')} tabIndex={-1}>
               {messages.chooseBank}
             </h2>
             <button type="button" className={cx('service-retry service-close')} onClick={close}>

@@ -1,75 +1,27 @@
 'use client';
 import { useEffect, useInsertionEffect, useState } from 'react';
 import { HANDOFF_MEDIA, REMEMBERED_BANK_KEY, resolveHandoffMessages } from '../core/index';
-import type {
-  Handoff,
-  Institution,
-  PaymentIds,
-  PaymentSession,
-  ServiceMessages,
-  SessionState,
-} from '../core/index';
-import type { BankList } from './BankList';
+import type { Institution } from '../core/index';
 
 // The opt-in extras of the component, in a chunk of their own (./load-extras): the desktop
 // handoff panel and, at the top of the bank step, the remembered bank and the merchant's
-// featured banks.
+// featured banks. Their contract with the component: ./extras-contract.
 import handoffCss from '../styles/handoff.css?raw';
+import type { ExtrasContext, ExtrasProps, ServicePayExtras } from './extras-contract';
 import { HandoffPanel } from './Handoff';
 import { injectStylesheet } from './styles';
-import type { ServicePayExtras, ViewProps } from './ServicePayView';
 
-/**
- * Where the extras' two halves meet: the handoff panel's setter of each component on the
- * page, by the component's id (unique in the page), while its panel's place is rendered.
- */
-const panels = new Map<string, (url: string, payment: PaymentIds) => void>();
-
-/** What the view hands its extras: its own context, whole. */
-export interface ExtrasContext {
-  session: PaymentSession;
-  state: SessionState;
-  /** The component's props (options), as given. */
-  props: ViewProps;
-  /** The component's words (resolved). */
-  messages: ServiceMessages;
-  cx: (service: string, utility?: string) => string | undefined;
-  /** The component's id, unique in the page. */
-  id: string;
-  /** The component's bank list, to draw banks as it does. */
-  BankList: typeof BankList;
-}
-
-/** How the component opens a bank's page without the extras (the session's default). */
-const openHere = (props: ViewProps) =>
-  props.openUrl ?? ((url: string) => window.location.assign(url));
+export type { ExtrasContext } from './extras-contract';
 
 /**
  * The session's options with the extras in: on a desktop with a status endpoint the bank's
- * address goes to the handoff panel (a QR code for the shopper's phone) instead of opening here. The session
- * then carries on as for any opened bank: `awaiting_authorisation` fires, since the shopper
- * is being sent to the bank, on another device (docs/handoff.md).
+ * address goes to the shopper's phone (a QR code) instead of opening here, and the session
+ * enters its handoff region (`state.handoff`). It then carries on as for any opened bank:
+ * `awaiting_authorisation` fires, since the shopper is being sent to the bank, on another
+ * device (docs/handoff.md).
  */
-export function options<P extends ViewProps>(props: P, id: string): P {
-  return {
-    ...props,
-    openUrl(url, payment) {
-      const show = panels.get(id);
-      if (props.statusUrl && props.handoff !== false && show && desktop()) {
-        show(url, payment);
-      } else {
-        openHere(props)(url, payment);
-      }
-    },
-  };
-}
-
-/** Hands the addresses of component `id` to `show` (see ServicePayExtras.register). */
-export function register(id: string, show: (url: string, payment: PaymentIds) => void) {
-  panels.set(id, show);
-  return () => {
-    if (panels.get(id) === show) panels.delete(id);
-  };
+export function options<P extends ExtrasProps>(props: P) {
+  return { ...props, divert: () => !!props.statusUrl && props.handoff !== false && desktop() };
 }
 
 /** A desktop (HANDOFF_MEDIA): a fine pointer that can hover, wider than a phone. */
@@ -88,8 +40,7 @@ function desktop(): boolean {
  */
 export function Extras(context: ExtrasContext & { step?: boolean }) {
   const { session, state, props, cx, id } = context;
-  const [handoff, setHandoff] = useState<Handoff | null>(null);
-  const { paymentState, selectedInstitution } = state;
+  const { paymentState, selectedInstitution, handoff } = state;
   // The bank of each payment sent to the bank (`rememberBank`), however it was started.
   useEffect(() => {
     if (props.rememberBank && paymentState === 'awaiting-authorisation' && selectedInstitution) {
@@ -100,19 +51,10 @@ export function Extras(context: ExtrasContext & { step?: boolean }) {
       }
     }
   }, [props.rememberBank, paymentState, selectedInstitution]);
-  const { step } = context;
-  useEffect(() => {
-    if (step) return;
-    return register(id, (url, payment) =>
-      setHandoff({ url, ...payment, institution: session.getState().selectedInstitution! }),
-    );
-  }, [step, id, session]);
-  // Opening the step again (Pay, or Try again) leaves the handoff behind.
-  useEffect(() => {
-    if (state.listState !== 'closed') setHandoff(null);
-  }, [state.listState]);
   // In the step once its banks are here (the view shows placeholders while they load).
   if (context.step) return state.status === 'loading' ? null : <StepExtras {...context} />;
+  // The session's handoff region: entered when the bank's address went to the phone, left
+  // when the step opens again (Pay, Try again) or the shopper continues here.
   return handoff ? (
     <HandoffPanel
       key={handoff.paymentId}
@@ -125,27 +67,10 @@ export function Extras(context: ExtrasContext & { step?: boolean }) {
       id={id + 'qr'}
       onShown={props.onHandoffShown}
       onContinueHere={() => {
-        setHandoff(null);
         // The panel, with the button that had focus, goes; the bank may open elsewhere (a new
-        // tab, a WebView), so focus goes to Pay (the first button of the component's root,
-        // whose title has the component's id), not to nothing.
-        document.getElementById(id)?.parentElement?.querySelector('button')?.focus();
-        try {
-          openHere(props)(handoff.url, handoff);
-        } catch (error) {
-          // As the session reports a bank's page that could not be opened.
-          const report = {
-            location: 'payWithBankInstitution' as const,
-            error: `servicepay: could not open the authorisation URL: ${String(error)}`,
-          };
-          // Once: to the merchant's errorConsumer, or else the console.
-          if (!props.errorConsumer) console.error(report.error);
-          try {
-            props.errorConsumer?.(report);
-          } catch {
-            // Merchant code: never into the page.
-          }
-        }
+        // tab, a WebView), so focus goes to Pay, not to nothing.
+        context.payButton.current?.focus();
+        session.continueHere();
       }}
       onTryAgain={session.openInstitutionSelection}
       onResult={props.onResult}
@@ -177,7 +102,7 @@ function forgetRemembered(): void {
  * (`featuredInstitutions`). Each is a list of its own, one Tab stop each, drawn as the full
  * list's banks are (BankList); the search below still covers every bank.
  */
-function StepExtras({ session, state, messages, cx, props, BankList }: ExtrasContext) {
+function StepExtras({ session, state, messages, cx, props, BankList, stepHeading }: ExtrasContext) {
   const words = resolveHandoffMessages(props.messages);
   // The extras' stylesheet (the handoff panel's file) holds the step's few rules too.
   useInsertionEffect(() => {
@@ -228,12 +153,12 @@ function StepExtras({ session, state, messages, cx, props, BankList }: ExtrasCon
         <button
           type="button"
           className={cx('service-retry service-forget')}
-          onClick={(event) => {
+          onClick={() => {
             forgetRemembered();
             setRemembered(null);
             setForgotten(true);
             // The button goes with the bank: focus moves to the step's heading, not to nothing.
-            event.currentTarget.closest('section')?.querySelector<HTMLElement>('h2')?.focus();
+            stepHeading.current?.focus();
           }}
         >
           {words.forgetBank}
@@ -258,8 +183,4 @@ function StepExtras({ session, state, messages, cx, props, BankList }: ExtrasCon
  * (`rememberBank`) and the featured banks (`featuredInstitutions`). `window.Service` loads
  * them itself when its options ask for them.
  */
-export const extras: ServicePayExtras = {
-  options,
-  register,
-  Extras: Extras as ServicePayExtras['Extras'],
-};
+export const extras: ServicePayExtras = { options, Extras };

@@ -4,4 +4,4 @@
 // them in themselves (`<ServicePay extras={extras}>`), so the root entry imports neither.
 export const loadExtras = () => import('./extras').then((module) => module.extras);
 
-export type { ServicePayExtras as Extras } from './ServicePayView';
+export type { ServicePayExtras as Extras } from './extras-contract';

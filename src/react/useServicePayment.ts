@@ -1,7 +1,7 @@
 'use client';
-import { useEffect, useId, useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { createPaymentSession, payStep, resolveMessages, shopperText } from '../core/index';
-import type { ServicePayExtras } from './ServicePayView';
+import type { ServicePayExtras } from './extras-contract';
 import { useController } from './useController';
 import type {
   Handoff,
@@ -71,14 +71,15 @@ export interface ServicePaymentApi extends SessionState, ServicePayHandle {
   /**
    * The payment whose bank's address went to the shopper's phone (with `extras` and
    * `statusUrl`, on a desktop): draw its `url` as a QR code and follow it with
-   * `usePaymentResult({ statusUrl, payment: handoff })`; null otherwise.
+   * `usePaymentResult({ statusUrl, payment: handoff })`; null otherwise. The session's
+   * handoff region (`SessionState.handoff`), as `<ServicePay>` renders it.
    */
   handoff: Handoff | null;
   /** During a handoff: opens the bank's page on this computer instead (`openUrl`). */
   continueHere(): void;
 }
 
-type Action = keyof ServicePayHandle | 'closeInstitutionSelection' | 'retry';
+type Action = keyof ServicePayHandle | 'closeInstitutionSelection' | 'retry' | 'continueHere';
 
 /** The session's methods need no `this`, so they are handed out as they are. */
 export function pick<K extends Action>(
@@ -129,35 +130,15 @@ export function useSession(
  */
 export function useServicePayment(options: UseServicePaymentOptions): ServicePaymentApi {
   const { extras, messages } = options;
-  // With `extras` and `statusUrl`, a desktop hands the bank's address to the merchant's own
-  // handoff (`handoff`) instead of opening it, as <ServicePay> hands it to its panel.
-  const id = useId();
-  const [handoff, setHandoff] = useState<Handoff | null>(null);
-  const [session, state] = useSession(extras ? extras.options(options, id) : options);
-  useEffect(
-    () =>
-      extras?.register(id, (url, payment) =>
-        setHandoff({ url, ...payment, institution: session.getState().selectedInstitution! }),
-      ),
-    [extras, id, session],
-  );
-  // Opening the bank step again leaves the handoff behind.
-  useEffect(() => {
-    if (state.listState !== 'closed') setHandoff(null);
-  }, [state.listState]);
+  // With `extras` and `statusUrl`, a desktop hands the bank's address to the shopper's phone:
+  // the session's handoff region (`handoff`), which the merchant draws as <ServicePay> does.
+  const [session, state] = useSession(extras ? extras.options(options) : options);
   return useMemo(() => {
     const words = resolveMessages(messages);
     return {
       ...state,
       text: shopperText(state, words),
       payStep: payStep(state, words, session),
-      handoff,
-      continueHere() {
-        if (!handoff) return;
-        setHandoff(null);
-        // As the session opens a bank's page: the merchant's openUrl, else this tab.
-        (options.openUrl ?? ((url: string) => window.location.assign(url)))(handoff.url, handoff);
-      },
       ...pick(
         session,
         'createPayment',
@@ -166,8 +147,8 @@ export function useServicePayment(options: UseServicePaymentOptions): ServicePay
         'openInstitutionSelection',
         'closeInstitutionSelection',
         'retry',
+        'continueHere',
       ),
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- openUrl is read when called
-  }, [state, session, messages, handoff]);
+  }, [state, session, messages]);
 }

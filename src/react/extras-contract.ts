@@ -1,0 +1,73 @@
+import type {
+  Handoff,
+  PaymentResultOutcome,
+  PaymentSession,
+  ServiceMessages,
+  SessionState,
+  SessionWiring,
+} from '../core/index';
+import type { BankListProps } from './BankList';
+
+// The contract between the component and its opt-in extras (`servicepay/extras`): what the
+// component hands them, and what they give back. A file of its own, imported by both the view
+// and the hook, which import nothing of each other's for it. It names nothing of React's or
+// Preact's, so that the types of servicepay/vanilla do not either.
+
+/**
+ * What a component of React or of Preact returns: the contract names neither library (the
+ * one `any` here, so that both builds render the same extras).
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- an element of React or Preact
+export type ExtrasNode = any;
+
+/** The component's props the extras read (each documented on ServicePayProps). */
+export interface ExtrasProps {
+  statusUrl?: string;
+  handoff?: boolean;
+  messages?: unknown;
+  disableVolumeStyling?: boolean;
+  nonce?: string;
+  onHandoffShown?: (handoff: Handoff) => void;
+  onResult?: (outcome: PaymentResultOutcome) => void;
+  reviewContact?: string;
+  rememberBank?: boolean;
+  featuredInstitutions?: readonly string[];
+}
+
+/** What the view hands its extras, as it passes it: its own context, whole. */
+export interface ExtrasContext {
+  session: PaymentSession;
+  /** The state to render, whose `handoff` region is the handoff panel's. */
+  state: SessionState;
+  /** The component's props (options), as given. */
+  props: ExtrasProps;
+  /** The component's words (resolved). */
+  messages: ServiceMessages;
+  cx: (service: string, utility?: string) => string | undefined;
+  /** The component's id, unique in the page: the prefix of the extras' element ids. */
+  id: string;
+  /** The component's bank list, to draw banks as it does (handed over, not imported). */
+  BankList(props: BankListProps): ExtrasNode;
+  /**
+   * Where focus goes when what had it goes, held by the view (as Radix's dialog context holds
+   * its trigger): the Pay button, and the open step's heading. Refs, not functions: fewer
+   * bytes in the view, which every Pay button carries.
+   */
+  payButton: { readonly current: HTMLElement | null };
+  stepHeading: { readonly current: HTMLElement | null };
+}
+
+/**
+ * What `import { extras } from 'servicepay/extras'` is, as the component sees it.
+ * src/react/extras.tsx implements it.
+ */
+export interface ServicePayExtras {
+  /**
+   * The session's options with the extras' wiring in: on a desktop with `statusUrl` (and
+   * `handoff` not false) the bank's address goes to the shopper's phone, and the session
+   * enters its handoff region (`state.handoff`), which the component and the hook render.
+   */
+  options<P extends ExtrasProps>(props: P): P & SessionWiring;
+  /** What the component draws at the top of its bank step (`step`) and under itself. */
+  Extras(context: ExtrasContext & { step?: boolean }): ExtrasNode;
+}
