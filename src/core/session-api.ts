@@ -1,4 +1,7 @@
+import type { Handoff } from './handoff';
+import type { PaymentIds } from './saved-payment';
 import type { SessionState } from './state';
+import type { Institution } from './transport';
 import type { SessionOptions } from './types';
 
 // The payment session's interface, apart from its shell (./session) and its transitions
@@ -43,11 +46,12 @@ export interface PaymentSession {
 
 /**
  * How the extras (`servicepay/extras`) take part: not a merchant's option. `divert`, asked as
- * the bank's page is about to open, says whether its address goes to the shopper's phone
- * instead (the session then enters the handoff region of its state: `state.handoff`).
+ * the bank's page is about to open, returns the handoff when its address goes to the
+ * shopper's phone instead (the session then enters that region of its state:
+ * `state.handoff`), else nothing, and the page opens here.
  */
 export interface SessionWiring {
-  divert?: () => boolean;
+  divert?: (url: string, payment: PaymentIds, institution: Institution) => Handoff | undefined;
 }
 
 /** How a front door creates its session. */

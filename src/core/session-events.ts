@@ -89,14 +89,15 @@ export const initiate = (
 });
 /** The payment being started stopped: it failed, or its component went. */
 export const stop = (): Changes => ({ paymentState: 'none' });
-/** The bank's page was opened here, or (`handoff`) its address went to the shopper's phone. */
-export const opened = (_: SessionState, handoff: Handoff | null): Changes => ({
+/**
+ * The bank's page was opened here (Pay, or the shopper continued here from a handoff), or
+ * (`handoff`) its address went to the shopper's phone instead.
+ */
+export const opened = (_: SessionState, handoff: Handoff | null = null): Changes => ({
   paymentState: 'awaiting-authorisation',
   listState: 'closed',
   handoff,
 });
-/** The shopper chose to open the handed-off bank on this computer. */
-export const continueHere = (): Changes => ({ handoff: null });
 /** The last component went: work in flight is abandoned, so a remount starts afresh. */
 export const teardown = (s: SessionState): Changes => ({
   institutionsState: s.institutionsState === 'loading' ? 'idle' : s.institutionsState,

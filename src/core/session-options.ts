@@ -1,52 +1,28 @@
-import { createHttpTransport } from './http-transport';
 import { MESSAGE_PREFIX as PREFIX } from './protocol';
-import { SANDBOX_BASE_URL } from './service-addresses';
-import type { PaymentInitiation, ServiceTransport } from './transport';
-import type { PreparedPayment, SessionOptions } from './types';
+import type { SessionOptions } from './types';
 
 // The session's options read, and its developer sentences written: pure functions, apart
 // from the shell (./session) that calls them. Sentences in two lengths and development-only
 // warnings as docs/decisions.md ("two lengths") says: inline in the function, so production
 // keeps the gist only.
 
-/** The transport the options name, or why there is none (a developer's sentence). */
-export function sessionTransport(options: SessionOptions): ServiceTransport | string {
-  const baseUrl =
-    options.baseUrl ?? (options.environment === 'SANDBOX' ? SANDBOX_BASE_URL : undefined);
-  if (options.transport) return options.transport;
-  // The real service's addresses are not published in its spec: we never guess them.
-  if (!baseUrl) {
-    let message = `${PREFIX}LIVE needs baseUrl or transport`;
-    try {
-      if (process.env.NODE_ENV !== 'production') {
-        message = `${PREFIX}no backend address for LIVE: pass the baseUrl of your backend or a transport`;
-      }
-    } catch {
-      // No bundler: the gist.
-    }
-    return message;
-  }
-  // The HTTP transport holds no state, so one is made per call.
-  return createHttpTransport({ baseUrl });
-}
+/**
+ * After this long without the banks, the shopper is told it is slow and offered a retry: well
+ * before the HTTP transport gives up (30 s), and long enough that a normal load never shows it.
+ */
+export const SLOW_LOAD_MS = 5000;
 
-/** What is sent to start `prepared` at `institutionId` with `merchantPaymentId`. */
-export function paymentInitiation(
-  options: SessionOptions,
-  prepared: PreparedPayment,
-  institutionId: string,
-  merchantPaymentId: string,
-): PaymentInitiation {
-  const request: PaymentInitiation = {
-    environment: options.environment,
-    applicationId: options.applicationId,
-    institutionId,
-    paymentRequest: { amount: prepared.amount, currency: 'GBP', reference: prepared.reference },
-    merchantPaymentId,
-    agentType: prepared.agentType ?? options.agentType ?? 'WEB_BROWSER',
-  };
-  if (prepared.metadata) request.paymentMetadata = prepared.metadata;
-  return request;
+/** No backend address for LIVE (the session's transport): the developer's sentence. */
+export function noBackend(): string {
+  let message = `${PREFIX}LIVE needs baseUrl or transport`;
+  try {
+    if (process.env.NODE_ENV !== 'production') {
+      message = `${PREFIX}no backend address for LIVE: pass the baseUrl of your backend or a transport`;
+    }
+  } catch {
+    // No bundler: the gist.
+  }
+  return message;
 }
 
 /** The `payment` option by value (compared so); undefined when none is given. */
@@ -98,5 +74,18 @@ export function warnWebViewOnIos(options: SessionOptions): void {
     }
   } catch {
     // No bundler (no `process`) or no navigator: no warning.
+  }
+}
+
+/** In development: a merchantPaymentId already used is replaced (spec 4.4 rule 4). */
+export function warnUsedId(given: string | undefined): void {
+  try {
+    if (process.env.NODE_ENV !== 'production' && given !== undefined) {
+      console.warn(
+        `${PREFIX}merchantPaymentId "${given}" was already used by a payment; a new one is generated (spec 4.4 rule 4).`,
+      );
+    }
+  } catch {
+    // No bundler: no warning.
   }
 }

@@ -11,30 +11,24 @@ import type { SessionEvent } from './session-reducer';
 import {
   beforeCreatePayment,
   beforeMount,
-  paymentInitiation,
   paymentKey,
-  sessionTransport,
+  noBackend,
+  SLOW_LOAD_MS,
+  warnUsedId,
   warnWebViewOnIos,
 } from './session-options';
 import type { Problem } from './state';
 import { createSubscribable } from './subscribable';
-import type { Institution } from './transport';
+import { createHttpTransport } from './http-transport';
+import { SANDBOX_BASE_URL } from './service-addresses';
+import type { Institution, PaymentInitiation, ServiceTransport } from './transport';
 import { checkInitiatedPayment, checkInstitutions } from './transport-answers';
 import type { PaymentSession, SessionInit, SessionWiring } from './session-api';
 import type { SessionOptions } from './types';
 import { validateOptions, validatePaymentArgs } from './validation';
 
-/**
- * After this long without the banks, the shopper is told it is slow and offered a retry: well
- * before the HTTP transport gives up (30 s), and long enough that a normal load never shows it.
- */
-export const SLOW_LOAD_MS = 5000;
-
 export type { PaymentSession, SessionInit, SessionWiring } from './session-api';
-
-// Developer sentences in two lengths (`let m = gist; try { if (process.env.NODE_ENV !==
-// 'production') m = whole } catch {}`) and development-only warnings are written inline at
-// each spot: a helper would keep both in production (docs/decisions.md, "two lengths").
+export { SLOW_LOAD_MS } from './session-options';
 
 /**
  * The payment session: the whole behaviour of the component, with no UI. Creating one has no
@@ -64,7 +58,6 @@ export function createPaymentSession(
   let loading: AbortController | undefined;
   let mounts = 0;
   let everMounted = false;
-  let firstIdGenerated = false;
   let teardownPending = false;
   let idFromMerchant = false;
   let state = initialState(randomId(), !options.disablePayButton, optionsError);
@@ -126,15 +119,20 @@ export function createPaymentSession(
    * renders then), unless the front door asked for it at creation (`generateFirstIdNow`).
    */
   function generateFirstId(): void {
-    if (firstIdGenerated) return;
-    firstIdGenerated = true;
     if (!idFromMerchant && options.generateMerchantPaymentId) {
       dispatch(on.id, nextMerchantPaymentId());
     }
   }
   if (init.generateFirstIdNow) generateFirstId();
 
-  const transport = () => sessionTransport(options);
+  /** The transport the options name, or why there is none (a developer's sentence). */
+  function transport(): ServiceTransport | string {
+    const baseUrl =
+      options.baseUrl ?? (options.environment === 'SANDBOX' ? SANDBOX_BASE_URL : undefined);
+    if (options.transport) return options.transport;
+    // The service's addresses are not in its spec: never guessed. One HTTP transport per call.
+    return baseUrl ? createHttpTransport({ baseUrl }) : noBackend();
+  }
 
   async function fetchInstitutions(): Promise<void> {
     const t = invalid || transport();
@@ -200,7 +198,15 @@ export function createPaymentSession(
     };
     if (typeof t === 'string') return fail(t);
 
-    const request = paymentInitiation(options, prepared, institution.id, merchantPaymentId);
+    const request: PaymentInitiation = {
+      environment: options.environment,
+      applicationId: options.applicationId,
+      institutionId: institution.id,
+      paymentRequest: { amount: prepared.amount, currency: 'GBP', reference: prepared.reference },
+      merchantPaymentId,
+      agentType: prepared.agentType ?? options.agentType ?? 'WEB_BROWSER',
+    };
+    if (prepared.metadata) request.paymentMetadata = prepared.metadata;
     const { signal } = controller;
     let answer: unknown;
     try {
@@ -227,10 +233,10 @@ export function createPaymentSession(
     // On a desktop with the extras and a status endpoint the address goes to the shopper's
     // phone instead (a QR code: docs/handoff.md): the session's handoff region.
     // `awaiting_authorisation` fires either way: the shopper is being sent to the bank.
-    const divert = options.divert?.();
-    const failed = !divert && openBank(options.openUrl, url, ids);
+    const handoff = options.divert?.(url, ids, institution);
+    const failed = !handoff && openBank(options.openUrl, url, ids);
     if (failed) return fail(failed);
-    dispatch(on.opened, divert ? { url, ...ids, institution } : null);
+    dispatch(on.opened, handoff);
     emit('awaiting_authorisation');
   }
 
@@ -292,10 +298,11 @@ export function createPaymentSession(
       if (first) {
         if (!everMounted) {
           everMounted = true;
-          generateFirstId();
+          warnWebViewOnIos(options);
+          // Once: at creation (generateFirstIdNow) or here.
+          if (!init.generateFirstIdNow) generateFirstId();
           emit('mounted');
           if (optionsError) report('fetchInstitutions', optionsError, null, true);
-          warnWebViewOnIos(options);
         }
         if (state.institutionsState === 'idle') void fetchInstitutions();
       }
@@ -324,15 +331,7 @@ export function createPaymentSession(
         id = given;
         idFromMerchant = true;
       } else {
-        try {
-          if (process.env.NODE_ENV !== 'production' && given !== undefined) {
-            console.warn(
-              `${PREFIX}merchantPaymentId "${given}" was already used by a payment; a new one is generated (spec 4.4 rule 4).`,
-            );
-          }
-        } catch {
-          // No bundler: no warning.
-        }
+        warnUsedId(given);
         if (idFromMerchant) id = nextMerchantPaymentId();
         idFromMerchant = false;
       }
@@ -391,7 +390,8 @@ export function createPaymentSession(
     continueHere() {
       const { handoff } = state;
       if (!handoff) return;
-      dispatch(on.continueHere);
+      // Left as when the bank's page opened here (the handoff gone).
+      dispatch(on.opened);
       const failed = openBank(options.openUrl, handoff.url, handoff);
       if (failed) reportPay(failed);
     },

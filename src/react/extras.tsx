@@ -1,7 +1,7 @@
 'use client';
 import { useEffect, useInsertionEffect, useState } from 'react';
 import { HANDOFF_MEDIA, REMEMBERED_BANK_KEY, resolveHandoffMessages } from '../core/index';
-import type { Institution } from '../core/index';
+import type { Institution, SessionWiring } from '../core/index';
 
 // The opt-in extras of the component, in a chunk of their own (./load-extras): the desktop
 // handoff panel and, at the top of the bank step, the remembered bank and the merchant's
@@ -20,8 +20,14 @@ export type { ExtrasContext } from './extras-contract';
  * `awaiting_authorisation` fires, since the shopper is being sent to the bank, on another
  * device (docs/handoff.md).
  */
-export function options<P extends ExtrasProps>(props: P) {
-  return { ...props, divert: () => !!props.statusUrl && props.handoff !== false && desktop() };
+export function options<P extends ExtrasProps>(props: P): P & SessionWiring {
+  return {
+    ...props,
+    divert: (url, payment, institution) =>
+      props.statusUrl && props.handoff !== false && desktop()
+        ? { url, ...payment, institution }
+        : undefined,
+  };
 }
 
 /** A desktop (HANDOFF_MEDIA): a fine pointer that can hover, wider than a phone. */

@@ -170,14 +170,14 @@ const table: [string, SessionState, SessionEvent, Partial<SessionState>][] = [
     },
   ],
   [
-    'continueHere: the handoff region is left',
+    'opened here after a handoff (continue here): the handoff region is left',
     {
       ...ready,
       paymentState: 'awaiting-authorisation',
       handoff: HANDOFF,
       status: 'awaiting-authorisation',
     },
-    [on.continueHere],
+    [on.opened],
     { handoff: null },
   ],
   [
@@ -241,7 +241,6 @@ describe('the session reducer', () => {
     expect(names).toEqual(
       [
         'close',
-        'continueHere',
         'id',
         'initiate',
         'load',
