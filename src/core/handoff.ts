@@ -1,3 +1,4 @@
+import { overrideWords } from './messages';
 import type { PaymentIds } from './saved-payment';
 import type { Institution } from './transport';
 
@@ -74,18 +75,6 @@ export function isLoopbackUrl(url: string): boolean {
   );
 }
 
-/** The handoff table with a merchant's overrides (taken as resolveMessages takes them). */
-export function resolveHandoffMessages(overrides: unknown): HandoffMessages {
-  const messages = { ...DEFAULT_HANDOFF_MESSAGES };
-  try {
-    for (const key in messages) {
-      const k = key as keyof HandoffMessages;
-      const value = (overrides as Record<string, unknown> | undefined)?.[key];
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- checked by typeof
-      if (typeof value === typeof messages[k]) (messages as any)[k] = value;
-    }
-  } catch {
-    // A Proxy or getter that throws: the defaults.
-  }
-  return messages;
-}
+/** The handoff table with a merchant's overrides (as resolveMessages takes them). */
+export const resolveHandoffMessages = (overrides: unknown): HandoffMessages =>
+  overrideWords(overrides, DEFAULT_HANDOFF_MESSAGES);

@@ -85,6 +85,25 @@ export function resolveMessages(overrides: unknown): ServiceMessages {
   return messages;
 }
 
+/**
+ * A table of words with a merchant's overrides, taken as resolveMessages takes them: the
+ * handoff's and the result page's tables. Not resolveMessages itself: a parameter there would
+ * add bytes to every Pay button's bundle, and its default would bring the component's words
+ * into the bundles that show only these.
+ */
+export function overrideWords<T extends object>(overrides: unknown, defaults: T): T {
+  const words = { ...defaults } as Record<string, unknown>;
+  try {
+    for (const key in words) {
+      const value = (overrides as Record<string, unknown> | undefined)?.[key];
+      if (typeof value === typeof words[key]) words[key] = value;
+    }
+  } catch {
+    // A Proxy or getter that throws: the defaults.
+  }
+  return words as T;
+}
+
 /** What the component tells the shopper about a state, from the messages table. */
 export interface ShopperText {
   /** The sentence for `role="alert"`: what went wrong and what to do next; '' when nothing did. */
@@ -141,21 +160,6 @@ export const DEFAULT_RESULT_MESSAGES = {
 /** The result page's table. */
 export type PaymentResultMessages = typeof DEFAULT_RESULT_MESSAGES;
 
-/**
- * The result page's defaults with a merchant's overrides, taken as resolveMessages takes
- * them. A copy of its loop rather than a shared one: a parameter there would add bytes to
- * every Pay button's bundle, which never shows these words.
- */
-export function resolveResultMessages(overrides: unknown): PaymentResultMessages {
-  const messages = { ...DEFAULT_RESULT_MESSAGES };
-  try {
-    for (const key in messages) {
-      const k = key as keyof PaymentResultMessages;
-      const value = (overrides as Record<string, unknown> | undefined)?.[key];
-      if (typeof value === 'string') messages[k] = value;
-    }
-  } catch {
-    // A Proxy or getter that throws: the defaults.
-  }
-  return messages;
-}
+/** The result page's defaults with a merchant's overrides (as resolveMessages takes them). */
+export const resolveResultMessages = (overrides: unknown): PaymentResultMessages =>
+  overrideWords(overrides, DEFAULT_RESULT_MESSAGES);

@@ -1,7 +1,7 @@
 'use client';
 import { useEffect, useId, useImperativeHandle, useInsertionEffect, useRef } from 'react';
 import type { Ref } from 'react';
-import type { Handoff, PaymentResultOutcome, ServiceDisplayProps } from '../core/index';
+import type { ServiceDisplayProps } from '../core/index';
 import { payStep, resolveMessages } from '../core/index';
 import { BankList } from './BankList';
 import serviceCss from '../styles/service.css?raw';
@@ -10,41 +10,17 @@ import { injectStylesheet } from './styles';
 import { pick, useSession } from './useServicePayment';
 import type { ServicePayHandle, SessionProp, UseServicePaymentOptions } from './useServicePayment';
 
+import type { ServicePayExtrasProps } from './extras-contract';
+
 export type { ServicePayExtras } from './extras-contract';
 
-export interface ServicePayProps extends UseServicePaymentOptions, ServiceDisplayProps {
+export interface ServicePayProps
+  extends UseServicePaymentOptions, ServiceDisplayProps, ServicePayExtrasProps {
   /**
    * Shown under the Pay button while the merchant has it disabled (`messages.payUnavailable`).
    * @default 'Payment is not available yet.'
    */
   disabledReason?: string;
-  /**
-   * Called when the handoff panel is shown for a payment (its QR code holds the bank's
-   * address). `awaiting_authorisation` fires at the same moment (docs/handoff.md).
-   */
-  onHandoffShown?: (handoff: Handoff) => void;
-  /**
-   * Called once when the status endpoint gives the final status of a handed-off payment (the
-   * panel shows it): `{ paymentId, merchantPaymentId, status }`, status `'COMPLETED'`,
-   * `'FAILED'` or `'NEEDS_REVIEW'`.
-   */
-  onResult?: (outcome: PaymentResultOutcome) => void;
-  /**
-   * The shop's own contact or next step, shown as text in the handoff panel when a handed-off
-   * payment needs checking (`NEEDS_REVIEW`), as `<PaymentResult reviewContact>` shows it.
-   */
-  reviewContact?: string;
-  /**
-   * Remembers the bank the shopper last paid with, on this device (its institution id only,
-   * in `localStorage`), and offers it first next time, with a way to forget it.
-   * @default false
-   */
-  rememberBank?: boolean;
-  /**
-   * Institution ids shown above the full list (the banks most of your customers use); the
-   * search still covers every bank. Unknown ids are skipped.
-   */
-  featuredInstitutions?: readonly string[];
   /** CSP nonce for the injected `<style>` elements. */
   nonce?: string;
 }

@@ -20,18 +20,44 @@ import type { BankListProps } from './BankList';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an element of React or Preact
 export type ExtrasNode = any;
 
-/** The component's props the extras read (each documented on ServicePayProps). */
-export interface ExtrasProps {
+/** The props of `<ServicePay>` that only its extras read (`ServicePayProps` extends these). */
+export interface ServicePayExtrasProps {
+  /**
+   * Called when the handoff panel is shown for a payment (its QR code holds the bank's
+   * address). `awaiting_authorisation` fires at the same moment (docs/handoff.md).
+   */
+  onHandoffShown?: (handoff: Handoff) => void;
+  /**
+   * Called once when the status endpoint gives the final status of a handed-off payment (the
+   * panel shows it): `{ paymentId, merchantPaymentId, status }`, status `'COMPLETED'`,
+   * `'FAILED'` or `'NEEDS_REVIEW'`.
+   */
+  onResult?: (outcome: PaymentResultOutcome) => void;
+  /**
+   * The shop's own contact or next step, shown as text in the handoff panel when a handed-off
+   * payment needs checking (`NEEDS_REVIEW`), as `<PaymentResult reviewContact>` shows it.
+   */
+  reviewContact?: string;
+  /**
+   * Remembers the bank the shopper last paid with, on this device (its institution id only,
+   * in `localStorage`), and offers it first next time, with a way to forget it.
+   * @default false
+   */
+  rememberBank?: boolean;
+  /**
+   * Institution ids shown above the full list (the banks most of your customers use); the
+   * search still covers every bank. Unknown ids are skipped.
+   */
+  featuredInstitutions?: readonly string[];
+}
+
+/** The component's props the extras read: theirs, and a few of the component's. */
+export interface ExtrasProps extends ServicePayExtrasProps {
   statusUrl?: string;
   handoff?: boolean;
   messages?: unknown;
   disableVolumeStyling?: boolean;
   nonce?: string;
-  onHandoffShown?: (handoff: Handoff) => void;
-  onResult?: (outcome: PaymentResultOutcome) => void;
-  reviewContact?: string;
-  rememberBank?: boolean;
-  featuredInstitutions?: readonly string[];
 }
 
 /** What the view hands its extras, as it passes it: its own context, whole. */

@@ -14,6 +14,14 @@ export interface Bindable<O> {
 }
 
 /**
+ * Internal (not exported by the package's entries): a controller a front door made itself,
+ * under `K`, which the view renders instead of making its own (`servicepay/vanilla`, whose
+ * class and rendered view drive one), and `idPrefix`, put before the element ids: Preact
+ * numbers `useId` from zero in every root, so two instances on a page would share ids.
+ */
+export type MadeElsewhere<K extends string, C> = { [key in K]?: C } & { idPrefix?: string };
+
+/**
  * The one binding of a core controller to a component, for every controller (TanStack Query's
  * `useBaseQuery(options, Observer)`): the controller that `key` names, kept across renders; the
  * newest options handed to it after each render; its state, subscribed to. The controller owns
@@ -21,10 +29,11 @@ export interface Bindable<O> {
  *
  * `key` is what defines the controller: a string of its defining options (the others are read
  * at call time, so new inline callbacks re-create nothing), or the controller a front door made
- * itself. Another key makes another controller with `create`, during the render, so creating
- * one must have no side effects (safe on a server, and in a render React throws away). `mount`
- * runs after the first render, in the browser only, so that the server and the first client
- * render match; StrictMode's mount, unmount, mount calls it twice, which the controllers allow.
+ * itself (`MadeElsewhere`). Another key makes another controller with `create`, during the
+ * render, so creating one must have no side effects (safe on a server, and in a render React
+ * throws away). `mount` runs after the first render, in the browser only, so that the server
+ * and the first client render match; StrictMode's mount, unmount, mount calls it twice, which
+ * the controllers allow.
  */
 export function useController<O, C extends Bindable<O>>(
   options: O,

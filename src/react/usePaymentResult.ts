@@ -2,6 +2,7 @@
 import { useMemo } from 'react';
 import { createPaymentResult, resolveResultMessages, resultText } from '../core/index';
 import { useController } from './useController';
+import type { MadeElsewhere } from './useController';
 import type {
   PaymentResultController,
   PaymentResultMessages,
@@ -26,15 +27,8 @@ export interface PaymentResultApi extends PaymentResultSnapshot {
   tryAgain(): void;
 }
 
-/**
- * Internal (not exported by the package's entries): a controller made elsewhere, which the
- * view renders instead of making its own. `ServiceResult` (servicepay/vanilla) uses it.
- */
-export interface ResultControllerProp {
-  controller?: PaymentResultController;
-  /** Put before the element ids: Preact numbers `useId` from zero in every root. */
-  idPrefix?: string;
-}
+/** Internal: a result controller made elsewhere (servicepay/vanilla's). */
+export type ResultControllerProp = MadeElsewhere<'controller', PaymentResultController>;
 
 /**
  * The controller behind `options` and its state, for `<PaymentResult>` and

@@ -3,6 +3,7 @@ import { useMemo } from 'react';
 import { createPaymentSession, payStep, resolveMessages, shopperText } from '../core/index';
 import type { ServicePayExtras } from './extras-contract';
 import { useController } from './useController';
+import type { MadeElsewhere } from './useController';
 import type {
   Handoff,
   PaymentArgs,
@@ -89,19 +90,8 @@ export function pick<K extends Action>(
   return Object.fromEntries(keys.map((key) => [key, session[key]])) as Pick<PaymentSession, K>;
 }
 
-/**
- * Internal (not exported by the package's entries): a session made elsewhere, which the
- * component renders instead of making its own. `servicepay/vanilla` uses it so that its class
- * and the rendered `<ServicePay>` drive one session.
- */
-export interface SessionProp {
-  session?: PaymentSession;
-  /**
-   * Put before the component's element ids. Preact numbers `useId` from zero in every root,
-   * so two `Service` instances on one page would otherwise share ids.
-   */
-  idPrefix?: string;
-}
+/** Internal: a session made elsewhere (servicepay/vanilla's). */
+export type SessionProp = MadeElsewhere<'session', PaymentSession>;
 
 /**
  * The session behind `options` and the state to render, for `<ServicePay>` and
