@@ -3,6 +3,7 @@ import type { PaymentResultMessages } from './messages';
 import { decodeStatusAnswer, MAX_STATUS_ANSWER_BYTES, MESSAGE_PREFIX as PREFIX } from './protocol';
 import type { FinalPaymentStatus } from './protocol';
 import { checkIds, takeReturnedPayment } from './saved-payment';
+import { createSubscribable } from './subscribable';
 import type { PaymentIds } from './saved-payment';
 
 // The result page's engine, with no UI: which payment to follow, and what the shop's own
@@ -122,7 +123,7 @@ export function createPaymentResult(initial: PaymentResultOptions): PaymentResul
       `${PREFIX}the payment result needs statusUrl: the address where your server mounts createPaymentStatusHandler, e.g. '/api/payments/status'`,
     );
   }
-  const listeners = new Set<() => void>();
+  const store = createSubscribable();
   let snapshot: PaymentResultSnapshot = {
     state: 'waiting',
     payment: checkIds(options.payment?.paymentId, options.payment?.merchantPaymentId),
@@ -134,7 +135,7 @@ export function createPaymentResult(initial: PaymentResultOptions): PaymentResul
 
   function set(state: PaymentResultState, payment = snapshot.payment): void {
     snapshot = { state, payment };
-    listeners.forEach((listener) => listener());
+    store.notify();
   }
 
   // Merchant callbacks must never break the page, nor the page this controller.
@@ -255,10 +256,7 @@ export function createPaymentResult(initial: PaymentResultOptions): PaymentResul
   return {
     getState: () => snapshot,
 
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
+    subscribe: store.subscribe,
 
     setOptions(next) {
       if (next && typeof next == 'object') options = next;

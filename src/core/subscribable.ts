@@ -1,6 +1,6 @@
 /**
- * A set of listeners and the subscribe that fills it: the one store primitive the session,
- * the result controller and the sandbox's observers share (TanStack Query's `Subscribable`).
+ * A set of listeners and the subscribe that fills it: the one store primitive the payment
+ * session and the result controller share (TanStack Query's `Subscribable`).
  * `subscribe` has the shape `useSyncExternalStore` asks for; `notify` calls every listener.
  */
 export interface Subscribable {
