@@ -108,7 +108,10 @@ export function ServicePayView(props: ViewProps) {
   useEffect(() => {
     if (!shown || loading) return;
     const coarse = window.matchMedia?.('(pointer: coarse)').matches;
-    step.current?.querySelector<HTMLElement>(coarse ? 'h2' : 'input,ul [tabindex="0"]')?.focus();
+    (coarse
+      ? stepHeading.current
+      : step.current?.querySelector<HTMLElement>('input,ul [tabindex="0"]')
+    )?.focus();
   }, [shown, loading]);
 
   // The step closes once the bank's page is opened; when that page opened elsewhere (a new
