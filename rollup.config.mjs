@@ -101,12 +101,20 @@ function rawText() {
 }
 
 /**
- * The stylesheet minified by esbuild's CSS minifier (a real parser, not regular expressions).
- * No target: the CSS is shipped as written (container queries, :focus-visible), only smaller.
+ * The stylesheet minified by esbuild's CSS minifier (a real parser, not regular expressions),
+ * then custom properties' values, which esbuild keeps as written: CSS reads `--a: x, y` as
+ * `--a:x,y` (the space after the colon is trimmed, one after a comma is not significant), and
+ * strings are left as they are. No target: the CSS is shipped as written (container queries,
+ * :focus-visible), only smaller.
  */
 export async function minifyCss(css) {
   const { code } = await transformWithEsbuild(css, { loader: 'css', minify: true });
-  return code.trim();
+  return code
+    .trim()
+    .replace(/([;{]--[\w-]+):\s*((?:"[^"]*"|'[^']*'|[^;{}"'])*)/g, (_, name, value) => {
+      const parts = value.split(/("[^"]*"|'[^']*')/);
+      return `${name}:${parts.map((part, i) => (i % 2 ? part : part.replace(/,\s+/g, ','))).join('')}`;
+    });
 }
 
 /**
@@ -118,15 +126,16 @@ function copyStylesheets(dir) {
     name: `stylesheets-to-${dir}`,
     writeBundle() {
       mkdirSync(dir, { recursive: true });
-      for (const [src, out] of STYLESHEETS)
-        writeFileSync(`${dir}/${out}`, readFileSync(src, 'utf8'));
+      for (const [sources, out] of STYLESHEETS)
+        writeFileSync(`${dir}/${out}`, sources.map((src) => readFileSync(src, 'utf8')).join(''));
     },
   };
 }
 
+/** Each file and what it is made of: the Pay component's look is the theme, then its own rules. */
 const STYLESHEETS = [
-  ['src/styles/service.css', 'Service-0.4.css'],
-  ['src/styles/tailwind.css', 'Service-tailwind-0.1.css'],
+  [['src/styles/theme.css', 'src/styles/service.css'], 'Service-0.4.css'],
+  [['src/styles/tailwind.css'], 'Service-tailwind-0.1.css'],
 ];
 
 /**
@@ -360,18 +369,19 @@ export default [
       },
     ],
   },
-  ...['mts', 'cts'].map((ext) => ({
+  // The types: one TypeScript program, written twice (.d.mts and .d.cts).
+  {
     input: typedEntries,
     external,
     onwarn,
     plugins: [rawText(), dts()],
-    output: {
+    output: ['mts', 'cts'].map((ext) => ({
       dir: 'dist',
       format: 'es',
       entryFileNames: `[name].d.${ext}`,
       chunkFileNames: `chunks/[name]-[hash].d.${ext}`,
-    },
-  })),
+    })),
+  },
   // servicepay/vanilla: ESM + CJS with Preact bundled in (no dependency, no React); the
   // bundler of the merchant's app still sees `process.env.NODE_ENV` (but for the shim's own
   // choice, shimInProduction) and minifies.
@@ -407,13 +417,17 @@ export default [
   },
   // Its types on their own too, so they share no chunk with the React entry's (which imports
   // React's types).
-  ...['mts', 'cts'].map((ext) => ({
+  {
     input: preactInputs,
     external,
     onwarn,
     plugins: [rawText(), dts()],
-    output: { dir: 'dist', format: 'es', entryFileNames: `[name].d.${ext}` },
-  })),
+    output: ['mts', 'cts'].map((ext) => ({
+      dir: 'dist',
+      format: 'es',
+      entryFileNames: `[name].d.${ext}`,
+    })),
+  },
   // The standalone script of spec 4.3: window.Service and window.ServiceEvent.
   standalone('src/vanilla/standalone.ts', STANDALONE_SCRIPT, [copyStylesheets(STANDALONE)]),
   // The result page's: window.ServiceResult.

@@ -1,5 +1,6 @@
 import { storybookTest } from '@storybook/addon-vitest/vitest-plugin';
 import { playwright } from '@vitest/browser-playwright';
+import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 import { CHROMIUM_ARGS, chromiumPath } from './test/helpers/browser.js';
 import { sourceAliases } from './test/helpers/source-aliases.js';
@@ -14,20 +15,24 @@ import { sourceAliases } from './test/helpers/source-aliases.js';
 const alias = sourceAliases();
 const SHARED = 'test/helpers/shared-fixtures-setup.ts';
 // Left out of `npm run test:quick` (SERVICEPAY_QUICK=1, scripts/quick.mjs): the node tests that
-// need the build (test/build) or start PostgreSQL, Redis, receiver processes or workerd, and the
-// load tests. Name a new such file to contain postgres, redis, faults, processes or workerd, or
-// add it here. `npm test` runs them all.
+// need the build (test/build) or start PostgreSQL, Redis, receiver processes or workerd. Name a
+// new such file to contain postgres, redis, faults, processes or workerd, or add it here.
+// `npm test` runs them all.
 const SERVER_TESTS = [
   'test/build/**',
   'test/webhook/**/*{postgres,redis,faults,processes,stores,store-examples,workerd}*.test.ts',
-  // Load tests, not behaviour a change is likely to break unseen: 10,000 payments through a
-  // sandbox, and a bank list of 100,000 on both renderers (half a minute to two minutes each).
-  'test/sandbox/deliveries.retention.test.ts',
 ];
+// A load test that measures the process's memory, so it runs in a process of its own (the
+// `memory` project), never beside another file's leftovers; `test:quick` leaves it out.
+const MEMORY_TESTS = ['test/sandbox/deliveries.retention.test.ts'];
+// A load test `test:quick` leaves out too: a bank list of 100,000 on both renderers.
 const HEAVY_DOM_TESTS = ['test/react/BankList.large-list.test.tsx'];
 export default defineConfig({
   resolve: { alias },
   test: {
+    // At least two files at once. vitest's own default is one fewer than the cores, so one on
+    // this 2-core machine, and most files wait on a browser, a server or a timer, not the CPU.
+    maxWorkers: Math.max(2, availableParallelism()),
     // The stylesheets are imported as strings (`?raw`: the component's, and the sandbox's in
     // every project that starts it); vitest empties CSS by default.
     css: { include: [/\.css/] },
@@ -42,13 +47,24 @@ export default defineConfig({
             'test/sandbox/**/*.test.ts',
             'test/build/**/*.test.ts',
           ],
-          exclude: process.env.SERVICEPAY_QUICK
-            ? [...configDefaults.exclude, ...SERVER_TESTS]
-            : configDefaults.exclude,
+          exclude: [
+            ...configDefaults.exclude,
+            ...MEMORY_TESTS,
+            ...(process.env.SERVICEPAY_QUICK ? SERVER_TESTS : []),
+          ],
           environment: 'node',
+          // The files share each worker's module cache instead of importing the sources again
+          // (a third of this project's CPU): no file here mocks a module, every stubbed global
+          // and env is restored in its afterEach, and the tests of process-wide state (the
+          // receiver's warn-once) import their module afresh (vi.resetModules).
+          isolate: false,
           // Prints one line when the Redis store cannot be tested here (fails under CI).
           globalSetup: ['test/webhook/support/redis-check.ts', SHARED],
         },
+      },
+      {
+        extends: true,
+        test: { name: 'memory', include: MEMORY_TESTS, environment: 'node' },
       },
       {
         extends: true,
@@ -60,6 +76,10 @@ export default defineConfig({
             ? [...configDefaults.exclude, ...HEAVY_DOM_TESTS]
             : configDefaults.exclude,
           environment: 'jsdom',
+          // As in the node project: the files share each worker's module cache and jsdom (half
+          // this project's CPU); testing-library unmounts after every test (setup-dom.ts), and
+          // the files pass in any order (vitest --sequence.shuffle.files).
+          isolate: false,
           setupFiles: ['test/helpers/setup-dom.ts'],
         },
       },
@@ -69,6 +89,9 @@ export default defineConfig({
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
           environment: 'node',
+          // As in the node project; the example shop's page is then bundled once per worker
+          // (examples/checkout/server.mjs), not once per file.
+          isolate: false,
           globalSetup: [SHARED],
           testTimeout: 60_000,
           hookTimeout: 60_000,
@@ -78,7 +101,8 @@ export default defineConfig({
       // Firefox ESR (puppeteer-core over WebDriver BiDi) and WebKitGTK (selenium-webdriver and
       // WebKitWebDriver), one file per engine (test/engines/journeys.ts). Last, alone: each
       // engine is a multi-process browser, so they run one file at a time, after everything
-      // that is timing-sensitive.
+      // that is timing-sensitive. Tried beside the package project and each other (one pool,
+      // to save the half minute they take): a WebKit journey then hung past its 120 s timeout.
       {
         extends: true,
         test: {

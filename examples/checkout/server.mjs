@@ -97,10 +97,23 @@ function readJsonObject(req, limit) {
 /** Where examples/script-tag/index.html loads the component from: `npm start`'s sandbox. */
 const DEFAULT_SANDBOX_URL = SANDBOX_BASE_URL;
 
+/** @type {ReturnType<typeof readPageFiles> | undefined} */
+let pageFilesOnce;
 /**
- * @param {{ port?: number, host?: string }} [options]
+ * The page's files, bundled and compressed once per process: every shop a process starts
+ * serves the same files (a test file starts one per test), and brotli at its best quality
+ * costs most of a second of CPU each time. A failed build is not kept: the next start tries
+ * again.
  */
-export async function startCheckout({ port = 4000, host = '127.0.0.1' } = {}) {
+function pageFiles() {
+  if (!pageFilesOnce) {
+    pageFilesOnce = readPageFiles();
+    pageFilesOnce.catch(() => (pageFilesOnce = undefined));
+  }
+  return pageFilesOnce;
+}
+
+async function readPageFiles() {
   const [bundle, css, scriptTagHtml, scriptTagJs, returnHtml, returnJs] = await Promise.all([
     buildCheckoutBundle(),
     readFile(here('./app.css'), 'utf8'),
@@ -116,6 +129,14 @@ export async function startCheckout({ port = 4000, host = '127.0.0.1' } = {}) {
     '/script-tag/page.js': compressedAsset(scriptTagJs, js),
     '/script-tag/return.js': compressedAsset(returnJs, js),
   };
+  return { assets, scriptTagHtml, returnHtml };
+}
+
+/**
+ * @param {{ port?: number, host?: string }} [options]
+ */
+export async function startCheckout({ port = 4000, host = '127.0.0.1' } = {}) {
+  const { assets, scriptTagHtml, returnHtml } = await pageFiles();
   /** @type {Map<string, StoredPayment>} */
   const payments = new Map();
   const orderBook = createOrderBook();

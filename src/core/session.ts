@@ -392,7 +392,7 @@ export function createPaymentSession(
       if (!handoff) return;
       // Left as when the bank's page opened here (the handoff gone).
       dispatch(on.opened);
-      const failed = openBank(options.openUrl, handoff.url, handoff);
+      const failed = openBank(options.openUrl, handoff.url, handoff, String);
       if (failed) reportPay(failed);
     },
   };

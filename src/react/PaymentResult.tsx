@@ -3,6 +3,7 @@ import { useEffect, useId, useInsertionEffect, useRef } from 'react';
 import type { ReactNode } from 'react';
 import { resolveResultMessages, resultText } from '../core/index';
 import resultCss from '../styles/result.css?raw';
+import themeCss from '../styles/theme.css?raw';
 import { ResultIcon } from './ResultIcon';
 import { injectStylesheet } from './styles';
 import { useResultController } from './usePaymentResult';
@@ -53,7 +54,7 @@ export function PaymentResult(props: PaymentResultProps & ResultControllerProp) 
   const shown = useRef(state);
 
   useInsertionEffect(() => {
-    if (!plain) injectStylesheet('result', resultCss, nonce);
+    if (!plain) injectStylesheet('result', themeCss + resultCss, nonce);
   }, [plain, nonce]);
 
   // A new state is announced by moving focus to its heading (read out, and next to its

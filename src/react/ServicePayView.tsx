@@ -5,11 +5,11 @@ import type { ServiceDisplayProps } from '../core/index';
 import { payStep, resolveMessages } from '../core/index';
 import { BankList } from './BankList';
 import serviceCss from '../styles/service.css?raw';
+import themeCss from '../styles/theme.css?raw';
 import tailwindCss from '../styles/tailwind.css?raw';
 import { injectStylesheet } from './styles';
 import { pick, useSession } from './useServicePayment';
 import type { ServicePayHandle, SessionProp, UseServicePaymentOptions } from './useServicePayment';
-
 import type { ServicePayExtrasProps } from './extras-contract';
 
 export type { ServicePayExtras } from './extras-contract';
@@ -47,12 +47,12 @@ export function ServicePayView(props: ViewProps) {
     disableTailwindStyling: noUtilities,
     className,
     nonce,
+    // The opt-in extras (the handoff panel, the remembered and featured banks:
+    // servicepay/extras) are handed in, never imported here, so that a page without them does
+    // not carry them. They see the session's options (the handoff takes over opening the bank
+    // on a desktop) and render in two places.
+    extras,
   } = props;
-  // The opt-in extras (the handoff panel, the remembered and featured banks: servicepay/extras)
-  // are handed in, never imported here, so that a page without them does not carry them.
-  // They see the session's options (the handoff takes over opening the bank on a desktop)
-  // and render in two places.
-  const { extras } = props;
   const id = (props.idPrefix ?? '') + useId();
   const [session, state] = useSession(extras ? extras.options(props) : props);
   const messages = resolveMessages(props.messages);
@@ -81,7 +81,7 @@ export function ServicePayView(props: ViewProps) {
   // Before the markup's first paint (an insertion effect runs before layout effects and
   // paint), so the component never shows unstyled; never on the server.
   useInsertionEffect(() => {
-    if (!plain) injectStylesheet('service', serviceCss, nonce);
+    if (!plain) injectStylesheet('service', themeCss + serviceCss, nonce);
     if (!noUtilities) injectStylesheet('tailwind', tailwindCss, nonce);
   }, [plain, noUtilities, nonce]);
 

@@ -9,9 +9,9 @@ import type {
 import type { BankListProps } from './BankList';
 
 // The contract between the component and its opt-in extras (`servicepay/extras`): what the
-// component hands them, and what they give back. A file of its own, imported by both the view
-// and the hook, which import nothing of each other's for it. It names nothing of React's or
-// Preact's, so that the types of servicepay/vanilla do not either.
+// component hands them, and what they give back. A file of its own, imported by the view, the
+// hook and the extras, which import nothing of each other's for it. It names nothing of
+// React's or Preact's, so that the types of servicepay/vanilla do not either.
 
 /**
  * What a component of React or of Preact returns: the contract names neither library (the

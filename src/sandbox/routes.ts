@@ -1,12 +1,11 @@
 /**
  * The sandbox's routes: each path with its methods, whether other origins may read it, and the
  * handler with the collaborators it uses, named here, rather than the whole running sandbox.
- * The pages' routes (index, bank page, deliveries page) take the context whole: they render
- * from most of it.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PUBLIC_KEY_PATH } from '../core/index';
-import { decide, showBankPage } from './bank-page';
+import { decide, showBankPage } from './pages/bank-page';
+import type { BankParts } from './pages/bank-page';
 import { COMMAND_NAMES } from './commands/commands';
 import type { CommandName } from './commands/commands';
 import { commandRoute } from './commands/routes';
@@ -15,17 +14,19 @@ import { sendIcon } from './contract/icons';
 import { createPayment, listInstitutions, showPayment } from './contract/payments';
 import type { PaymentParts } from './contract/payments';
 import { SCRIPT_HOST_PATH, serveScriptHost } from './contract/script-host';
-import { deliveryEvents, showDeliveries } from './deliveries-page';
+import { deliveryEvents, showDeliveries } from './pages/deliveries-page';
+import type { DeliveriesParts } from './pages/deliveries-page';
 import { send, sendJson } from './http';
 import { keysAction, showKeys } from './keys/rotation';
 import type { KeysParts } from './keys/rotation';
-import { showIndex } from './index-page';
+import { showIndex } from './pages/index-page';
+import type { IndexParts } from './pages/index-page';
 import {
   DELIVERIES_SCRIPT_PATH,
   STYLESHEET_PATH,
   sendDeliveriesScript,
   sendStylesheet,
-} from './page-assets';
+} from './pages/page-assets';
 import type { SandboxContext } from './service';
 
 type Handler = () => void | Promise<void>;
@@ -57,6 +58,14 @@ export type Match = (req: IncomingMessage, res: ServerResponse, url: URL) => Rou
 
 export function createRoutes(ctx: SandboxContext): Match {
   const { options, keys, doors, payments, deliverer, checker, commands } = ctx;
+  const indexParts: IndexParts = {
+    options,
+    applicationId: ctx.applicationId,
+    baseUrl: ctx.baseUrl,
+    payments,
+  };
+  const bankParts: BankParts = { options, payments, doors, settle: ctx.settle };
+  const deliveriesParts: DeliveriesParts = { options, doors, deliverer, checker };
   const paymentParts: PaymentParts = {
     institutions: options.institutions,
     payments,
@@ -72,7 +81,7 @@ export function createRoutes(ctx: SandboxContext): Match {
     const post = (handler: Handler, cors = false): Route => ({ cors, methods: { POST: handler } });
     switch (path) {
       case '/':
-        return get(() => showIndex(res, ctx));
+        return get(() => showIndex(res, indexParts));
       case STYLESHEET_PATH:
         return get(() => sendStylesheet(res));
       case '/favicon.ico':
@@ -97,9 +106,9 @@ export function createRoutes(ctx: SandboxContext): Match {
       case DELIVERIES_SCRIPT_PATH:
         return get(() => sendDeliveriesScript(res));
       case '/deliveries':
-        return get(() => showDeliveries(res, url.searchParams, ctx));
+        return get(() => showDeliveries(res, url.searchParams, deliveriesParts));
       case '/deliveries/events':
-        return get(() => deliveryEvents(req, res, url.searchParams, ctx));
+        return get(() => deliveryEvents(req, res, url.searchParams, deliveriesParts));
       case '/deliveries.json':
         // Every payment id, request and answer, and the receiver's address: for this machine's
         // tools, not for other origins (no CORS).
@@ -136,8 +145,8 @@ export function createRoutes(ctx: SandboxContext): Match {
       const id = decodeSegment(m[1]);
       if (id === undefined) return undefined;
       return m[2]
-        ? post(() => decide(req, res, id, ctx))
-        : get(() => showBankPage(req, res, id, ctx));
+        ? post(() => decide(req, res, id, bankParts))
+        : get(() => showBankPage(req, res, id, bankParts));
     }
     return undefined;
   };

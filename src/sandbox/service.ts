@@ -5,7 +5,6 @@
  * of payments, so nothing outside can change a payment (or the webhook built from it).
  */
 import { createHash } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PUBLIC_KEY_PATH } from '../core/index';
 import { createCommands } from './commands/commands';
 import type { Commands } from './commands/commands';
@@ -29,17 +28,9 @@ import type { FinalPaymentStatus, SandboxPayment, SettleOutcome } from './types'
  */
 export const SANDBOX_APPLICATION_ID = '5e4d8a52-7c1b-4f0e-9a3d-2b6c1e8f4a90';
 
-/** A route of one payment: the request, its response, the id from the path, the context. */
-export type PaymentRoute = (
-  req: IncomingMessage,
-  res: ServerResponse,
-  paymentId: string,
-  ctx: SandboxContext,
-) => void | Promise<void>;
-
 /**
- * The parts of a running sandbox. The pages' routes take it whole; the other routes take only
- * the parts they use (server.ts).
+ * The parts of a running sandbox. Each route takes only the parts it uses (routes.ts names
+ * them).
  */
 export interface SandboxContext {
   options: ResolvedOptions;

@@ -69,9 +69,10 @@ async function bundlePanelPage(framework: 'react' | 'preact'): Promise<string> {
         import { HandoffPanel } from '../../src/react/Handoff';
         import { injectStylesheet } from '../../src/react/styles';
         import serviceCss from '../../src/styles/service.css?raw';
+        import themeCss from '../../src/styles/theme.css?raw';
         ${mount}
         const root = document.getElementById('root');
-        injectStylesheet('service', serviceCss);
+        injectStylesheet('service', themeCss + serviceCss);
         show(
           createElement(HandoffPanel, {
             handoff: JSON.parse(root.dataset.handoff),

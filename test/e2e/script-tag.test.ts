@@ -115,7 +115,9 @@ describe('the plain page with the script tag (examples/script-tag)', () => {
     await expect.poll(() => page.getByText('ORDER-1042').count()).toBeGreaterThan(0);
     await page.getByRole('button', { name: 'Approve' }).click();
     // The checkout's own result page: the status from the verified webhook only.
-    await page.waitForURL(/\/return\?/);
+    // Waited for at commit: the page takes the ids out of the address (history.replaceState) once
+    // it has read them, which can be before its load event.
+    await page.waitForURL(/\/return\?/, { waitUntil: 'commit' });
     await page.getByRole('heading', { level: 1, name: 'Payment received' }).waitFor();
     await shot(page, 'script-tag-3-result-completed');
 
@@ -236,7 +238,7 @@ describe('the plain page with the script tag (examples/script-tag)', () => {
     await page.getByRole('button', { name: "payWithInstitution('monzo')" }).click();
     await page.waitForURL(/\/bank\//);
     await page.getByRole('button', { name: 'Approve' }).click();
-    await page.waitForURL(/\/return\?/);
+    await page.waitForURL(/\/return\?/, { waitUntil: 'commit' });
     await page.getByRole('heading', { level: 1, name: 'Payment received' }).waitFor();
     expect([...sandbox.payments.values()]).toEqual([
       expect.objectContaining({ institutionId: 'monzo', merchantPaymentId: second }),
@@ -254,7 +256,7 @@ describe('the plain page with the script tag (examples/script-tag)', () => {
     await page.getByRole('button', { name: 'Barclays' }).click();
     await page.waitForURL(/\/bank\//);
     await page.getByRole('button', { name: 'Approve' }).click();
-    await page.waitForURL(/\/return\?/);
+    await page.waitForURL(/\/return\?/, { waitUntil: 'commit' });
     await page.getByRole('heading', { level: 1, name: 'Payment received' }).waitFor();
 
     // The plain return page, as a bank app that returns with nothing appended would open it:

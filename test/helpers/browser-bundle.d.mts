@@ -1,4 +1,6 @@
 import type { BuildOptions, Plugin } from 'esbuild';
+/** The stylesheets' minifier, rollup.config.mjs's. */
+export declare function minifyCss(css: string): Promise<string>;
 /** `import css from './x.css?raw'` and `import script from './x.js?raw'`, as rollup.config.mjs's rawText plugin builds them. */
 export declare const rawText: Plugin;
 /** `react` and `react/jsx-runtime` as rollup.config.mjs's preactBuild resolves them. */

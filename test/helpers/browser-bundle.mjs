@@ -8,6 +8,9 @@ import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
 import { minifyCss, preactAlias, preactAliases } from '../../rollup.config.mjs';
 
+/** The stylesheets' minifier, rollup.config.mjs's (for its own test). */
+export { minifyCss };
+
 /**
  * `import css from './x.css?raw'` and `import script from './x.js?raw'`, as rollup.config.mjs's
  * rawText plugin builds them (a stylesheet minified, a script as written). @type {import('esbuild').Plugin}

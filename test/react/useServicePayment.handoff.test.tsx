@@ -75,6 +75,40 @@ it('on a desktop, hands the address to the merchant’s handoff; continueHere op
   expect(screen.queryByRole('region', { name: 'On your phone' })).toBeNull();
 });
 
+it('continueHere with an openUrl that throws: reported to errorConsumer, not thrown into the page', async () => {
+  vi.stubGlobal('matchMedia', (query: string) => ({ matches: query === HANDOFF_MEDIA }));
+  const errors: unknown[] = [];
+  let opens = 0;
+  const openUrl = () => {
+    // Called only by continueHere: the extras sent the bank's address to the phone.
+    opens++;
+    throw new Error('Navigation blocked by the page');
+  };
+  render(
+    <OwnHandoff
+      {...options({
+        extras,
+        statusUrl: '/status',
+        openUrl,
+        errorConsumer: (error) => errors.push(error),
+      })}
+    />,
+  );
+  const user = await payWithFirstBank();
+  await screen.findByRole('region', { name: 'On your phone' });
+  await user.click(screen.getByRole('button', { name: 'Here instead' }));
+  expect(opens).toBe(1);
+  expect(errors).toEqual([
+    {
+      location: 'payWithBankInstitution',
+      error:
+        'servicepay: could not open the authorisation URL: Error: Navigation blocked by the page',
+    },
+  ]);
+  // The merchant's UI is still there (nothing was thrown out of the click).
+  expect(screen.getByRole('region', { name: 'Custom checkout' })).toBeVisible();
+});
+
 it('opens the bank as before with handoff: false, on a phone, or without the extras', async () => {
   for (const [more, desktop] of [
     [{ extras, statusUrl: '/status', handoff: false }, true],

@@ -9,7 +9,7 @@ import {
 } from '../../src/sandbox/index';
 import type { SandboxOptions } from '../../src/sandbox/index';
 import { createDeliverer, retryDelay } from '../../src/sandbox/deliveries';
-import { escapeHtml } from '../../src/sandbox/pages';
+import { escapeHtml } from '../../src/sandbox/pages/page';
 import { initials, institutionIconSvg, textColourFor } from '../../src/sandbox/contract/icons';
 import { trimPemArmour } from '../../src/sandbox/keys/keys';
 import { startReceiver } from './support/receiver';

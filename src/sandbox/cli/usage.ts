@@ -82,31 +82,44 @@ const HELP_OPTION = {
   help: { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsConfig['options'];
 
+/** Flags that take a value (`--port 4010`): most of them, named once each here. */
+function valueFlags<const K extends string>(...names: K[]) {
+  return Object.fromEntries(names.map((name) => [name, { type: 'string' }])) as {
+    readonly [N in K]: { readonly type: 'string' };
+  };
+}
+
+const REPEATED = { type: 'string', multiple: true } as const;
+
 export const SERVER_OPTIONS = {
-  port: { type: 'string' },
-  host: { type: 'string' },
-  'webhook-url': { type: 'string' },
-  'web-callback-url': { type: 'string' },
-  'mobile-callback-url': { type: 'string' },
-  'key-file': { type: 'string' },
-  'merchant-name': { type: 'string', multiple: true },
-  'public-url': { type: 'string' },
-  'delivery-history': { type: 'string' },
-  'max-payments': { type: 'string' },
-  unavailable: { type: 'string', multiple: true },
+  ...valueFlags(
+    'port',
+    'host',
+    'webhook-url',
+    'web-callback-url',
+    'mobile-callback-url',
+    'key-file',
+    'public-url',
+    'delivery-history',
+    'max-payments',
+  ),
+  'merchant-name': REPEATED,
+  unavailable: REPEATED,
   ...HELP_OPTION,
 } as const satisfies ParseArgsConfig['options'];
 
 export const SEND_OPTIONS = {
-  to: { type: 'string' },
-  status: { type: 'string' },
-  'key-file': { type: 'string' },
-  'payment-id': { type: 'string' },
-  'merchant-payment-id': { type: 'string' },
-  amount: { type: 'string' },
-  reference: { type: 'string' },
-  metadata: { type: 'string' },
-  'error-description': { type: 'string' },
+  ...valueFlags(
+    'to',
+    'status',
+    'key-file',
+    'payment-id',
+    'merchant-payment-id',
+    'amount',
+    'reference',
+    'metadata',
+    'error-description',
+  ),
   ...HELP_OPTION,
 } as const satisfies ParseArgsConfig['options'];
 

@@ -15,8 +15,8 @@ import {
   sendJson,
 } from '../http';
 import type { Doors } from '../http';
-import { notificationAnchor } from '../deliveries-notification';
-import { sendMessagePage, sendRedirect } from '../page-answers';
+import { notificationAnchor } from '../pages/deliveries-notification';
+import { sendMessagePage, sendRedirect } from '../pages/page';
 import { commandFromForm, commandFromJson } from './commands';
 import type { CommandName, Commands, DeliveriesCommand } from './commands';
 

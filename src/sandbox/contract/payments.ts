@@ -9,7 +9,7 @@ import { isUuid } from '../../core/index';
 import { readBody, sendError, sendJson } from '../http';
 import type { Doors } from '../http';
 import type { ResolvedOptions } from '../options';
-import { bankPath } from '../pages';
+import { bankPath } from '../pages/page';
 import { requestFingerprint } from '../service';
 import type { PaymentStore } from '../payment-store';
 import type { SandboxPayment } from '../types';

@@ -14,8 +14,7 @@ import type { Doors } from '../http';
 import { html } from '../html';
 import { newKeys } from './keys';
 import type { SandboxKeys } from './keys';
-import { sendMessagePage, sendRedirect } from '../page-answers';
-import { htmlDocument, sendHtml } from '../pages';
+import { htmlDocument, sendHtml, sendMessagePage, sendRedirect } from '../pages/page';
 
 /** What the keys routes use of a running sandbox. */
 export interface KeysParts {

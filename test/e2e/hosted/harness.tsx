@@ -69,7 +69,9 @@ Object.assign(window, {
       });
     },
     update(props: Props) {
-      root!.render(app(props));
+      // Synchronously too: a sync render's effects (the callbacks the instance reads) have run
+      // when update returns, so an event emitted next reaches this render's callbacks.
+      flushSync(() => root!.render(app(props)));
     },
     unmount() {
       root?.unmount();

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { build } from 'esbuild';
 import { rawText } from '../../helpers/browser-bundle.mjs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { runCli, sendTestWebhook, startSandbox } from '../../../src/sandbox/index';
 import {
   BREAK_OPTIONS,
@@ -23,14 +23,9 @@ import { closedPort, startReceiver } from '../support/receiver';
 import type { Receiver, Respond } from '../support/receiver';
 import { createPayment, keyFile } from '../support/sandbox';
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()));
-});
-
 async function receiver(respond?: Respond): Promise<Receiver> {
   const r = await startReceiver(respond);
-  cleanups.push(() => r.stop());
+  onTestFinished(() => r.stop());
   return r;
 }
 
@@ -192,7 +187,7 @@ describe('servicepay-sandbox', () => {
 
   it('exits 1 when the port is taken', async () => {
     const other = await startSandbox({ port: 0, keyFile });
-    cleanups.push(() => other.stop());
+    onTestFinished(() => other.stop());
     const { io, err } = testIo();
     expect(await runCli(['--port', new URL(other.url).port, '--key-file', keyFile], io)).toBe(1);
     expect(err.join('\n')).toMatch(/could not listen on 127\.0\.0\.1:\d+ \(EADDRINUSE\)/);
@@ -208,7 +203,7 @@ describe('send-webhook', () => {
     async (status, errorDescription) => {
       const r = await receiver();
       const sandbox = await startSandbox({ port: 0, keyFile });
-      cleanups.push(() => sandbox.stop());
+      onTestFinished(() => sandbox.stop());
       const { io, out } = testIo();
       expect(
         await runCli(
@@ -252,7 +247,7 @@ describe('send-webhook', () => {
   it('sends exactly the payload fields given as flags, signed with the sandbox key', async () => {
     const r = await receiver();
     const sandbox = await startSandbox({ port: 0, keyFile });
-    cleanups.push(() => sandbox.stop());
+    onTestFinished(() => sandbox.stop());
     const metadata = { orderId: 'A-77', basket: { items: [{ sku: 'B-2', qty: 1 }] }, note: 'café' };
     const { io, out } = testIo();
     expect(
@@ -384,7 +379,7 @@ describe('resend, break and check-receiver, against a running sandbox', () => {
       webhookUrl: r.url,
       retry: { initialDelayMs: 5, maxDelayMs: 20, maxAttempts: 2 },
     });
-    cleanups.push(() => sandbox.stop());
+    onTestFinished(() => sandbox.stop());
     const { paymentId } = await createPayment(sandbox);
     sandbox.settlePayment(paymentId, { status: 'COMPLETED' });
     await expect

@@ -7,6 +7,10 @@ import { paymentBody, postPayment, testSandbox } from '../support/sandbox';
 
 const APP = '5e4d8a52-7c1b-4f0e-9a3d-2b6c1e8f4a90';
 
+/** The contract's 400 message for one field, word for word. */
+const invalid = (field: string, value: string, error: string): string =>
+  `Input validation error: field=[${field}], value=[${value}], error=[${error}]`;
+
 describe('GET /v1/institutions', () => {
   it('lists about twenty UK banks, each with an icon the sandbox serves itself', async () => {
     const sandbox = await testSandbox();
@@ -94,17 +98,17 @@ describe('GET /v1/institutions', () => {
     [
       'a missing applicationId',
       'environment=SANDBOX',
-      'Input validation error: field=[applicationId], value=[null], error=[must be a UUID]',
+      invalid('applicationId', 'null', 'must be a UUID'),
     ],
     [
       'an applicationId that is not a UUID',
       'environment=SANDBOX&applicationId=my-app',
-      'Input validation error: field=[applicationId], value=[my-app], error=[must be a UUID]',
+      invalid('applicationId', 'my-app', 'must be a UUID'),
     ],
     [
       'an unknown environment',
       `environment=TEST&applicationId=${APP}`,
-      'Input validation error: field=[environment], value=[TEST], error=[must be SANDBOX or LIVE]',
+      invalid('environment', 'TEST', 'must be SANDBOX or LIVE'),
     ],
   ])('refuses %s with 400 and the validation message', async (_, query, error) => {
     const sandbox = await testSandbox();
@@ -118,9 +122,7 @@ describe('GET /v1/institutions', () => {
     const transport = createHttpTransport({ baseUrl: sandbox.url });
     await expect(
       transport.fetchInstitutions({ environment: 'SANDBOX', applicationId: 'nope' }),
-    ).rejects.toThrow(
-      'Input validation error: field=[applicationId], value=[nope], error=[must be a UUID]',
-    );
+    ).rejects.toThrow(invalid('applicationId', 'nope', 'must be a UUID'));
   });
 });
 
@@ -175,52 +177,64 @@ describe('POST /v1/payments', () => {
     [
       'a reference over 18 characters',
       { paymentRequest: { amount: 12.5, currency: 'GBP', reference: 'ORDER-1042-EXTRA-LONG' } },
-      'Input validation error: field=[paymentRequest.reference], value=[ORDER-1042-EXTRA-LONG], error=[must not be longer than 18 characters]',
+      invalid(
+        'paymentRequest.reference',
+        'ORDER-1042-EXTRA-LONG',
+        'must not be longer than 18 characters',
+      ),
     ],
     [
       'a currency other than GBP',
       { paymentRequest: { amount: 12.5, currency: 'EUR', reference: 'R' } },
-      'Input validation error: field=[paymentRequest.currency], value=[EUR], error=[must be GBP (the only currency)]',
+      invalid('paymentRequest.currency', 'EUR', 'must be GBP (the only currency)'),
     ],
     [
       'an amount of 0',
       { paymentRequest: { amount: 0, currency: 'GBP', reference: 'R' } },
-      'Input validation error: field=[paymentRequest.amount], value=[0], error=[must be greater than 0]',
+      invalid('paymentRequest.amount', '0', 'must be greater than 0'),
     ],
     [
       'an amount with three decimals',
       { paymentRequest: { amount: 1.005, currency: 'GBP', reference: 'R' } },
-      'Input validation error: field=[paymentRequest.amount], value=[1.005], error=[must have at most 2 decimal places]',
+      invalid('paymentRequest.amount', '1.005', 'must have at most 2 decimal places'),
     ],
     [
       'an amount given as a string',
       { paymentRequest: { amount: '12.50', currency: 'GBP', reference: 'R' } },
-      'Input validation error: field=[paymentRequest.amount], value=[12.50], error=[must be a number]',
+      invalid('paymentRequest.amount', '12.50', 'must be a number'),
     ],
     [
       'metadata that is an array',
       { paymentMetadata: [1, 2] },
-      'Input validation error: field=[paymentMetadata], value=[[1,2]], error=[must be a JSON object (not a number, string or array)]',
+      invalid('paymentMetadata', '[1,2]', 'must be a JSON object (not a number, string or array)'),
     ],
     [
       'metadata that is a string',
       { paymentMetadata: 'order 1' },
-      'Input validation error: field=[paymentMetadata], value=[order 1], error=[must be a JSON object (not a number, string or array)]',
+      invalid(
+        'paymentMetadata',
+        'order 1',
+        'must be a JSON object (not a number, string or array)',
+      ),
     ],
     [
       'an unknown institution',
       { institutionId: 'bank-of-nowhere' },
-      'Input validation error: field=[institutionId], value=[bank-of-nowhere], error=[must be the id of an institution listed by GET /v1/institutions]',
+      invalid(
+        'institutionId',
+        'bank-of-nowhere',
+        'must be the id of an institution listed by GET /v1/institutions',
+      ),
     ],
     [
       'an unknown agentType',
       { agentType: 'SMART_TV' },
-      'Input validation error: field=[agentType], value=[SMART_TV], error=[must be one of WEB_BROWSER, MOBILE_APPLICATION]',
+      invalid('agentType', 'SMART_TV', 'must be one of WEB_BROWSER, MOBILE_APPLICATION'),
     ],
     [
       'an applicationId that is not a UUID',
       { applicationId: 'app-1' },
-      'Input validation error: field=[applicationId], value=[app-1], error=[must be a UUID]',
+      invalid('applicationId', 'app-1', 'must be a UUID'),
     ],
   ])('refuses %s with 400 and creates nothing', async (_, overrides, error) => {
     const sandbox = await testSandbox();

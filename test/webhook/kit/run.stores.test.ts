@@ -7,7 +7,12 @@ import pg from 'pg';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryIdempotencyStore, WebhookConfigError } from 'servicepay/webhook';
-import type { IdempotencyClaim, IdempotencyStore, PaymentOutcome } from 'servicepay/webhook';
+import type {
+  IdempotencyClaim,
+  IdempotencyStore,
+  OutcomeStore,
+  PaymentOutcome,
+} from 'servicepay/webhook';
 import { createPostgresStore, postgresStoreDdl } from 'servicepay/webhook/postgres';
 import { createRedisStore } from 'servicepay/webhook/redis';
 import {
@@ -101,135 +106,97 @@ function tokenBlindStore(): IdempotencyStore {
   };
 }
 
-describe('checkIdempotencyStore', () => {
-  it(
-    'fails a store whose claim reads and writes in two steps: atomic-claim',
-    async () => {
-      expect(await brokenRule(() => new NonAtomicStore())).toBe('atomic-claim');
-    },
-    KIT_TIMEOUT,
-  );
-
-  it(
-    'fails a store that ignores tokens (the contract before 0.10): owner-only',
-    async () => {
-      expect(await brokenRule(tokenBlindStore)).toBe('owner-only');
-    },
-    KIT_TIMEOUT,
-  );
-
-  it(
-    'fails a store whose claims never expire, or expire early: claim-expiry',
-    async () => {
-      const forever: () => IdempotencyStore = () => {
-        const inner = new MemoryIdempotencyStore();
-        return new Proxy(inner, {
-          get(target, property) {
-            if (property === 'claim') {
-              return (key: string) => target.claim(key, 3_600_000);
-            }
-            const value: unknown = Reflect.get(target, property);
-            return typeof value === 'function' ? value.bind(target) : value;
-          },
-        });
-      };
-      expect(await brokenRule(forever)).toBe('claim-expiry');
-      // A store keeping time in whole seconds, rounding down: 2.5 s becomes 2 s.
-      const seconds: () => IdempotencyStore = () => {
-        const inner = new MemoryIdempotencyStore();
-        return {
-          claim: (key, ttlMs) => inner.claim(key, Math.floor(ttlMs / 1000) * 1000),
-          renew: (key, token, ttlMs) => inner.renew(key, token, ttlMs),
-          complete: (key, token, ttlMs) => inner.complete(key, token, ttlMs),
-          release: (key, token) => inner.release(key, token),
-        };
-      };
-      expect(await brokenRule(seconds)).toBe('claim-expiry');
-    },
-    KIT_TIMEOUT,
-  );
-
-  it(
-    'fails a store whose claims under load are stamped with a stale clock: claim-life',
-    async () => {
-      // Busy (more than 16 claims in flight), it reuses a timestamp read 600 ms earlier, as a
-      // store batching its writes under one clock read would: those claims are born short.
-      const staleUnderLoad: () => IdempotencyStore = () => {
-        let inFlight = 0;
-        const inner = new MemoryIdempotencyStore();
-        return {
-          async claim(key, ttlMs) {
-            inFlight++;
-            await delay(1);
-            const stale = inFlight > 16 ? 600 : 0;
-            inFlight--;
-            return inner.claim(key, ttlMs - stale);
-          },
-          renew: (key, token, ttlMs) => inner.renew(key, token, ttlMs),
-          complete: (key, token, ttlMs) => inner.complete(key, token, ttlMs),
-          release: (key, token) => inner.release(key, token),
-        };
-      };
-      expect(await brokenRule(staleUnderLoad)).toBe('claim-life');
-    },
-    KIT_TIMEOUT,
-  );
-
-  it(
-    'checks the outcome methods when a store has them: last-wins outcomes and deaf subscriptions fail',
-    async () => {
-      /** The memory store with one outcome method replaced. */
-      const withOutcomes = (replace: Partial<MemoryIdempotencyStore>) => () => {
-        const inner = new MemoryIdempotencyStore();
-        return new Proxy(inner, {
-          get(target, property) {
-            const own = (replace as Record<PropertyKey, unknown>)[property];
-            if (own !== undefined) return own;
-            const value: unknown = Reflect.get(target, property);
-            return typeof value === 'function' ? value.bind(target) : value;
-          },
-        });
-      };
-      // Every record overwrites: a FAILED after a COMPLETED would change the shopper's page.
-      const outcomes = new Map<string, PaymentOutcome>();
-      const lastWins = withOutcomes({
-        recordOutcome: (outcome) => (outcomes.set(outcome.paymentId, outcome), outcome),
-        readOutcome: (paymentId) => outcomes.get(paymentId) ?? null,
-      });
-      expect(await brokenRule(lastWins)).toBe('outcome-record');
-      // Subscribing resolves, but nobody is ever told.
-      const deaf = withOutcomes({ subscribeOutcome: () => () => {} });
-      expect(await brokenRule(deaf)).toBe('outcome-subscribe');
-    },
-    KIT_TIMEOUT,
-  );
-
-  it('fails what is not a store, and a claim without a token', async () => {
-    expect(await brokenRule(() => ({}) as IdempotencyStore)).toBe('store-shape');
+/**
+ * A memory store with some methods replaced (`own`, given the store underneath); every other
+ * property is the memory store's own, bound to it. Without `own`: a Proxy that forwards all.
+ */
+function memoryWith(
+  own: (inner: MemoryIdempotencyStore) => Partial<IdempotencyStore & OutcomeStore> = () => ({}),
+): () => IdempotencyStore {
+  return () => {
     const inner = new MemoryIdempotencyStore();
-    const untokened = {
-      claim: (key: string, ttlMs: number) => ({ state: inner.claim(key, ttlMs).state }),
-      renew: () => false,
-      complete: () => false,
-      release: () => false,
-    } as unknown as IdempotencyStore;
-    expect(await brokenRule(() => untokened)).toBe('claim-answer');
-  });
+    const replaced: Partial<Record<PropertyKey, unknown>> = own(inner);
+    return new Proxy(inner, {
+      get(target, property) {
+        if (replaced[property] !== undefined) return replaced[property];
+        const value: unknown = Reflect.get(target, property);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+  };
+}
+
+/** Claims that never expire. */
+const forever = memoryWith((inner) => ({
+  claim: (key: string) => inner.claim(key, 3_600_000),
+}));
+
+/** A store keeping time in whole seconds, rounding down: 2.5 s becomes 2 s. */
+const wholeSeconds = memoryWith((inner) => ({
+  claim: (key, ttlMs) => inner.claim(key, Math.floor(ttlMs / 1000) * 1000),
+}));
+
+/**
+ * Busy (more than 16 claims in flight), it reuses a timestamp read 600 ms earlier, as a store
+ * batching its writes under one clock read would: those claims are born short.
+ */
+const staleUnderLoad = memoryWith((inner) => {
+  let inFlight = 0;
+  return {
+    async claim(key, ttlMs) {
+      inFlight++;
+      await delay(1);
+      const stale = inFlight > 16 ? 600 : 0;
+      inFlight--;
+      return inner.claim(key, ttlMs - stale);
+    },
+  };
+});
+
+/** Every record overwrites: a FAILED after a COMPLETED would change the shopper's page. */
+const outcomes = new Map<string, PaymentOutcome>();
+const lastWins = memoryWith(() => ({
+  recordOutcome: (outcome) => (outcomes.set(outcome.paymentId, outcome), outcome),
+  readOutcome: (paymentId) => outcomes.get(paymentId) ?? null,
+}));
+
+/** Subscribing resolves, but nobody is ever told. */
+const deaf = memoryWith(() => ({ subscribeOutcome: () => () => {} }));
+
+/** Claims answered without their token. */
+function untokened(): IdempotencyStore {
+  const inner = new MemoryIdempotencyStore();
+  return {
+    claim: (key: string, ttlMs: number) => ({ state: inner.claim(key, ttlMs).state }),
+    renew: () => false,
+    complete: () => false,
+    release: () => false,
+  } as unknown as IdempotencyStore;
+}
+
+describe('checkIdempotencyStore', () => {
+  it.each<[string, IdempotencyStoreRule, () => IdempotencyStore]>([
+    ['whose claim reads and writes in two steps', 'atomic-claim', () => new NonAtomicStore()],
+    ['that ignores tokens (the contract before 0.10)', 'owner-only', tokenBlindStore],
+    ['whose claims never expire', 'claim-expiry', forever],
+    ['whose claims expire early (whole seconds, rounded down)', 'claim-expiry', wholeSeconds],
+    ['whose claims under load are stamped with a stale clock', 'claim-life', staleUnderLoad],
+    ['whose outcomes are last-wins', 'outcome-record', lastWins],
+    ['whose outcome subscriptions are deaf', 'outcome-subscribe', deaf],
+    ['that is not a store', 'store-shape', () => ({}) as IdempotencyStore],
+    ['whose claim has no token', 'claim-answer', untokened],
+  ])(
+    'fails a store %s: %s',
+    async (_, rule, makeStore) => {
+      expect(await brokenRule(makeStore)).toBe(rule);
+    },
+    KIT_TIMEOUT,
+  );
 
   it(
     'passes the memory store behind a Proxy that forwards every method',
     async () => {
-      await onFakeClock(() =>
-        checkIdempotencyStore(
-          () =>
-            new Proxy(new MemoryIdempotencyStore(), {
-              get(target, property) {
-                const value: unknown = Reflect.get(target, property);
-                return typeof value === 'function' ? value.bind(target) : value;
-              },
-            }),
-        ),
-      );
+      await onFakeClock(() => checkIdempotencyStore(memoryWith()));
     },
     KIT_TIMEOUT,
   );

@@ -14,6 +14,7 @@ import { createFetchPaymentStatusHandler } from '../../../src/webhook/status/sta
 import { readEventStream } from '../support/event-stream';
 import { expectHeardThroughFreeze } from '../support/listener-faults';
 import { eventually, hear, outcome } from '../support/outcomes';
+import { namedPools } from '../support/pg-pools';
 import { startRelay, throughRelay } from '../support/relay';
 import type { Relay } from '../support/relay';
 import { startPostgres } from '../support/servers.mjs';
@@ -21,7 +22,6 @@ import type { RestartableServer } from '../support/servers.mjs';
 
 let server: RestartableServer;
 let admin: pg.Pool;
-const pools: pg.Pool[] = [];
 const relays: Relay[] = [];
 const closers: (() => Promise<void>)[] = [];
 let tables = 0;
@@ -31,17 +31,8 @@ const freshTable = (): string => `listener_faults_${process.pid}_${++tables}`;
 /** Checks of the listening connection every second: a dead one is replaced within three. */
 const CHECK_MS = 1000;
 
-function newPool(name: string, config: pg.PoolConfig = {}): pg.Pool {
-  const pool = new pg.Pool({
-    connectionString: server.url,
-    max: 4,
-    application_name: name,
-    ...config,
-  });
-  pool.on('error', () => {});
-  pools.push(pool);
-  return pool;
-}
+const pools = namedPools(() => server.url, { max: 4 });
+const newPool = pools.pool;
 
 /** A pool whose connections all pass a relay; idle ones close quickly, so that a freeze finds the listening connection alone. */
 async function relayedPool(name: string, config: pg.PoolConfig = {}) {
@@ -69,7 +60,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all(closers.map((close) => close()));
   await Promise.all(relays.map((relay) => relay.close()));
-  await Promise.all(pools.map((pool) => (pool.ending ? undefined : pool.end())));
+  await pools.endAll();
   await admin?.end();
   await server?.stop();
 }, 60_000);

@@ -5,7 +5,7 @@
 // its name, and a temporary schema, whose table no two connections can share.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFetchWebhookHandler, WebhookConfigError } from '../../../src/webhook/index';
+import { WebhookConfigError } from '../../../src/webhook/index';
 import type { IdempotencyStore, WebhookNotification } from '../../../src/webhook/index';
 import { createPostgresStore, postgresStoreDdl } from '../../../src/webhook/stores/postgres';
 import { deferred } from '../../helpers/deferred';
@@ -13,7 +13,7 @@ import type { Deferred } from '../../helpers/deferred';
 import { delay } from '../support/http';
 import { serviceKeys } from '../support/keys';
 import { notification, signed } from '../support/notifications';
-import type { SignedDelivery } from '../support/notifications';
+import { statusOf } from '../support/receivers';
 import { startPostgres } from '../support/servers.mjs';
 import type { TestServer } from '../support/servers.mjs';
 
@@ -100,8 +100,7 @@ function receiver(
   onNotification: (n: WebhookNotification) => Promise<void>,
   reports: string[],
 ) {
-  const handle = createFetchWebhookHandler({
-    publicKey: keys.publicText,
+  return statusOf({
     store,
     claimTtlMs,
     onNotification,
@@ -110,16 +109,6 @@ function receiver(
       reports.push(`${outcome} ${status}${message}`);
     },
   });
-  return async (delivery: SignedDelivery) =>
-    (
-      await handle(
-        new Request('http://localhost/', {
-          method: 'PUT',
-          body: delivery.body,
-          headers: { authorization: delivery.authorization },
-        }),
-      )
-    ).status;
 }
 
 describe('a statement that waited on a lock longer than the lifetime it writes', () => {

@@ -1,5 +1,5 @@
-// The other process of the outcome tests (stores/postgres-outcomes.test.ts, stores/redis-outcomes.test.ts):
-// instance A as a separate Node process, recording outcomes in the shared PostgreSQL or Redis
+// The other process of the outcome tests (stores/outcomes.stores.test.ts): instance A as a
+// separate Node process, recording outcomes in the shared PostgreSQL or Redis
 // outcome store, while the test itself is instance B. Bundled with esbuild and forked by
 // support/outcomes.ts (a child process has no vitest aliases); it talks over IPC:
 //   child -> parent: { type: 'ready' }, { type: 'recorded', standing }, { type: 'failed', message }

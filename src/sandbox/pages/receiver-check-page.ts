@@ -4,14 +4,14 @@
  * passing; drawn as a delivery that "gave up" with a hint about parsed bodies, it read as the
  * very failure it rules out.
  */
-import { RECEIVER_CHECK_NOTE, caseSpec } from './diagnosis';
-import type { CaseSpec } from './diagnosis';
-import type { NotificationView } from './deliveries';
-import { html, joinHtml } from './html';
-import type { Html } from './html';
-import { scrollTable, timeElement } from './pages';
+import { RECEIVER_CHECK_NOTE, caseSpec } from '../diagnosis';
+import type { CaseSpec } from '../diagnosis';
+import type { NotificationView } from '../deliveries';
+import { html, joinHtml } from '../html';
+import type { Html } from '../html';
+import { scrollTable, timeElement } from './page';
 import { STACK_COLUMNS } from './stack-tables';
-import type { ReceiverCheckReport, WebhookDeliveryAttempt } from './types';
+import type { ReceiverCheckReport, WebhookDeliveryAttempt } from '../types';
 
 export interface CheckState {
   running: boolean;

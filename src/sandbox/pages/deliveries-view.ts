@@ -7,13 +7,13 @@
 import { checkCaseView, checkSection } from './receiver-check-page';
 import type { CheckState } from './receiver-check-page';
 import { faultFields, hidden, notificationSection } from './deliveries-notification';
-import { describeFaults } from './faults';
-import type { NotificationView } from './deliveries';
-import { html, joinHtml } from './html';
-import type { Html } from './html';
+import { describeFaults } from '../faults';
+import type { NotificationView } from '../deliveries';
+import { html, joinHtml } from '../html';
+import type { Html } from '../html';
 import { DELIVERIES_SCRIPT_PATH } from './page-assets';
-import { htmlDocument, orNone } from './pages';
-import type { ArmedFaults } from './types';
+import { htmlDocument, orNone } from './page';
+import type { ArmedFaults } from '../types';
 
 export interface DeliveriesPageContext {
   webhookUrl: string | undefined;

@@ -1,8 +1,8 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { SandboxError } from '../../src/sandbox/index';
-import { createPayment, decide, pageToken, testSandbox } from './support/sandbox';
-import type { TestSandbox } from './support/sandbox';
+import { SandboxError } from '../../../src/sandbox/index';
+import { createPayment, decide, pageToken, testSandbox } from '../support/sandbox';
+import type { TestSandbox } from '../support/sandbox';
 
 const WEB_CALLBACK = 'http://localhost:3000/checkout/return';
 const MOBILE_CALLBACK = 'myshop://payment-result';

@@ -3,8 +3,8 @@
  * latest payments.
  */
 import type { ServerResponse } from 'node:http';
-import { html, joinHtml } from './html';
-import type { Html } from './html';
+import { html, joinHtml } from '../html';
+import type { Html } from '../html';
 import {
   bankPath,
   formatAmount,
@@ -13,9 +13,26 @@ import {
   scrollTable,
   sendPage,
   timeElement,
-} from './pages';
-import type { SandboxContext } from './service';
-import type { SandboxPayment } from './types';
+} from './page';
+import type { ResolvedOptions } from '../options';
+import type { PaymentStore } from '../payment-store';
+import type { SandboxPayment } from '../types';
+
+/** What the home page's route uses of a running sandbox. */
+export interface IndexParts {
+  options: Pick<
+    ResolvedOptions,
+    | 'webhookUrl'
+    | 'webCallbackUrl'
+    | 'mobileCallbackUrl'
+    | 'merchantNameFor'
+    | 'publicUrl'
+    | 'institutions'
+  >;
+  applicationId: string;
+  baseUrl(): string;
+  payments: Pick<PaymentStore, 'list'>;
+}
 
 export interface IndexPageContext {
   url: string;
@@ -84,25 +101,27 @@ ${payments}
   return htmlDocument({ title: 'ServicePay sandbox', body });
 }
 
-export function showIndex(res: ServerResponse, ctx: SandboxContext): void {
-  const { options } = ctx;
+export function showIndex(
+  res: ServerResponse,
+  { options, applicationId, baseUrl, payments }: IndexParts,
+): void {
   sendPage(
     res,
     200,
     indexPage({
-      url: ctx.baseUrl(),
-      applicationId: ctx.applicationId,
+      url: baseUrl(),
+      applicationId,
       webhookUrl: options.webhookUrl?.href,
       webCallbackUrl: options.webCallbackUrl?.href,
       mobileCallbackUrl: options.mobileCallbackUrl?.href,
-      merchantName: options.merchantNameFor(ctx.applicationId),
+      merchantName: options.merchantNameFor(applicationId),
       publicUrl: options.publicUrl?.origin,
       institutionCount: options.institutions.size,
       unavailableInstitutions: [...options.institutions.values()]
         .filter((institution) => !institution.available)
         .map((institution) => institution.name),
-      payments: ctx.payments.list(),
+      payments: payments.list(),
     }),
-    ctx,
+    options,
   );
 }

@@ -5,30 +5,25 @@
 // receivers on 127.0.0.1 (test/sandbox/support/receiver.ts, and the library's own).
 import { readFileSync } from 'node:fs';
 import { createServer, request } from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { WebhookDeliveryAttempt } from '../../src/sandbox/index';
-import { SIGNATURE_DOCS } from '../../src/sandbox/deliveries/hints';
-import { escapeHtml } from '../../src/sandbox/pages';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import type { WebhookDeliveryAttempt } from '../../../src/sandbox/index';
+import { SIGNATURE_DOCS } from '../../../src/sandbox/deliveries/hints';
+import { escapeHtml } from '../../../src/sandbox/pages/page';
 import {
   MemoryIdempotencyStore,
   createWebhookHandler,
   parseWebhookNotification,
   verifyWebhookSignature,
-} from '../../src/webhook/index';
-import { listenOnFreePort } from '../helpers/free-port';
-import { closedPort, startReceiver } from './support/receiver';
-import type { Answer, Receiver, Respond } from './support/receiver';
-import { createPayment, deliveriesToken, testSandbox } from './support/sandbox';
-import type { TestSandbox } from './support/sandbox';
-
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()));
-});
+} from '../../../src/webhook/index';
+import { listenOnFreePort } from '../../helpers/free-port';
+import { closedPort, startReceiver } from '../support/receiver';
+import type { Answer, Receiver, Respond } from '../support/receiver';
+import { createPayment, deliveriesToken, testSandbox } from '../support/sandbox';
+import type { TestSandbox } from '../support/sandbox';
 
 async function receiver(respond?: Respond, port?: number): Promise<Receiver> {
   const r = await startReceiver(respond, port);
-  cleanups.push(() => r.stop());
+  onTestFinished(() => r.stop());
   return r;
 }
 
@@ -336,7 +331,7 @@ describe('the receiver check', () => {
     // The handler needs the sandbox's key, the sandbox the server's address: made in turn.
     const server = createServer((req, res) => void handler(req, res));
     const port = await listenOnFreePort(server);
-    cleanups.push(() => new Promise((resolve) => server.close(() => resolve())));
+    onTestFinished(() => new Promise((resolve) => server.close(() => resolve())));
     const sandbox = await testSandbox({
       webhookUrl: `http://127.0.0.1:${port}/webhooks/servicepay`,
     });

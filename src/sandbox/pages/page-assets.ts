@@ -6,7 +6,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import deliveriesScript from './deliveries-live.js?raw';
-import { send } from './http';
+import { send } from '../http';
 import stylesheet from './sandbox.css?raw';
 import { STACK_LABELS_MARK, stackLabelRules } from './stack-tables';
 

@@ -3,15 +3,15 @@
  * purpose), the request as sent, and every attempt with its answer and, for a failure, its
  * likely cause. Also what the page's live region says of an attempt.
  */
-import { isRefusal } from './deliveries/attempt-line';
+import { isRefusal } from '../deliveries/attempt-line';
 import { checkCaseState, shownAttempts } from './receiver-check-page';
 import type { CheckCaseView } from './receiver-check-page';
-import type { NotificationView } from './deliveries';
-import { html, joinHtml } from './html';
-import type { Html } from './html';
-import { scrollTable, timeElement } from './pages';
+import type { NotificationView } from '../deliveries';
+import { html, joinHtml } from '../html';
+import type { Html } from '../html';
+import { scrollTable, timeElement } from './page';
 import { STACK_COLUMNS } from './stack-tables';
-import type { DeliveryReason, WebhookDeliveryAttempt } from './types';
+import type { DeliveryReason, WebhookDeliveryAttempt } from '../types';
 
 const REASONS: Record<DeliveryReason, string> = {
   settled: 'first',

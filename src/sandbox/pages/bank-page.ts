@@ -5,16 +5,38 @@
  * never decides twice. A decision is accepted only from the page's own form (http.ts, the
  * locked doors).
  */
-import type { ServerResponse } from 'node:http';
-import { html } from './html';
-import type { Html } from './html';
-import { MAX_FORM_BYTES, formFields, readBody } from './http';
-import { BANK_ERROR_DESCRIPTION, REJECTED_DESCRIPTION } from './notification';
-import { bankPath, formatAmount, htmlDocument, messagePage, sendPage } from './pages';
-import { sendRedirect } from './page-answers';
-import type { PaymentRoute, SandboxContext } from './service';
-import type { FinalPaymentStatus, SandboxPayment } from './types';
-import type { SandboxInstitution } from './sandbox-options';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { html } from '../html';
+import type { Html } from '../html';
+import { MAX_FORM_BYTES, formFields, readBody } from '../http';
+import type { Doors } from '../http';
+import { BANK_ERROR_DESCRIPTION, REJECTED_DESCRIPTION } from '../notification';
+import type { ResolvedOptions } from '../options';
+import { bankPath, formatAmount, htmlDocument, messagePage, sendPage, sendRedirect } from './page';
+import type { PageCallbacks } from './page';
+import type { PaymentStore } from '../payment-store';
+import type { SandboxContext } from '../service';
+import type { FinalPaymentStatus, SandboxPayment } from '../types';
+import type { SandboxInstitution } from '../sandbox-options';
+
+/** What the bank page's routes use of a running sandbox. */
+export interface BankParts {
+  options: Pick<
+    ResolvedOptions,
+    'institutions' | 'merchantNameFor' | 'webCallbackUrl' | 'mobileCallbackUrl' | 'log'
+  >;
+  payments: Pick<PaymentStore, 'get'>;
+  doors: Pick<Doors, 'token' | 'fromOwnPage'>;
+  settle: SandboxContext['settle'];
+}
+
+/** A route of one payment: the request, its response, the id from the path, its parts. */
+type PaymentRoute = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  paymentId: string,
+  parts: BankParts,
+) => void | Promise<void>;
 
 export interface BankPageContext {
   payment: SandboxPayment;
@@ -123,11 +145,11 @@ const OUTCOMES: Record<Decision, { status: FinalPaymentStatus; errorDescription:
   };
 
 /** The merchant callback for a payment's agentType, with the ids appended; undefined if none. */
-export function callbackFor(payment: SandboxPayment, ctx: SandboxContext): string | undefined {
-  const base =
-    payment.agentType === 'MOBILE_APPLICATION'
-      ? ctx.options.mobileCallbackUrl
-      : ctx.options.webCallbackUrl;
+export function callbackFor(
+  payment: SandboxPayment,
+  { webCallbackUrl, mobileCallbackUrl }: PageCallbacks,
+): string | undefined {
+  const base = payment.agentType === 'MOBILE_APPLICATION' ? mobileCallbackUrl : webCallbackUrl;
   if (base === undefined) return undefined;
   const url = new URL(base.href);
   url.searchParams.set('paymentId', payment.paymentId);
@@ -136,30 +158,30 @@ export function callbackFor(payment: SandboxPayment, ctx: SandboxContext): strin
   return url.href;
 }
 
-function notFoundPayment(res: ServerResponse, paymentId: string, ctx: SandboxContext): void {
+function notFoundPayment(res: ServerResponse, paymentId: string, callbacks: PageCallbacks): void {
   sendPage(
     res,
     404,
     messagePage('Payment not found', `No sandbox payment has the id ${paymentId}.`),
-    ctx,
+    callbacks,
   );
 }
 
-export const showBankPage: PaymentRoute = (req, res, paymentId, ctx) => {
-  const payment = ctx.payments.get(paymentId);
-  if (payment === undefined) return notFoundPayment(res, paymentId, ctx);
-  const institution = ctx.options.institutions.get(payment.institutionId)!;
+export const showBankPage: PaymentRoute = (req, res, paymentId, { options, payments, doors }) => {
+  const payment = payments.get(paymentId);
+  if (payment === undefined) return notFoundPayment(res, paymentId, options);
+  const institution = options.institutions.get(payment.institutionId)!;
   sendPage(
     res,
     200,
     bankPage({
       payment,
       institution,
-      merchantName: ctx.options.merchantNameFor(payment.applicationId),
-      token: ctx.doors.token(payment.paymentId),
-      returnUrl: callbackFor(payment, ctx),
+      merchantName: options.merchantNameFor(payment.applicationId),
+      token: doors.token(payment.paymentId),
+      returnUrl: callbackFor(payment, options),
     }),
-    ctx,
+    options,
     // Under no-referrer a browser sends `Origin: null` with the form's POST, which the decision
     // refuses; same-origin sends the real origin there and still nothing to other sites.
     { 'Referrer-Policy': 'same-origin' },
@@ -172,13 +194,14 @@ export const showBankPage: PaymentRoute = (req, res, paymentId, ctx) => {
  * (the first decision stands) and the answer is the same as for the first decision, so a
  * double-clicked button still lands the shopper at the merchant.
  */
-export const decide: PaymentRoute = async (req, res, paymentId, ctx) => {
+export const decide: PaymentRoute = async (req, res, paymentId, parts) => {
+  const { options, payments, doors } = parts;
   const fields = formFields(await readBody(req, MAX_FORM_BYTES));
   const decision = fields.get('decision');
-  if (ctx.payments.get(paymentId) === undefined) return notFoundPayment(res, paymentId, ctx);
+  if (payments.get(paymentId) === undefined) return notFoundPayment(res, paymentId, options);
   // A form on another site can post here too: only the bank page's own form decides.
-  if (!ctx.doors.fromOwnPage(req, paymentId, fields.get('token'))) {
-    ctx.options.log(`decision for payment ${paymentId} refused: not from its bank page`);
+  if (!doors.fromOwnPage(req, paymentId, fields.get('token'))) {
+    options.log(`decision for payment ${paymentId} refused: not from its bank page`);
     return sendPage(
       res,
       403,
@@ -186,7 +209,7 @@ export const decide: PaymentRoute = async (req, res, paymentId, ctx) => {
         'Decision refused',
         'The sandbox accepts a decision only from the payment’s own bank page. Open the bank page again and choose there.',
       ),
-      ctx,
+      options,
     );
   }
   if (!isDecision(decision)) {
@@ -194,10 +217,10 @@ export const decide: PaymentRoute = async (req, res, paymentId, ctx) => {
       res,
       400,
       messagePage('Unknown decision', 'Choose Approve, Reject or Bank error on the bank page.'),
-      ctx,
+      options,
     );
   }
   const { status, errorDescription } = OUTCOMES[decision];
-  const payment = ctx.settle(paymentId, status, errorDescription)!;
-  sendRedirect(res, callbackFor(payment, ctx) ?? bankPath(payment.paymentId));
+  const payment = parts.settle(paymentId, status, errorDescription)!;
+  sendRedirect(res, callbackFor(payment, options) ?? bankPath(payment.paymentId));
 };

@@ -1,21 +1,22 @@
 /**
- * What the sandbox's pages share: the document around a page, the pages' CSP, the message page,
- * and the small parts several pages use (a time, an amount, a table that scrolls). The pages
- * themselves: index-page.ts, bank-page.ts, deliveries-page.ts, key-rotation.ts.
+ * What the sandbox's pages share: the document around a page, the pages' CSP, the message page
+ * and the 303 onwards, and the small parts several pages use (a time, an amount, a table that
+ * scrolls). The pages themselves: index-page.ts, bank-page.ts, deliveries-page.ts,
+ * ../keys/rotation.ts (the keys page).
  *
- * Every page is built with the `html` tag (html.ts), which escapes what it is given: references,
+ * Every page is built with the `html` tag (../html.ts), which escapes what it is given: references,
  * metadata, merchant ids and receivers' answers are shopper-, merchant- or receiver-supplied and
  * end up in pages a browser renders.
  */
 import type { ServerResponse } from 'node:http';
-import { html } from './html';
-import type { Html } from './html';
-import { send } from './http';
+import { html } from '../html';
+import type { Html } from '../html';
+import { send } from '../http';
+import type { ResolvedOptions } from '../options';
 import { STYLESHEET_PATH } from './page-assets';
-import type { SandboxContext } from './service';
 import type { StackTable } from './stack-tables';
 
-export { escapeHtml } from './html';
+export { escapeHtml } from '../html';
 
 /** A payment's bank page (bank-page.ts), linked from the index and handed out by the API. */
 export function bankPath(paymentId: string): string {
@@ -111,18 +112,21 @@ export function sendHtml(
   });
 }
 
+/** The merchant's return addresses, which a page's form may lead to (the bank page's). */
+export type PageCallbacks = Pick<ResolvedOptions, 'webCallbackUrl' | 'mobileCallbackUrl'>;
+
 /** Answers a page under the pages' CSP, whose form-action allows the configured callbacks. */
 export function sendPage(
   res: ServerResponse,
   status: number,
   page: Html,
-  ctx: SandboxContext,
+  { webCallbackUrl, mobileCallbackUrl }: PageCallbacks,
   headers: Record<string, string> = {},
 ): void {
-  const callbacks = [ctx.options.webCallbackUrl, ctx.options.mobileCallbackUrl];
-  sendHtml(res, status, page, headers, pageCsp(callbacks));
+  sendHtml(res, status, page, headers, pageCsp([webCallbackUrl, mobileCallbackUrl]));
 }
 
+/** A page that says one thing: a title and a sentence, with the way home. */
 export function messagePage(title: string, message: string): Html {
   return htmlDocument({
     title: `${title} – ServicePay sandbox`,
@@ -134,6 +138,28 @@ export function messagePage(title: string, message: string): Html {
 </div>
 </main>`,
   });
+}
+
+/**
+ * A message page as the answer of a route that is not a page's own: a refusal, or a note. None
+ * has a form that leaves the sandbox, so the pages' CSP lists no callback.
+ */
+export function sendMessagePage(
+  res: ServerResponse,
+  status: number,
+  title: string,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
+  sendHtml(res, status, messagePage(title, message), headers);
+}
+
+/**
+ * The 303 after a form's POST (post/redirect/get, so a reload never acts twice), with a page
+ * that says where to go for a client that does not follow it.
+ */
+export function sendRedirect(res: ServerResponse, location: string): void {
+  sendMessagePage(res, 303, 'Redirecting', `Continue to ${location}`, { Location: location });
 }
 
 /**
