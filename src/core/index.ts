@@ -54,3 +54,4 @@ export {
   resolveHandoffMessages,
 } from './handoff';
 export type { Handoff, HandoffMessages } from './handoff';
+export { continueHandoff } from './opener';

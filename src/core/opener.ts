@@ -1,6 +1,8 @@
 import { errorMessage } from './errors';
 import { MESSAGE_PREFIX } from './protocol';
 import type { PaymentIds } from './saved-payment';
+import { opened } from './session-events';
+import type { SessionWiring } from './session-api';
 
 /**
  * Opens a bank's authorisation page with the merchant's `openUrl`, else in this tab (the one
@@ -15,8 +17,25 @@ export function openBank(
   describe: (error: unknown) => string = errorMessage,
 ): string | undefined {
   try {
-    (openUrl ?? ((u: string) => window.location.assign(u)))(url, payment);
+    (openUrl ?? ((u: string) => location.assign(u)))(url, payment);
   } catch (error) {
     return `${MESSAGE_PREFIX}could not open the authorisation URL: ${describe(error)}`;
   }
 }
+
+/**
+ * `session.continueHere()` during a handoff (the extras wire it: SessionWiring.continueHere):
+ * the handoff region is left, as when the bank's page opened here, then the page opens here;
+ * a failure is reported as Pay reports one, never thrown into the page.
+ */
+export const continueHandoff =
+  (
+    openUrl: ((url: string, payment: PaymentIds) => void) | undefined,
+  ): SessionWiring['continueHere'] =>
+  (state, dispatch, report) => {
+    const { handoff } = state;
+    if (!handoff) return;
+    dispatch(opened);
+    const failed = openBank(openUrl, handoff.url, handoff, String);
+    if (failed) report(failed);
+  };

@@ -3,7 +3,8 @@ import type { PaymentResultMessages } from './messages';
 import { decodeStatusAnswer, MAX_STATUS_ANSWER_BYTES, MESSAGE_PREFIX as PREFIX } from './protocol';
 import type { FinalPaymentStatus } from './protocol';
 import { checkIds, takeReturnedPayment } from './saved-payment';
-import { createSubscribable } from './subscribable';
+import { subscribe } from './subscribable';
+import type { Listeners } from './subscribable';
 import type { PaymentIds } from './saved-payment';
 
 // The result page's engine, with no UI: which payment to follow, and what the shop's own
@@ -123,7 +124,7 @@ export function createPaymentResult(initial: PaymentResultOptions): PaymentResul
       `${PREFIX}the payment result needs statusUrl: the address where your server mounts createPaymentStatusHandler, e.g. '/api/payments/status'`,
     );
   }
-  const store = createSubscribable();
+  const listeners: Listeners = new Set();
   let snapshot: PaymentResultSnapshot = {
     state: 'waiting',
     payment: checkIds(options.payment?.paymentId, options.payment?.merchantPaymentId),
@@ -135,7 +136,7 @@ export function createPaymentResult(initial: PaymentResultOptions): PaymentResul
 
   function set(state: PaymentResultState, payment = snapshot.payment): void {
     snapshot = { state, payment };
-    store.notify();
+    listeners.forEach((listener) => listener());
   }
 
   // Merchant callbacks must never break the page, nor the page this controller.
@@ -256,7 +257,7 @@ export function createPaymentResult(initial: PaymentResultOptions): PaymentResul
   return {
     getState: () => snapshot,
 
-    subscribe: store.subscribe,
+    subscribe: subscribe(listeners),
 
     setOptions(next) {
       if (next && typeof next == 'object') options = next;

@@ -1,5 +1,6 @@
 import type { Handoff } from './handoff';
 import type { PaymentIds } from './saved-payment';
+import type { SessionEvent } from './session-reducer';
 import type { SessionState } from './state';
 import type { Institution } from './transport';
 import type { SessionOptions } from './types';
@@ -52,6 +53,16 @@ export interface PaymentSession {
  */
 export interface SessionWiring {
   divert?: (url: string, payment: PaymentIds, institution: Institution) => Handoff | undefined;
+  /**
+   * What `session.continueHere()` does (core's `continueHandoff`), given the session's state,
+   * its dispatch and its report: wired by the extras, which alone make a handoff, so that a
+   * Pay button without them does not carry it.
+   */
+  continueHere?: (
+    state: SessionState,
+    dispatch: (...event: SessionEvent) => void,
+    report: (message: string) => void,
+  ) => void;
 }
 
 /** How a front door creates its session. */

@@ -13,16 +13,13 @@ import type { SessionOptions } from './types';
 export const SLOW_LOAD_MS = 5000;
 
 /** No backend address for LIVE (the session's transport): the developer's sentence. */
-export function noBackend(): string {
-  let message = `${PREFIX}LIVE needs baseUrl or transport`;
-  try {
-    if (process.env.NODE_ENV !== 'production') {
-      message = `${PREFIX}no backend address for LIVE: pass the baseUrl of your backend or a transport`;
-    }
-  } catch {
-    // No bundler: the gist.
+export let noBackend = `${PREFIX}LIVE needs baseUrl or transport`;
+try {
+  if (process.env.NODE_ENV !== 'production') {
+    noBackend = `${PREFIX}no backend address for LIVE: pass the baseUrl of your backend or a transport`;
   }
-  return message;
+} catch {
+  // No bundler: the gist.
 }
 
 /** The `payment` option by value (compared so); undefined when none is given. */
@@ -48,16 +45,13 @@ export function beforeCreatePayment(action: string): string {
 }
 
 /** payWithInstitution was called while no component is in the page. */
-export function beforeMount(): string {
-  let message = `${PREFIX}payWithInstitution before the component is rendered`;
-  try {
-    if (process.env.NODE_ENV !== 'production') {
-      message = `${PREFIX}payWithInstitution needs the component in the page (rendered, or injectComponent called): its redirect would be lost`;
-    }
-  } catch {
-    // No bundler: the gist.
+export let beforeMount = `${PREFIX}payWithInstitution before the component is rendered`;
+try {
+  if (process.env.NODE_ENV !== 'production') {
+    beforeMount = `${PREFIX}payWithInstitution needs the component in the page (rendered, or injectComponent called): its redirect would be lost`;
   }
-  return message;
+} catch {
+  // No bundler: the gist.
 }
 
 /** In development: isWebView is for Android hosts (spec 4.4 rule 3). */

@@ -1,5 +1,5 @@
 import type * as events from './session-events';
-import { deriveStatus } from './state';
+import { withStatus } from './state';
 import type { SessionState } from './state';
 
 type Events = typeof events;
@@ -15,13 +15,11 @@ export type SessionEvent = {
 
 /** The next state: pure, a new object for every event (useSyncExternalStore compares them). */
 export function reduce(s: SessionState, [event, ...data]: SessionEvent): SessionState {
-  const next = {
+  // The rendered status is derived, never stored by hand.
+  return withStatus({
     ...s,
     ...(event as (s: SessionState, ...data: unknown[]) => Partial<SessionState>)(s, ...data),
-  };
-  // The rendered status is derived, never stored by hand.
-  next.status = deriveStatus(next);
-  return next;
+  });
 }
 
 /** The state a session starts in: with invalid options, failed for good (`unavailable`). */
@@ -30,7 +28,7 @@ export function initialState(
   payButtonEnabled: boolean,
   optionsError: string,
 ): SessionState {
-  const state = {
+  return withStatus({
     institutionsState: optionsError ? 'failed' : 'idle',
     listState: 'closed',
     paymentState: 'none',
@@ -44,7 +42,5 @@ export function initialState(
     paymentInvalid: false,
     slow: false,
     handoff: null,
-  } as Omit<SessionState, 'status'> as SessionState;
-  state.status = deriveStatus(state);
-  return state;
+  });
 }

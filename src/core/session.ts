@@ -18,7 +18,8 @@ import {
   warnWebViewOnIos,
 } from './session-options';
 import type { Problem } from './state';
-import { createSubscribable } from './subscribable';
+import { subscribe } from './subscribable';
+import type { Listeners } from './subscribable';
 import { createHttpTransport } from './http-transport';
 import { SANDBOX_BASE_URL } from './service-addresses';
 import type { Institution, PaymentInitiation, ServiceTransport } from './transport';
@@ -51,7 +52,7 @@ export function createPaymentSession(
   // What the shopper sees is `state`, and only it: it changes by dispatch(on.<event>) (events
   // ./session-events, reduce ./session-reducer) and no other way. Below: bookkeeping no front
   // door renders (subscribers, requests in flight, StrictMode's mount count, ids used).
-  const store = createSubscribable();
+  const listeners: Listeners = new Set();
   const usedIds = new Set<string>();
   let controller = new AbortController();
   /** The bank-list request in flight: a retry while it is slow, or teardown, aborts it. */
@@ -67,7 +68,7 @@ export function createPaymentSession(
 
   function dispatch(...event: SessionEvent): void {
     state = reduce(state, event);
-    store.notify();
+    listeners.forEach((listener) => listener());
   }
 
   // Merchant callbacks never break the session, nor it the page: what they returned, or undefined.
@@ -129,9 +130,8 @@ export function createPaymentSession(
   function transport(): ServiceTransport | string {
     const baseUrl =
       options.baseUrl ?? (options.environment === 'SANDBOX' ? SANDBOX_BASE_URL : undefined);
-    if (options.transport) return options.transport;
     // The service's addresses are not in its spec: never guessed. One HTTP transport per call.
-    return baseUrl ? createHttpTransport({ baseUrl }) : noBackend();
+    return options.transport || (baseUrl ? createHttpTransport({ baseUrl }) : noBackend);
   }
 
   async function fetchInstitutions(): Promise<void> {
@@ -267,7 +267,7 @@ export function createPaymentSession(
       return shown.ok ? { ...base, prepared: shown.value } : base;
     },
 
-    subscribe: store.subscribe,
+    subscribe: subscribe(listeners),
 
     setOptions(next) {
       const issue = validateOptions(next);
@@ -369,7 +369,7 @@ export function createPaymentSession(
       // One payment in flight at a time: a double click or a repeated call sends nothing.
       if (state.paymentState === 'initiating' || notPrepared('payWithInstitution')) return;
       if (invalid) return reportPay(invalid);
-      if (!mounts) return reportPay(beforeMount());
+      if (!mounts) return reportPay(beforeMount);
       const institution = state.institutions.find((i) => i.id === institutionId);
       // Before the list is here the backend validates the id; a bank the list marks
       // unavailable is refused as an unknown one is, and nothing is opened.
@@ -387,14 +387,8 @@ export function createPaymentSession(
 
     retry: refetch,
 
-    continueHere() {
-      const { handoff } = state;
-      if (!handoff) return;
-      // Left as when the bank's page opened here (the handoff gone).
-      dispatch(on.opened);
-      const failed = openBank(options.openUrl, handoff.url, handoff, String);
-      if (failed) reportPay(failed);
-    },
+    // Only a handoff needs it, and only the extras make one: their wiring does the work.
+    continueHere: () => options.continueHere?.(state, dispatch, reportPay),
   };
   return session;
 }

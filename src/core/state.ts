@@ -54,9 +54,20 @@ export interface SessionState {
   handoff: Handoff | null;
 }
 
-export function deriveStatus(s: Omit<SessionState, 'status'>): SessionStatus {
-  if (s.paymentState === 'initiating') return 'initiating';
-  if (s.institutionsState === 'failed') return 'error';
-  if (s.listState !== 'closed') return s.institutionsState === 'ready' ? 'selecting' : 'loading';
-  return s.paymentState === 'none' ? 'idle' : s.paymentState;
+/** `s` with its status derived from its three regions: the rendered status is never set by hand. */
+export function withStatus(s: Omit<SessionState, 'status'>): SessionState {
+  const state = s as SessionState;
+  state.status =
+    s.paymentState === 'initiating'
+      ? 'initiating'
+      : s.institutionsState === 'failed'
+        ? 'error'
+        : s.listState !== 'closed'
+          ? s.institutionsState === 'ready'
+            ? 'selecting'
+            : 'loading'
+          : s.paymentState === 'none'
+            ? 'idle'
+            : s.paymentState;
+  return state;
 }

@@ -1,22 +1,14 @@
 /**
- * A set of listeners and the subscribe that fills it: the one store primitive the payment
- * session and the result controller share (TanStack Query's `Subscribable`).
- * `subscribe` has the shape `useSyncExternalStore` asks for; `notify` calls every listener.
+ * A set of listeners: the one store primitive the payment session and the result controller
+ * share (TanStack Query's `Subscribable`). `subscribe(listeners)` is the subscribe function
+ * `useSyncExternalStore` asks for (it returns the unsubscribe function); a change calls every
+ * listener, in the order they subscribed (`listeners.forEach`).
  */
-export interface Subscribable {
-  /** Calls `listener` on every `notify`; returns the unsubscribe function. */
-  subscribe(listener: () => void): () => void;
-  /** Calls every listener, in the order they subscribed. */
-  notify(): void;
-}
+export type Listeners = Set<() => void>;
 
-export function createSubscribable(): Subscribable {
-  const listeners = new Set<() => void>();
-  return {
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    notify: () => listeners.forEach((listener) => listener()),
-  };
-}
+export const subscribe =
+  (listeners: Listeners) =>
+  (listener: () => void): (() => void) => (
+    listeners.add(listener),
+    () => listeners.delete(listener)
+  );

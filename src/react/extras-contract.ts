@@ -3,6 +3,7 @@ import type {
   PaymentResultOutcome,
   PaymentSession,
   ServiceMessages,
+  SessionOptions,
   SessionState,
   SessionWiring,
 } from '../core/index';
@@ -54,6 +55,7 @@ export interface ServicePayExtrasProps {
 /** The component's props the extras read: theirs, and a few of the component's. */
 export interface ExtrasProps extends ServicePayExtrasProps {
   statusUrl?: string;
+  openUrl?: SessionOptions['openUrl'];
   handoff?: boolean;
   messages?: unknown;
   disableVolumeStyling?: boolean;

@@ -1,6 +1,11 @@
 'use client';
 import { useEffect, useInsertionEffect, useState } from 'react';
-import { HANDOFF_MEDIA, REMEMBERED_BANK_KEY, resolveHandoffMessages } from '../core/index';
+import {
+  continueHandoff,
+  HANDOFF_MEDIA,
+  REMEMBERED_BANK_KEY,
+  resolveHandoffMessages,
+} from '../core/index';
 import type { Institution, SessionWiring } from '../core/index';
 
 // The opt-in extras of the component, in a chunk of their own (./load-extras): the desktop
@@ -27,6 +32,7 @@ export function options<P extends ExtrasProps>(props: P): P & SessionWiring {
       props.statusUrl && props.handoff !== false && desktop()
         ? { url, ...payment, institution }
         : undefined,
+    continueHere: continueHandoff(props.openUrl),
   };
 }
 
