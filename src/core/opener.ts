@@ -1,4 +1,3 @@
-import { errorMessage } from './errors';
 import { MESSAGE_PREFIX } from './protocol';
 import type { PaymentIds } from './saved-payment';
 import { opened } from './session-events';
@@ -7,14 +6,16 @@ import type { SessionWiring } from './session-api';
 /**
  * Opens a bank's authorisation page with the merchant's `openUrl`, else in this tab (the one
  * default): at Pay, and when the shopper continues here from a handoff. Returns the developer's
- * report when it could not be opened, else undefined: never thrown into the page. `describe`:
- * continueHere's report names the error (`String`), as the handoff panel's always has.
+ * report when it could not be opened, else undefined: never thrown into the page. `describe`
+ * names the error: Pay's report its message (errorMessage), continueHere's `String(error)`, as
+ * the handoff panel's always has (and errors.ts would bring the validation chunk into the
+ * extras' bundle).
  */
 export function openBank(
   openUrl: ((url: string, payment: PaymentIds) => void) | undefined,
   url: string,
   payment: PaymentIds,
-  describe: (error: unknown) => string = errorMessage,
+  describe: (error: unknown) => string,
 ): string | undefined {
   try {
     (openUrl ?? ((u: string) => location.assign(u)))(url, payment);

@@ -234,7 +234,7 @@ export function createPaymentSession(
     // phone instead (a QR code: docs/handoff.md): the session's handoff region.
     // `awaiting_authorisation` fires either way: the shopper is being sent to the bank.
     const handoff = options.divert?.(url, ids, institution);
-    const failed = !handoff && openBank(options.openUrl, url, ids);
+    const failed = !handoff && openBank(options.openUrl, url, ids, errorMessage);
     if (failed) return fail(failed);
     dispatch(on.opened, handoff);
     emit('awaiting_authorisation');
