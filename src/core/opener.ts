@@ -18,7 +18,8 @@ export function openBank(
   describe: (error: unknown) => string,
 ): string | undefined {
   try {
-    (openUrl ?? ((u: string) => location.assign(u)))(url, payment);
+    if (openUrl) openUrl(url, payment);
+    else location.assign(url);
   } catch (error) {
     return `${MESSAGE_PREFIX}could not open the authorisation URL: ${describe(error)}`;
   }

@@ -56,8 +56,7 @@ export interface SessionState {
 
 /** `s` with its status derived from its three regions: the rendered status is never set by hand. */
 export function withStatus(s: Omit<SessionState, 'status'>): SessionState {
-  const state = s as SessionState;
-  state.status =
+  (s as SessionState).status =
     s.paymentState === 'initiating'
       ? 'initiating'
       : s.institutionsState === 'failed'
@@ -69,5 +68,5 @@ export function withStatus(s: Omit<SessionState, 'status'>): SessionState {
           : s.paymentState === 'none'
             ? 'idle'
             : s.paymentState;
-  return state;
+  return s as SessionState;
 }
