@@ -273,6 +273,37 @@ function integrityManifest() {
   };
 }
 
+/**
+ * `const` written as `let` in the standalone files, as esbuild (the minifier of size-limit and
+ * of most bundlers) writes it and terser does not: the same block-scoped binding, never
+ * reassigned (a `const` that is would already throw), two bytes shorter each (27 B gzipped in
+ * the component's script).
+ */
+function constAsLet() {
+  return {
+    name: 'const-as-let',
+    renderChunk(code) {
+      const starts = [];
+      const visit = (node) => {
+        if (node?.type === 'VariableDeclaration' && node.kind === 'const') starts.push(node.start);
+        for (const value of Object.values(node ?? {})) {
+          if (Array.isArray(value)) value.forEach(visit);
+          else if (typeof value?.type === 'string') visit(value);
+        }
+      };
+      visit(this.parse(code));
+      let out = '';
+      let at = 0;
+      for (const start of starts.sort((a, b) => a - b)) {
+        if (code.slice(start, start + 5) !== 'const') throw new Error(`const-as-let at ${start}`);
+        out += `${code.slice(at, start)}let`;
+        at = start + 5;
+      }
+      return { code: out + code.slice(at), map: null };
+    },
+  };
+}
+
 /** A classic script for `<script src>`: everything bundled, production mode, minified. */
 const standalone = (input, file, more = [], output = {}) => ({
   input,
@@ -297,6 +328,7 @@ const standalone = (input, file, more = [], output = {}) => ({
       mangle: { properties: { regex: /^__[a-zA-Z]?$/ } },
       format: { comments: /^!/ },
     }),
+    constAsLet(),
     ...more,
   ],
   output: { file, format: 'iife', banner: licence, ...output },
