@@ -15,9 +15,6 @@ import type { PreparedPayment } from './types';
  */
 type Changes = Partial<SessionState>;
 
-/** A failed payment's sentence ends when the shopper moves on. */
-const pastPayFailure = (s: SessionState): Problem | null =>
-  s.problem === 'pay-failed' ? null : s.problem;
 
 /** A fetch of the banks starts (mount, retry, Pay after a failure): earlier trouble is cleared. */
 export const load = (): Changes => ({
@@ -73,7 +70,7 @@ export const open = (s: SessionState): Changes => ({
 /** The bank step closes; a failed payment's sentence goes with it. */
 export const close = (s: SessionState): Changes => ({
   listState: 'closed',
-  problem: pastPayFailure(s),
+  problem: s.problem === 'pay-failed' ? null : s.problem,
 });
 /** A payment starts at the institution; the id is renewed for the next one (spec 4.4 rule 4). */
 export const initiate = (
@@ -85,7 +82,7 @@ export const initiate = (
   selectedInstitution,
   merchantPaymentId,
   error: null,
-  problem: pastPayFailure(s),
+  problem: s.problem === 'pay-failed' ? null : s.problem,
 });
 /** The payment being started stopped: it failed, or its component went. */
 export const stop = (): Changes => ({ paymentState: 'none' });
