@@ -120,9 +120,16 @@ export function createPaymentResult(initial: PaymentResultOptions): PaymentResul
     usable = false;
   }
   if (!usable) {
-    throw new TypeError(
-      `${PREFIX}the payment result needs statusUrl: the address where your server mounts createPaymentStatusHandler, e.g. '/api/payments/status'`,
-    );
+    // Two lengths (docs/decisions.md): the whole sentence in development, its gist in production.
+    let message = `${PREFIX}the payment result needs statusUrl`;
+    try {
+      if (process.env.NODE_ENV !== 'production') {
+        message += `: the address where your server mounts createPaymentStatusHandler, e.g. '/api/payments/status'`;
+      }
+    } catch {
+      // No bundler: the gist.
+    }
+    throw new TypeError(message);
   }
   const listeners: Listeners = new Set();
   let snapshot: PaymentResultSnapshot = {

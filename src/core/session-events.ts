@@ -15,7 +15,6 @@ import type { PreparedPayment } from './types';
  */
 type Changes = Partial<SessionState>;
 
-
 /** A fetch of the banks starts (mount, retry, Pay after a failure): earlier trouble is cleared. */
 export const load = (): Changes => ({
   institutionsState: 'loading',
