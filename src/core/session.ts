@@ -148,7 +148,7 @@ export function createPaymentSession(
     const timer = setTimeout(() => signal.aborted || dispatch(on.slow), SLOW_LOAD_MS);
     try {
       // Untrusted: bad entries are dropped or repaired before they reach the page.
-      const { institutions, problem } = checkInstitutions(
+      const [institutions, problem] = checkInstitutions(
         await t.fetchInstitutions(
           { environment: options.environment, applicationId: options.applicationId },
           signal,
@@ -217,13 +217,12 @@ export function createPaymentSession(
     // Never redirect a page whose component has gone.
     if (signal.aborted || !mounts) return dispatch(on.stop);
     // Untrusted: only an http(s) authorisation URL of a well-formed answer is opened.
-    const checked = checkInitiatedPayment(answer);
-    if ('problem' in checked) return fail(checked.problem);
-    let { url } = checked;
-    if (options.isWebView) url = addAppLinkFragment(url);
+    const [problem, checkedUrl, paymentId] = checkInitiatedPayment(answer);
+    if (problem) return fail(problem);
+    const url = options.isWebView ? addAppLinkFragment(checkedUrl!) : checkedUrl!;
     // For the result page, should the bank send the shopper back with no ids (saved-payment.ts);
     // inline, as these bytes are in every Pay button's bundle. The result page re-checks them.
-    const ids = { paymentId: checked.paymentId, merchantPaymentId };
+    const ids = { paymentId: paymentId!, merchantPaymentId };
     try {
       sessionStorage.setItem(SAVED_PAYMENT_KEY, JSON.stringify(ids));
     } catch {

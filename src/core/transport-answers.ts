@@ -35,12 +35,12 @@ export const MAX_SHOWN_INSTITUTIONS = 200;
  */
 const LONGEST_REAL_LIST = 1000;
 
-export interface CheckedInstitutions {
-  /** The usable institutions (ids unique, first wins); null when the answer was no list at all. */
-  institutions: Institution[] | null;
-  /** What was wrong, for errorConsumer; null when the answer was clean. */
-  problem: string | null;
-}
+/**
+ * [institutions, problem]: the usable institutions (ids unique, first wins), null when the
+ * answer was no list at all; what was wrong, for errorConsumer, null when the answer was clean.
+ * A pair, not an object: no property names in every Pay button's bundle.
+ */
+export type CheckedInstitutions = [institutions: Institution[] | null, problem: string | null];
 
 /** Validates and normalises what `fetchInstitutions` resolved with. Never throws. */
 export function checkInstitutions(answer: unknown): CheckedInstitutions {
@@ -54,10 +54,10 @@ export function checkInstitutions(answer: unknown): CheckedInstitutions {
     // A revoked Proxy: no list.
   }
   if (!list) {
-    return {
-      institutions: null,
-      problem: `${PREFIX}fetchInstitutions resolved with ${describeValue(answer)}, not an array`,
-    };
+    return [
+      null,
+      `${PREFIX}fetchInstitutions resolved with ${describeValue(answer)}, not an array`,
+    ];
   }
   list.forEach((item, i) => {
     const fix = (what: string) => problems.push(`[${i}] ${what}`);
@@ -95,24 +95,23 @@ export function checkInstitutions(answer: unknown): CheckedInstitutions {
   const fixed = problems.length
     ? `${PREFIX}fetchInstitutions answer fixed: ${problems.slice(0, 5).join('; ')}${problems.length > 5 ? `; ${problems.length - 5} more` : ''}`
     : '';
-  return {
+  return [
     institutions,
     // One report for the whole list, however many things were wrong with it; the banks that
     // are left are shown (all of them kept, however many: the view bounds what it renders).
-    problem:
-      (list.length > LONGEST_REAL_LIST
-        ? `${PREFIX}fetchInstitutions answered ${list.length} banks, too many${fixed && '; '}`
-        : '') + fixed || null,
-  };
+    (list.length > LONGEST_REAL_LIST
+      ? `${PREFIX}fetchInstitutions answered ${list.length} banks, too many${fixed && '; '}`
+      : '') + fixed || null,
+  ];
 }
 
 /**
- * The authorisation URL of what `initiatePayment` resolved with, or the problem with it.
- * Never throws.
+ * What `initiatePayment` resolved with, checked: `[problem]` when it cannot be used, else
+ * `['', authorisation URL, paymentId]`. Never throws.
  */
 export function checkInitiatedPayment(
   answer: unknown,
-): { url: string; paymentId: string } | { problem: string } {
+): [problem: string] | [problem: '', url: string, paymentId: string] {
   let id: unknown;
   let url: unknown;
   try {
@@ -129,5 +128,5 @@ export function checkInitiatedPayment(
           !isPaymentId(id)
           ? `initiatePayment resolved with paymentId ${describeValue(id)}: it ${PAYMENT_ID_RULE}`
           : '';
-  return problem ? { problem: PREFIX + problem } : { url: url as string, paymentId: id as string };
+  return problem ? [PREFIX + problem] : ['', url as string, id as string];
 }
