@@ -124,16 +124,11 @@ export function validatePaymentArgs(args: unknown): Result<PreparedPayment> {
 
 function readPaymentArgs(args: Record<string, unknown>): Result<PreparedPayment> {
   let sentMetadata: Record<string, unknown> | undefined;
-  // Each argument is read once: a getter cannot show the checks one value and the request another.
-  const { amount, paymentReference, currency, merchantPaymentId, agentType } = args;
-  const given = {
-    amount,
-    paymentReference,
-    currency,
-    merchantPaymentId,
-    agentType,
-    metadata: args.metadata,
-  };
+  // Each argument is read once: a getter cannot show the checks one value and the request
+  // another. A copy of the object's own enumerable properties (what JSON and a literal give),
+  // so a property inherited from a polluted Object.prototype is never read as an argument.
+  const given = { ...args };
+  const { amount, paymentReference, merchantPaymentId, agentType } = given;
   const issue = firstIssue(given, [
     ['paymentRequest.amount', checkAmount, 'amount'],
     ['paymentRequest.reference', checkReference, 'paymentReference'],
