@@ -320,8 +320,10 @@ const standalone = (input, file, more = [], output = {}) => ({
       // es2020, as esbuild emits. unsafe_arrows: a function expression that reads no `this`
       // becomes an arrow. Safe here: Preact calls `new` only on a component whose prototype
       // has `render` (a class), and nothing else news or reads the prototype of one.
+      // keep_fargs: false drops unused trailing parameters (Preact's render's third, the
+      // shim's useDebugValue's second): nothing in these files reads a function's `length`.
       ecma: 2020,
-      compress: { passes: 3, unsafe_arrows: true },
+      compress: { passes: 3, unsafe_arrows: true, keep_fargs: false },
       // Preact's own internal properties (`__k`, `__e`, ... and `__`, already mangled in its
       // published build) shortened again: every file that reads them is this one minified
       // file (the extras file renders with it through Service.runtime and touches none).
