@@ -182,7 +182,10 @@ function preactBuild() {
  * namespace, as React's own CommonJS exports would look (rather than a copy of every export).
  */
 const shimCommonjs = () =>
-  commonjs({ requireReturnsDefault: (id) => (id === SHIM_REACT ? 'namespace' : false) });
+  commonjs({
+    requireReturnsDefault: (id) => (id === SHIM_REACT ? 'namespace' : false),
+    strictRequires: 'auto',
+  });
 
 /**
  * The shim (CommonJS) chooses its production or development file by `process.env.NODE_ENV`,
