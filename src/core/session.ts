@@ -128,8 +128,8 @@ export function createPaymentSession(
 
   /** The transport the options name, or why there is none (a developer's sentence). */
   function transport(): ServiceTransport | string {
-    const baseUrl =
-      options.baseUrl ?? (options.environment === 'SANDBOX' ? SANDBOX_BASE_URL : undefined);
+    // A baseUrl given is a valid one (validation refuses '' and every non-http(s) address).
+    const baseUrl = options.baseUrl || (options.environment === 'SANDBOX' && SANDBOX_BASE_URL);
     // The service's addresses are not in its spec: never guessed. One HTTP transport per call.
     return options.transport || (baseUrl ? createHttpTransport({ baseUrl }) : noBackend);
   }
