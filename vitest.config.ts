@@ -2,6 +2,7 @@ import { storybookTest } from '@storybook/addon-vitest/vitest-plugin';
 import { playwright } from '@vitest/browser-playwright';
 import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
+import type { BrowserCommand } from 'vitest/node';
 import { CHROMIUM_ARGS, chromiumPath } from './test/helpers/browser.js';
 import { sourceAliases } from './test/helpers/source-aliases.js';
 
@@ -27,12 +28,17 @@ const SERVER_TESTS = [
 const MEMORY_TESTS = ['test/sandbox/deliveries.retention.test.ts'];
 // A load test `test:quick` leaves out too: a bank list of 100,000 on both renderers.
 const HEAVY_DOM_TESTS = ['test/react/BankList.large-list.test.tsx'];
+// At least two files at once. vitest's own default is one fewer than the cores, so one on
+// this 2-core machine, and most files wait on a browser, a server or a timer, not the CPU.
+const WORKERS = Math.max(2, availableParallelism());
+// How .storybook/vitest.setup.ts turns a story's page dark and back (the storybook project):
+// page.emulateMedia on the test's own page (one per browser session, one file at a time).
+const setColorScheme: BrowserCommand<[scheme: 'light' | 'dark' | null]> = ({ page }, scheme) =>
+  page.emulateMedia({ colorScheme: scheme });
 export default defineConfig({
   resolve: { alias },
   test: {
-    // At least two files at once. vitest's own default is one fewer than the cores, so one on
-    // this 2-core machine, and most files wait on a browser, a server or a timer, not the CPU.
-    maxWorkers: Math.max(2, availableParallelism()),
+    maxWorkers: WORKERS,
     // The stylesheets are imported as strings (`?raw`: the component's, and the sandbox's in
     // every project that starts it); vitest empties CSS by default.
     css: { include: [/\.css/] },
@@ -99,10 +105,10 @@ export default defineConfig({
       },
       // The shopper's journeys in two more engines (Chromium runs them in the e2e project):
       // Firefox ESR (puppeteer-core over WebDriver BiDi) and WebKitGTK (selenium-webdriver and
-      // WebKitWebDriver), one file per engine (test/engines/journeys.ts). Last, alone: each
-      // engine is a multi-process browser, so they run one file at a time, after everything
-      // that is timing-sensitive. Tried beside the package project and each other (one pool,
-      // to save the half minute they take): a WebKit journey then hung past its 120 s timeout.
+      // WebKitWebDriver), one file per engine (test/engines/journeys.ts). Last, and alone: after
+      // everything that is timing-sensitive, never beside another project (tried beside the
+      // package project: a WebKit journey hung past its 120 s timeout). The two engines' files
+      // run side by side: 29 s instead of 43 s here, five runs out of five passing.
       {
         extends: true,
         test: {
@@ -111,7 +117,6 @@ export default defineConfig({
           environment: 'node',
           // Prints one line per engine missing here (fails under CI).
           globalSetup: ['test/engines/support/engine-check.ts', SHARED],
-          fileParallelism: false,
           testTimeout: 120_000,
           hookTimeout: 120_000,
           sequence: { groupOrder: 3 },
@@ -141,12 +146,18 @@ export default defineConfig({
           plugins: [
             storybookTest({ configDir: new URL('./.storybook', import.meta.url).pathname }),
           ],
+          // The setup file's own import (the a11y addon's check, run again in dark), bundled
+          // before the first story: found mid-run, Vite re-optimises and reloads the page, and
+          // the stories loading then fail ("Vitest failed to find the runner").
+          optimizeDeps: { include: ['@storybook/addon-a11y/preview'] },
           test: {
             name: 'storybook',
             setupFiles: ['.storybook/vitest.setup.ts'],
             // After the other projects, not beside them: two browsers on two cores would slow
             // their timing-sensitive tests (retries, timeouts) down to flakiness.
             sequence: { groupOrder: 1 },
+            // Not inherited (no `extends`): two pages of the one browser, each a file at a time.
+            maxWorkers: WORKERS,
             provide: {
               storybookScreenshots: new URL('./artifacts/storybook', import.meta.url).pathname,
             },
@@ -154,17 +165,13 @@ export default defineConfig({
               enabled: true,
               headless: true,
               provider: playwright({ launchOptions }),
-              // Light and dark (prefers-color-scheme): the default colours must pass in both. The
+              // One browser, every story rendered once: the test switches the page to dark
+              // (prefers-color-scheme) after the light checks and runs axe again there
+              // (.storybook/vitest.setup.ts), so the default colours must pass in both. The
               // viewport is each story's (Storybook's `viewport` global, 1200 px by default; the
               // phone stories set 390 px); every state at 390 px is also in test/e2e/shopper.
-              instances: [
-                { browser: 'chromium' },
-                {
-                  browser: 'chromium',
-                  name: 'storybook (chromium, dark)',
-                  provider: playwright({ launchOptions, contextOptions: { colorScheme: 'dark' } }),
-                },
-              ],
+              instances: [{ browser: 'chromium' }],
+              commands: { setColorScheme },
               // The screenshots are written through the browser API (local only).
               api: { allowWrite: true },
             },

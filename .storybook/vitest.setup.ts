@@ -1,15 +1,23 @@
-import { afterEach, beforeEach, inject } from 'vitest';
+import { afterEach as axeAfterEach } from '@storybook/addon-a11y/preview';
+import { beforeEach, inject } from 'vitest';
 import type { TestContext } from 'vitest';
-import { page } from 'vitest/browser';
+import { commands, page } from 'vitest/browser';
 
 // Runs in the browser around each story's test (render, play function, then axe). It writes
 // the axe result and the screenshot's path into the test report (vitest --reporter=verbose
-// lists them under each story), and a screenshot of the story's final state for review.
+// lists them under each story), and a screenshot of the story's final state for review. Then
+// the same state in dark: axe again and a second screenshot.
 
 declare module 'vitest' {
   export interface ProvidedContext {
     /** Absolute path of the folder the story screenshots go to (artifacts/storybook/). */
     storybookScreenshots: string;
+  }
+}
+declare module 'vitest/browser' {
+  interface BrowserCommands {
+    /** prefers-color-scheme for this test's page; null: the browser's own (vitest.config.ts). */
+    setColorScheme(scheme: 'light' | 'dark' | null): Promise<void>;
   }
 }
 
@@ -23,10 +31,13 @@ interface Report {
 }
 interface ComposedStory {
   id: string;
+  parameters: Record<string, unknown>;
+  globals: Record<string, unknown>;
   reporting: { addReport(report: Report): void };
+  run(...args: unknown[]): Promise<void>;
 }
 
-// The project runs twice, in light and in dark (prefers-color-scheme): one screenshot each,
+// Each story is checked in light, then in dark (prefers-color-scheme): one screenshot each,
 // marked -390 for the stories shown at a phone's width.
 const scheme = () =>
   (innerWidth <= 480 ? '-390' : '') +
@@ -48,9 +59,37 @@ function annotateAxe(context: TestContext, story: ComposedStory, report: Report)
   void context.annotate(`artifacts/storybook/${screenshotName(story)}`, 'screenshot');
 }
 
+/** The story's frame as it is now (Storybook unmounts it only when the next story starts). */
+async function screenshot(story: ComposedStory): Promise<void> {
+  const frames = document.querySelectorAll<HTMLElement>('[data-story-frame]');
+  const frame = frames[frames.length - 1];
+  if (!frame) return;
+  await page.screenshot({
+    element: frame,
+    path: `${inject('storybookScreenshots')}/${screenshotName(story)}`,
+  });
+}
+
+/**
+ * The story's final state in dark: the page switched to prefers-color-scheme: dark, the a11y
+ * addon's own check once more (the story's a11y parameters, its report, and the test failed
+ * on any violation), and a screenshot; then back to the browser's own scheme.
+ */
+async function checkDark(story: ComposedStory): Promise<void> {
+  await commands.setColorScheme('dark');
+  try {
+    await axeAfterEach({ ...story, viewMode: 'story' } as unknown as Parameters<
+      typeof axeAfterEach
+    >[0]);
+    await screenshot(story);
+  } finally {
+    await commands.setColorScheme(null);
+  }
+}
+
 beforeEach((context) => {
-  // addon-vitest hands the composed story to the test context before running it; its axe
-  // report arrives while the test still runs, the only time vitest accepts annotations.
+  // addon-vitest hands the composed story to the test context, then runs it: the checks below
+  // go into that run, as vitest accepts annotations only while the test runs.
   let story: ComposedStory | undefined;
   Object.defineProperty(context, 'story', {
     configurable: true,
@@ -58,25 +97,24 @@ beforeEach((context) => {
     get: () => story,
     set(value: ComposedStory) {
       story = value;
-      // Without the reporting API (a future addon version), the test runs as it is, unannotated.
-      if (typeof value?.reporting?.addReport !== 'function') return;
+      // The dark check needs both: a newer addon without them fails here rather than skip it.
+      if (typeof value?.reporting?.addReport !== 'function' || typeof value.run !== 'function') {
+        throw new Error('.storybook/vitest.setup.ts: the composed story has no run or reporting');
+      }
       const addReport = value.reporting.addReport.bind(value.reporting);
       value.reporting.addReport = (report) => {
         addReport(report);
         if (report.type === 'a11y') annotateAxe(context, value, report);
       };
+      const run = value.run.bind(value);
+      value.run = async (...args) => {
+        try {
+          await run(...args);
+        } finally {
+          await screenshot(value);
+        }
+        await checkDark(value);
+      };
     },
-  });
-});
-
-afterEach(async (context) => {
-  const story = (context as { story?: ComposedStory }).story;
-  // The story is still rendered: Storybook unmounts it when the next story starts.
-  const frames = document.querySelectorAll<HTMLElement>('[data-story-frame]');
-  const frame = frames[frames.length - 1];
-  if (!story || !frame) return;
-  await page.screenshot({
-    element: frame,
-    path: `${inject('storybookScreenshots')}/${screenshotName(story)}`,
   });
 });

@@ -21,8 +21,8 @@ const meta = {
         component:
           'What a shopper meets on a phone and when things go wrong: every sentence comes from ' +
           'the messages table (`messages` option), never the developer’s text, which goes to ' +
-          '`errorConsumer`. Every story here also runs in dark (`prefers-color-scheme`) under ' +
-          'the Storybook test project, with axe.',
+          '`errorConsumer`. The Storybook test project checks every story here with axe in ' +
+          'light and again in dark (`prefers-color-scheme`).',
       },
     },
   },

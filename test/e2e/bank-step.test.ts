@@ -16,6 +16,7 @@ import {
 } from '../../src/core/index';
 import { SANDBOX_APPLICATION_ID, startSandbox } from '../../src/sandbox/index';
 import { launchChromium } from '../helpers/browser';
+import { sandboxKeyFile } from '../helpers/sandbox-key';
 import { FAST_RETRY, prepareScreenshots, shot, startCheckoutWithSandbox } from './support';
 import type { Sandbox } from './support';
 
@@ -127,6 +128,7 @@ describe('an unavailable bank (Santander UK)', () => {
       applications: { [SANDBOX_APPLICATION_ID]: { merchantName: checkout.merchantName } },
       retry: FAST_RETRY,
       unavailableInstitutions: ['santander'],
+      keyFile: sandboxKeyFile,
     });
     checkout.useSandbox(sandbox);
     stop = async () => {

@@ -17,15 +17,18 @@ import { createWebhookHandler } from '../../src/webhook/index';
 import { launchChromium } from '../helpers/browser';
 import {
   FAST_RETRY,
+  SCHEMES,
   axeViolations,
   bankButton,
   chooseBank,
+  inBothSchemes,
   prepareScreenshots,
   shot,
   startCheckoutWithSandbox,
 } from './support';
-import type { Checkout, Sandbox } from './support';
+import type { Checkout, Sandbox, Scheme } from './support';
 import { freePort, listenOnFreePort } from '../helpers/free-port';
+import { sandboxKeyFile } from '../helpers/sandbox-key';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -389,60 +392,64 @@ describe('accessibility in a real browser', () => {
     record(failed, 'FAILED');
     const pending = '5e4d8a52-0000-4000-8000-00000000000c';
     try {
-      for (const colorScheme of ['light', 'dark'] as const) {
-        for (const width of [1280, 390]) {
-          const context = await browser.newContext({
-            bypassCSP: true,
-            colorScheme,
-            viewport: { width, height: 800 },
-          });
-          const page = await context.newPage();
-          await page.clock.install();
-          // The order summary shows for a tab that sent the shopper to the bank.
-          await page.addInitScript(() =>
-            sessionStorage.setItem(
-              'example-coffee:order',
-              JSON.stringify({
-                orderId: '5e4d8a52-0000-4000-8000-0000000000dd',
-                item: 'Single-origin coffee beans, 1\u00a0kg',
-                amount: 12.5,
-                currency: 'GBP',
-                reference: 'ORDER-1042',
-              }),
-            ),
-          );
-          const found: Record<string, string[]> = {};
-          const rings: string[] = [];
-          for (const [id, heading] of [
-            [received, 'Payment received'],
-            [failed, 'Payment not completed'],
-            [pending, 'Waiting for your bank to confirm…'],
-          ] as const) {
-            await page.goto(
-              `${checkout.returnUrl}?paymentId=${id}&merchantPaymentId=${merchantPaymentId}`,
-            );
-            await page.getByRole('heading', { level: 1, name: heading }).waitFor();
-            found[heading] = await axeViolations(page);
+      for (const width of [1280, 390]) {
+        const context = await browser.newContext({
+          bypassCSP: true,
+          viewport: { width, height: 800 },
+        });
+        const page = await context.newPage();
+        await page.clock.install();
+        // The order summary shows for a tab that sent the shopper to the bank.
+        await page.addInitScript(() =>
+          sessionStorage.setItem(
+            'example-coffee:order',
+            JSON.stringify({
+              orderId: '5e4d8a52-0000-4000-8000-0000000000dd',
+              item: 'Single-origin coffee beans, 1\u00a0kg',
+              amount: 12.5,
+              currency: 'GBP',
+              reference: 'ORDER-1042',
+            }),
+          ),
+        );
+        const found = { light: {}, dark: {} } as Record<Scheme, Record<string, string[]>>;
+        const rings = { light: [] as string[], dark: [] as string[] };
+        // Each state loaded once, checked in light, then switched to dark.
+        const check = (name: string, ring = false) =>
+          inBothSchemes(page, async (colorScheme) => {
+            found[colorScheme][name] = await axeViolations(page);
             // The heading has focus, to be read out, with no ring drawn for this shopper, who
             // has not touched the page yet.
-            rings.push(
-              await page.evaluate(() => {
-                const focused = document.activeElement!;
-                return `${focused.tagName} ${getComputedStyle(focused).outlineStyle}`;
-              }),
-            );
-          }
-          await page.clock.runFor(NOT_HEARD_AFTER_MS);
-          await page
-            .getByRole('heading', { name: 'We haven’t heard from your bank yet' })
-            .waitFor();
-          found['not heard'] = await axeViolations(page);
-          // A tab that keeps no payment (this one kept the last address's, for a reload).
-          await page.evaluate(() => sessionStorage.clear());
-          await page.goto(checkout.returnUrl);
-          await page.getByRole('heading', { name: 'We can’t find your payment' }).waitFor();
-          found['not found'] = await axeViolations(page);
-          expect(found, `${colorScheme} ${width}px`).toEqual({
+            if (ring) {
+              rings[colorScheme].push(
+                await page.evaluate(() => {
+                  const focused = document.activeElement!;
+                  return `${focused.tagName} ${getComputedStyle(focused).outlineStyle}`;
+                }),
+              );
+            }
+          });
+        for (const [id, heading] of [
+          [received, 'Payment received'],
+          [failed, 'Payment not completed'],
+          [pending, 'Waiting for your bank to confirm…'],
+        ] as const) {
+          await page.goto(
+            `${checkout.returnUrl}?paymentId=${id}&merchantPaymentId=${merchantPaymentId}`,
+          );
+          await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+          await check(heading, true);
+        }
+        await page.clock.runFor(NOT_HEARD_AFTER_MS);
+        await page.getByRole('heading', { name: 'We haven’t heard from your bank yet' }).waitFor();
+        await check('not heard');
+        // A tab that keeps no payment (this one kept the last address's, for a reload).
+        await page.evaluate(() => sessionStorage.clear());
+        await page.goto(checkout.returnUrl);
+        await page.getByRole('heading', { name: 'We can’t find your payment' }).waitFor();
+        await check('not found');
+        for (const colorScheme of SCHEMES) {
+          expect(found[colorScheme], `${colorScheme} ${width}px`).toEqual({
             'Payment received': [],
             'Payment not completed': [],
             'Waiting for your bank to confirm…': [],
@@ -450,9 +457,9 @@ describe('accessibility in a real browser', () => {
             'not found': [],
           });
           // (Waiting is the first state shown: nothing moved focus yet.)
-          expect(rings).toEqual(['H1 none', 'H1 none', 'BODY none']);
-          await context.close();
+          expect(rings[colorScheme]).toEqual(['H1 none', 'H1 none', 'BODY none']);
         }
+        await context.close();
       }
     } finally {
       await stop();
@@ -539,6 +546,7 @@ describe('a receiver that is down at first', () => {
       webCallbackUrl: checkout.returnUrl,
       mobileCallbackUrl: checkout.returnUrl,
       retry: FAST_RETRY,
+      keyFile: sandboxKeyFile,
     });
     checkout.useSandbox(sandbox);
     const page = await browser.newPage();

@@ -19,8 +19,9 @@ import {
 } from '../../src/webhook/index';
 import { launchChromium } from '../helpers/browser';
 import { listenOnFreePort } from '../helpers/free-port';
-import { axeViolations, prepareScreenshots, shot } from './support';
-import type { Sandbox } from './support';
+import { sandboxKeyFile } from '../helpers/sandbox-key';
+import { SCHEMES, axeViolations, inBothSchemes, prepareScreenshots, shot } from './support';
+import type { Sandbox, Scheme } from './support';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -71,6 +72,7 @@ async function sandboxFor(webhookUrl: string, log?: (line: string) => void): Pro
     webhookUrl,
     retry: { initialDelayMs: 20, factor: 2, maxDelayMs: 100, maxAttempts: 3 },
     log,
+    keyFile: sandboxKeyFile,
   });
   cleanups.push(() => sandbox.stop());
   return sandbox;
@@ -294,7 +296,8 @@ window.results = Promise.all([
 });
 
 describe('accessibility of every sandbox page in a real browser', () => {
-  // Six pages in four browser contexts, each through axe: a minute or so on a busy machine.
+  // Six pages at two widths, each loaded once and through axe in light and dark: a minute or so
+  // on a busy machine.
   it(
     'has no axe violations, colour contrast included, light and dark, at 1280 and 390 px',
     { timeout: 180_000 },
@@ -348,34 +351,36 @@ describe('accessibility of every sandbox page in a real browser', () => {
         ['keys', `${sandbox.url}/keys`],
         ['not found', `${sandbox.url}/bank/unknown`],
       ];
-      for (const colorScheme of ['light', 'dark'] as const) {
-        for (const width of [1280, 390]) {
-          // axe is injected by the test, so this context lets it past the pages' strict CSP.
-          const context = await browser.newContext({
-            bypassCSP: true,
-            colorScheme,
-            viewport: { width, height: 800 },
-          });
-          const page = await context.newPage();
-          const found: Record<string, string[]> = {};
-          for (const [name, url] of pages) {
-            await page.goto(url);
-            // Every folded part open, so its contents are checked too.
-            await page.evaluate(() =>
-              document.querySelectorAll('details').forEach((details) => (details.open = true)),
-            );
-            found[name] = await axeViolations(page);
+      for (const width of [1280, 390]) {
+        // axe is injected by the test, so this context lets it past the pages' strict CSP.
+        const context = await browser.newContext({
+          bypassCSP: true,
+          viewport: { width, height: 800 },
+        });
+        const page = await context.newPage();
+        const found = { light: {}, dark: {} } as Record<Scheme, Record<string, string[]>>;
+        for (const [name, url] of pages) {
+          await page.goto(url);
+          // Every folded part open, so its contents are checked too.
+          await page.evaluate(() =>
+            document.querySelectorAll('details').forEach((details) => (details.open = true)),
+          );
+          // Each page loaded once, checked in light, then switched to dark.
+          await inBothSchemes(page, async (colorScheme) => {
+            found[colorScheme][name] = await axeViolations(page);
             // Nothing wider than the screen: tables scroll inside their own region, long
             // addresses and ids wrap.
             const overflow = await page.evaluate(() => document.documentElement.scrollWidth);
-            if (overflow > width) found[name].push(`page ${overflow} px wide`);
+            if (overflow > width) found[colorScheme][name].push(`page ${overflow} px wide`);
             if (name === 'deliveries') await shot(page, `deliveries-a11y-${colorScheme}-${width}`);
-          }
-          expect(found, `${colorScheme} ${width}px`).toEqual(
+          });
+        }
+        for (const colorScheme of SCHEMES) {
+          expect(found[colorScheme], `${colorScheme} ${width}px`).toEqual(
             Object.fromEntries(pages.map(([name]) => [name, []])),
           );
-          await context.close();
         }
+        await context.close();
       }
     },
   );

@@ -17,7 +17,13 @@ import {
 } from '../../src/core/index';
 import { launchChromium } from '../helpers/browser';
 import { decodeQrFromPng } from '../helpers/qr-decode';
-import { axeViolations, prepareScreenshots, shot, startCheckoutWithSandbox } from './support';
+import {
+  axeViolations,
+  inBothSchemes,
+  prepareScreenshots,
+  shot,
+  startCheckoutWithSandbox,
+} from './support';
 import type { Checkout, Sandbox } from './support';
 
 /** A laptop: a mouse (fine pointer, hover), wider than a phone. */
@@ -221,34 +227,37 @@ describe('the desktop handoff in the example checkout', () => {
   });
 });
 
-describe('axe, colour contrast included', () => {
-  for (const colorScheme of ['light', 'dark'] as const) {
-    it(`the handoff panel at 1280 px, ${colorScheme}`, async () => {
-      // axe is injected by the test, so this context lets it past the page's strict CSP.
-      const page = await open({ ...DESKTOP, colorScheme, bypassCSP: true });
-      await handOff(page);
-      expect(await axeViolations(page)).toEqual([]);
+describe('axe, colour contrast included, light and dark', () => {
+  // Each view reached once, checked in light, then switched to dark.
+  it('the handoff panel at 1280 px', async () => {
+    // axe is injected by the test, so this context lets it past the page's strict CSP.
+    const page = await open({ ...DESKTOP, bypassCSP: true });
+    await handOff(page);
+    await inBothSchemes(page, async (colorScheme) => {
+      expect(await axeViolations(page), colorScheme).toEqual([]);
       await shot(page, `handoff-e2e-axe-${colorScheme}`);
     });
+  });
 
-    it(`the bank step with Last used and Popular banks at 390 px, ${colorScheme}`, async () => {
-      const page = await open({ ...PHONE, colorScheme, bypassCSP: true });
-      await page.goto(checkout.url);
-      // A bank paid with before, on this device (bank-step.test.ts pays for it for real).
-      await page.evaluate(([key]) => localStorage.setItem(key!, 'hsbc'), [REMEMBERED_BANK_KEY]);
-      await page.reload();
-      await page.getByRole('button', PAY).tap();
-      const step = page.getByRole('region', { name: DEFAULT_MESSAGES.chooseBank });
-      await step
-        .getByRole('list', { name: H.lastUsed })
-        .getByRole('button', { name: BANK })
-        .waitFor();
-      expect(
-        await step.getByRole('list', { name: H.featured }).getByRole('button').allTextContents(),
-      ).toEqual(['Barclays', 'Monzo']);
-      expect(await step.getByRole('button', { name: H.forgetBank }).isVisible()).toBe(true);
-      expect(await axeViolations(page)).toEqual([]);
+  it('the bank step with Last used and Popular banks at 390 px', async () => {
+    const page = await open({ ...PHONE, bypassCSP: true });
+    await page.goto(checkout.url);
+    // A bank paid with before, on this device (bank-step.test.ts pays for it for real).
+    await page.evaluate(([key]) => localStorage.setItem(key!, 'hsbc'), [REMEMBERED_BANK_KEY]);
+    await page.reload();
+    await page.getByRole('button', PAY).tap();
+    const step = page.getByRole('region', { name: DEFAULT_MESSAGES.chooseBank });
+    await step
+      .getByRole('list', { name: H.lastUsed })
+      .getByRole('button', { name: BANK })
+      .waitFor();
+    expect(
+      await step.getByRole('list', { name: H.featured }).getByRole('button').allTextContents(),
+    ).toEqual(['Barclays', 'Monzo']);
+    expect(await step.getByRole('button', { name: H.forgetBank }).isVisible()).toBe(true);
+    await inBothSchemes(page, async (colorScheme) => {
+      expect(await axeViolations(page), colorScheme).toEqual([]);
       await shot(page, `bank-step-extras-390-${colorScheme}`);
     });
-  }
+  });
 });

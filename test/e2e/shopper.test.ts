@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_MESSAGES } from '../../src/core/messages';
 import { launchChromium } from '../helpers/browser';
 import { APP_ID } from '../helpers/merchant';
-import { axeViolations, prepareScreenshots, shot } from './support';
+import { axeViolations, inBothSchemes, prepareScreenshots, shot } from './support';
 
 // The script's file name carries the component version (package.json componentVersion).
 const { componentVersion: version } = JSON.parse(
@@ -116,12 +116,8 @@ const PHONE: BrowserContextOptions = {
   isMobile: true,
 };
 
-async function open(device: BrowserContextOptions, config: Config = {}, dark = false) {
-  const context = await browser.newContext({
-    ...device,
-    colorScheme: dark ? 'dark' : 'light',
-    bypassCSP: true,
-  });
+async function open(device: BrowserContextOptions, config: Config = {}) {
+  const context = await browser.newContext({ ...device, colorScheme: 'light', bypassCSP: true });
   const page = await context.newPage();
   // A fake clock: the slow-load line appears when the test moves time on, not after a wait.
   await page.clock.install();
@@ -329,20 +325,25 @@ const STATES: [string, Config, (page: Page) => Promise<void>][] = [
   ],
 ];
 
+// Each state is reached once and checked in light, then with the same page switched to dark.
 describe.each([
-  ['1280', LAPTOP, false],
-  ['1280-dark', LAPTOP, true],
-  ['390', PHONE, false],
-  ['390-dark', PHONE, true],
-] as const)('every state at %s', (label, device, dark) => {
-  it.each(STATES)('%s: no developer text, axe clean', async (name, config, reach) => {
-    const { page, close } = await open(device, config, dark);
-    await reach(page);
-    expect(await developerText(page)).toBeNull();
-    expect(await axeViolations(page)).toEqual([]);
-    if (name !== 'idle' || label.startsWith('1280')) await shot(page, `shopper-${name}-${label}`);
-    await close();
-  });
+  ['1280', LAPTOP],
+  ['390', PHONE],
+] as const)('every state at %s', (width, device) => {
+  it.each(STATES)(
+    '%s: no developer text, axe clean, light and dark',
+    async (name, config, reach) => {
+      const { page, close } = await open(device, config);
+      await reach(page);
+      await inBothSchemes(page, async (colorScheme) => {
+        const label = colorScheme === 'dark' ? `${width}-dark` : width;
+        expect(await developerText(page)).toBeNull();
+        expect(await axeViolations(page)).toEqual([]);
+        if (name !== 'idle' || width === '1280') await shot(page, `shopper-${name}-${label}`);
+      });
+      await close();
+    },
+  );
 });
 
 describe('the pseudo-locale (every message replaced)', () => {

@@ -8,6 +8,7 @@ import { startCheckout } from '../../examples/checkout/server.mjs';
 import type { PaymentInitiation } from '../../src/core/transport';
 import { SANDBOX_APPLICATION_ID, startSandbox } from '../../src/sandbox/index';
 import { launchChromium } from '../helpers/browser';
+import { sandboxKeyFile } from '../helpers/sandbox-key';
 
 export type Checkout = Awaited<ReturnType<typeof startCheckout>>;
 export type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
@@ -29,6 +30,7 @@ export async function startCheckoutWithSandbox(): Promise<{
     mobileCallbackUrl: `${checkout.returnUrl}?app=mobile`,
     applications: { [SANDBOX_APPLICATION_ID]: { merchantName: checkout.merchantName } },
     retry: FAST_RETRY,
+    keyFile: sandboxKeyFile,
   });
   checkout.useSandbox(sandbox);
   return {
@@ -88,18 +90,43 @@ export const shot = (page: Page, name: string) =>
   page.screenshot({ path: new URL(`${name}.png`, SHOTS).pathname, fullPage: true });
 
 const require = createRequire(import.meta.url);
+let axeSource: Promise<string> | undefined;
 
 /**
  * axe's violations on the page as it is now, colour contrast included, as `id: node count`.
- * axe is injected by the test, so the page's context must bypass its CSP (bypassCSP: true).
+ * axe is injected by the test, so the page's context must bypass its CSP (bypassCSP: true);
+ * once per document (a second check of the same page, in dark, finds it there).
  */
 export async function axeViolations(page: Page): Promise<string[]> {
-  const source = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
-  await page.addScriptTag({ content: source });
+  if (!(await page.evaluate(() => 'axe' in window))) {
+    axeSource ??= readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
+    await page.addScriptTag({ content: await axeSource });
+  }
   return page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run(context: Document): Promise<AxeResults> } }).axe;
     return (await axe.run(document)).violations.map((v) => `${v.id}: ${v.nodes.length}`);
   });
+}
+
+export const SCHEMES = ['light', 'dark'] as const;
+export type Scheme = (typeof SCHEMES)[number];
+
+/**
+ * `look` at the page as it is in light, then switched to dark (prefers-color-scheme), then
+ * back to light: each scheme's answer. The colours are CSS media queries alone, so one page
+ * reached once shows both; what the shopper does in between happens once.
+ */
+export async function inBothSchemes<T>(
+  page: Page,
+  look: (colorScheme: Scheme) => Promise<T>,
+): Promise<Record<Scheme, T>> {
+  const seen = {} as Record<Scheme, T>;
+  for (const colorScheme of SCHEMES) {
+    await page.emulateMedia({ colorScheme });
+    seen[colorScheme] = await look(colorScheme);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  return seen;
 }
 
 /**

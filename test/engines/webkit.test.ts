@@ -1,7 +1,9 @@
 // @vitest-environment node
 import { hostedJourneys } from './hosted';
 import { journeys } from './journeys';
+import { onePerFile } from './support/page';
 import { startWebKit } from './support/webkit';
 
-journeys('webkit', startWebKit);
-hostedJourneys('webkit', startWebKit);
+const start = onePerFile(startWebKit);
+journeys('webkit', start);
+hostedJourneys('webkit', start);

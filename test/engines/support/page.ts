@@ -5,7 +5,7 @@
 // running axe, waiting) is written once here, as page scripts every engine runs alike.
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { expect } from 'vitest';
+import { afterAll, expect } from 'vitest';
 
 export type EngineName = 'firefox' | 'webkit';
 
@@ -154,4 +154,16 @@ export async function axeViolations(page: EnginePage): Promise<string[]> {
     const { violations } = await window.axe.run(document, { resultTypes: ['violations'] });
     return violations.map((v) => v.id + ': ' + v.nodes.length);
   })()`);
+}
+
+/**
+ * One engine for a test file's journeys and hosted journeys: started on the first `start()`,
+ * stopped after the file (its own afterAll, registered here at the file's top level); each
+ * describe block's `stop()` leaves it running. A Firefox launch costs seconds of CPU, and every
+ * page still gets its own user context or session.
+ */
+export function onePerFile(start: () => Promise<Engine>): () => Promise<Engine> {
+  let started: Promise<Engine> | undefined;
+  afterAll(async () => (await started)?.stop());
+  return async () => ({ ...(await (started ??= start())), stop: async () => {} });
 }

@@ -1,13 +1,10 @@
-/** Sandboxes for tests: ephemeral port, quick retries, one key file per test run. */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach } from 'vitest';
+/** Sandboxes for tests: ephemeral port, quick retries, one key file per test process (test/helpers/sandbox-key.ts). */
+import { onTestFinished } from 'vitest';
 import { startSandbox } from '../../../src/sandbox/index';
 import type { Sandbox, SandboxOptions, WebhookDeliveryAttempt } from '../../../src/sandbox/index';
+import { sandboxKeyFile as keyFile } from '../../helpers/sandbox-key';
 
-/** Shared by the tests of a file: generating an RSA key for each sandbox would be slow. */
-export const keyFile = join(mkdtempSync(join(tmpdir(), 'servicepay-sandbox-test-')), 'key.pem');
+export { keyFile };
 
 export const FAST_RETRY = {
   initialDelayMs: 5,
@@ -16,12 +13,6 @@ export const FAST_RETRY = {
   maxAttempts: 20,
   timeoutMs: 2000,
 };
-
-const running = new Set<Sandbox>();
-afterEach(async () => {
-  await Promise.all([...running].map((sandbox) => sandbox.stop()));
-  running.clear();
-});
 
 export interface TestSandbox extends Sandbox {
   /** Resolves with the first attempt recorded from now on that matches. */
@@ -47,7 +38,9 @@ export async function testSandbox(options: SandboxOptions = {}): Promise<TestSan
       options.onDelivery?.(attempt);
     },
   });
-  running.add(sandbox);
+  // Per test, not a module-level afterEach: the node project shares modules between files
+  // (isolate: false), so such a hook would be registered for the first file only.
+  onTestFinished(() => sandbox.stop());
   return Object.assign(Object.create(sandbox) as Sandbox, {
     attempt: (match: (a: WebhookDeliveryAttempt) => boolean) =>
       new Promise<WebhookDeliveryAttempt>((resolve) => waiters.push({ match, resolve })),
