@@ -105,10 +105,11 @@ export default defineConfig({
       },
       // The shopper's journeys in two more engines (Chromium runs them in the e2e project):
       // Firefox ESR (puppeteer-core over WebDriver BiDi) and WebKitGTK (selenium-webdriver and
-      // WebKitWebDriver), one file per engine (test/engines/journeys.ts). Last, and alone: after
-      // everything that is timing-sensitive, never beside another project (tried beside the
-      // package project: a WebKit journey hung past its 120 s timeout). The two engines' files
-      // run side by side: 29 s instead of 43 s here, five runs out of five passing.
+      // WebKitWebDriver), one file per engine (test/engines/journeys.ts). Last, alone: each
+      // engine is a multi-process browser, so they run one file at a time, after everything
+      // that is timing-sensitive. Tried beside the package project, and beside each other (14 s
+      // less; five runs passed, then a fresh-clone CI run did not): a WebKit journey hung past
+      // its 120 s timeout each time.
       {
         extends: true,
         test: {
@@ -117,6 +118,7 @@ export default defineConfig({
           environment: 'node',
           // Prints one line per engine missing here (fails under CI).
           globalSetup: ['test/engines/support/engine-check.ts', SHARED],
+          fileParallelism: false,
           testTimeout: 120_000,
           hookTimeout: 120_000,
           sequence: { groupOrder: 3 },

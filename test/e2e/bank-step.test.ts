@@ -7,17 +7,14 @@
 import { devices } from 'playwright-core';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startCheckout } from '../../examples/checkout/server.mjs';
 import {
   DEFAULT_HANDOFF_MESSAGES as H,
   DEFAULT_MESSAGES as M,
   DEFAULT_RESULT_MESSAGES as R,
   REMEMBERED_BANK_KEY,
 } from '../../src/core/index';
-import { SANDBOX_APPLICATION_ID, startSandbox } from '../../src/sandbox/index';
 import { launchChromium } from '../helpers/browser';
-import { sandboxKeyFile } from '../helpers/sandbox-key';
-import { FAST_RETRY, prepareScreenshots, shot, startCheckoutWithSandbox } from './support';
+import { prepareScreenshots, shot, startCheckoutWithSandbox } from './support';
 import type { Sandbox } from './support';
 
 /** A phone (touch, 390 px): the bank opens here, as the desktop handoff is not offered. */
@@ -119,23 +116,9 @@ describe('an unavailable bank (Santander UK)', () => {
 
   /** The example checkout on a sandbox that marks Santander UK unavailable, as `npm start` does. */
   async function start() {
-    const checkout = await startCheckout({ port: 0 });
-    sandbox = await startSandbox({
-      port: 0,
-      webhookUrl: checkout.webhookUrl,
-      webCallbackUrl: checkout.returnUrl,
-      mobileCallbackUrl: `${checkout.returnUrl}?app=mobile`,
-      applications: { [SANDBOX_APPLICATION_ID]: { merchantName: checkout.merchantName } },
-      retry: FAST_RETRY,
-      unavailableInstitutions: ['santander'],
-      keyFile: sandboxKeyFile,
-    });
-    checkout.useSandbox(sandbox);
-    stop = async () => {
-      await sandbox.stop();
-      await checkout.stop();
-    };
-    return checkout;
+    const shop = await startCheckoutWithSandbox({ unavailableInstitutions: ['santander'] });
+    ({ sandbox, stop } = shop);
+    return shop.checkout;
   }
 
   it('is shown, disabled, "Unavailable right now"; a click and the arrow keys pass it by', async () => {

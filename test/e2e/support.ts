@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { startCheckout } from '../../examples/checkout/server.mjs';
 import type { PaymentInitiation } from '../../src/core/transport';
 import { SANDBOX_APPLICATION_ID, startSandbox } from '../../src/sandbox/index';
+import type { SandboxOptions } from '../../src/sandbox/index';
 import { launchChromium } from '../helpers/browser';
 import { sandboxKeyFile } from '../helpers/sandbox-key';
 
@@ -16,8 +17,11 @@ export type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 /** Webhook retries in milliseconds rather than seconds, bounded. */
 export const FAST_RETRY = { initialDelayMs: 20, factor: 2, maxDelayMs: 200, maxAttempts: 50 };
 
-/** The example checkout and a sandbox that sends it webhooks and returns shoppers to it. */
-export async function startCheckoutWithSandbox(): Promise<{
+/**
+ * The example checkout and a sandbox that sends it webhooks and returns shoppers to it;
+ * `sandboxOptions` adds to (or overrides) the sandbox's.
+ */
+export async function startCheckoutWithSandbox(sandboxOptions: SandboxOptions = {}): Promise<{
   checkout: Checkout;
   sandbox: Sandbox;
   stop(): Promise<void>;
@@ -31,6 +35,7 @@ export async function startCheckoutWithSandbox(): Promise<{
     applications: { [SANDBOX_APPLICATION_ID]: { merchantName: checkout.merchantName } },
     retry: FAST_RETRY,
     keyFile: sandboxKeyFile,
+    ...sandboxOptions,
   });
   checkout.useSandbox(sandbox);
   return {

@@ -21,7 +21,8 @@ import { parseWebhookNotification, verifyWebhookSignature } from '../../../src/w
 import { testIo } from '../support/cli-io';
 import { closedPort, startReceiver } from '../support/receiver';
 import type { Receiver, Respond } from '../support/receiver';
-import { createPayment, keyFile } from '../support/sandbox';
+import { sandboxKeyFile as keyFile } from '../../helpers/sandbox-key';
+import { createPayment } from '../support/sandbox';
 
 async function receiver(respond?: Respond): Promise<Receiver> {
   const r = await startReceiver(respond);

@@ -2,9 +2,7 @@
 import { onTestFinished } from 'vitest';
 import { startSandbox } from '../../../src/sandbox/index';
 import type { Sandbox, SandboxOptions, WebhookDeliveryAttempt } from '../../../src/sandbox/index';
-import { sandboxKeyFile as keyFile } from '../../helpers/sandbox-key';
-
-export { keyFile };
+import { sandboxKeyFile } from '../../helpers/sandbox-key';
 
 export const FAST_RETRY = {
   initialDelayMs: 5,
@@ -27,7 +25,7 @@ export async function testSandbox(options: SandboxOptions = {}): Promise<TestSan
   }[] = [];
   const sandbox = await startSandbox({
     port: 0,
-    keyFile,
+    keyFile: sandboxKeyFile,
     retry: FAST_RETRY,
     ...options,
     onDelivery(attempt) {
