@@ -41,11 +41,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid = (value: unknown): value is string =>
   typeof value === 'string' && UUID.test(value);
 
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null) return false;
-  const proto = Object.getPrototypeOf(value) as unknown;
-  return proto === Object.prototype || proto === null;
-}
+export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value == 'object' &&
+  !!value &&
+  [null, Object.prototype].includes(Object.getPrototypeOf(value) as object | null);
 
 export function isHttpUrl(value: string): boolean {
   try {
@@ -71,7 +70,7 @@ const checkAmount: Check = (v) =>
         ? 'must be a finite number'
         : v <= 0
           ? 'must be greater than 0'
-          : !Number.isSafeInteger(pence(v))
+          : pence(v) >= 2 ** 53 // not a safe integer (pence of a finite v > 0 are whole)
             ? 'is too large'
             : // A few units in the last place of the value itself: noise at any magnitude,
               // never a third decimal (1.005 and 134217895.615 are refused, 134217895.61 is not).
@@ -119,10 +118,10 @@ function guarded<T>(
 /** Validates the argument of `createPayment` (spec 2.3) before anything can be sent. */
 export function validatePaymentArgs(args: unknown): Result<PreparedPayment> {
   const result = guarded('paymentRequest', args, readPaymentArgs);
-  return 'ok' in result ? result : { ok: false, issue: result };
+  return 'field' in result ? { ok: false, issue: result } : { ok: true, value: result };
 }
 
-function readPaymentArgs(args: Record<string, unknown>): Result<PreparedPayment> {
+function readPaymentArgs(args: Record<string, unknown>): PreparedPayment | ValidationIssue {
   let sentMetadata: Record<string, unknown> | undefined;
   // Each argument is read once: a getter cannot show the checks one value and the request
   // another. A copy of the object's own enumerable properties (what JSON and a literal give),
@@ -169,17 +168,15 @@ function readPaymentArgs(args: Record<string, unknown>): Result<PreparedPayment>
     ],
     ['agentType', checkAgentType],
   ]);
-  if (issue) return { ok: false, issue };
-  return {
-    ok: true,
-    value: {
+  return (
+    issue || {
       amount: pence(amount as number) / 100,
       reference: paymentReference as string,
       merchantPaymentId: merchantPaymentId as string | undefined,
       metadata: sentMetadata,
       agentType: agentType as PreparedPayment['agentType'],
-    },
-  };
+    }
+  );
 }
 
 /** Component options (spec 2.2), in the order they are checked. */
