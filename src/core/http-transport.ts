@@ -107,8 +107,10 @@ export function createHttpTransport(options: HttpTransportOptions): ServiceTrans
   return {
     async fetchInstitutions(req, signal): Promise<Institution[]> {
       // The session asks with these two only: `{ environment, applicationId }` as they are.
-      const query = new URLSearchParams(req as unknown as Record<string, string>);
-      const { institutions } = await call(`/v1/institutions?${query}`, signal);
+      const { institutions } = await call(
+        `/v1/institutions?${new URLSearchParams(req as unknown as Record<string, string>)}`,
+        signal,
+      );
       // Icons may be given relative to the backend, which only the transport knows. Everything
       // else (a list, its entries, their logos) is checked once, by the session at its boundary
       // (transport-answers.ts), which reports what it dropped or repaired, whatever the transport.
