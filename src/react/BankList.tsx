@@ -31,14 +31,6 @@ export interface BankListProps {
 }
 
 /**
- * The banks of one list that can take focus: the focused bank's tabindex stays 0, so each list
- * is one Tab stop (APG roving tabindex); an unavailable bank (disabled) is skipped.
- */
-const banksOf = (list: Element | null) => [
-  ...(list?.querySelectorAll<HTMLButtonElement>('button:enabled') ?? []),
-];
-
-/**
  * The banks of the open step: a search field above SEARCH_THRESHOLD banks, then one button per
  * bank, at most MAX_SHOWN_INSTITUTIONS of them. The set is one Tab stop; arrows move by row
  * and column (a grid, on wide components) or by item (the single-column list of narrow ones),
@@ -69,28 +61,27 @@ export function BankList(props: BankListProps) {
     : matches.length > MAX && messages.moreBanks(MAX, matches.length);
 
   function move(event: KeyboardEvent<HTMLElement>) {
-    const banks = banksOf(event.currentTarget);
-    const at = banks.indexOf(document.activeElement as HTMLButtonElement);
+    // The banks that can take focus: the focused bank's tabindex stays 0, so the list is one
+    // Tab stop (APG roving tabindex); an unavailable bank (disabled) is skipped.
+    const banks = [...event.currentTarget.querySelectorAll<HTMLElement>('button:enabled')];
+    const at = banks.indexOf(document.activeElement as HTMLElement);
     // Columns as laid out: the banks on the first one's row (one in the narrow list).
-    const top = (n: number) => banks[n]?.getBoundingClientRect().top;
-    let columns = 1;
-    while (columns < banks.length && top(columns) === top(0)) columns++;
-    const { key } = event;
+    const top = (bank: Element) => bank.getBoundingClientRect().top;
+    const columns = banks.filter((bank) => top(bank) === top(banks[0]!)).length;
+    // The step from the focused bank (Home and End: to the ends). Another key adds undefined:
+    // NaN, no bank, and the key does what it did.
     const next =
-      key === 'Home'
-        ? 0
-        : key === 'End'
-          ? banks.length - 1
-          : // Another key adds undefined: NaN, no bank, and the key does what it did.
-            at +
-            (
-              {
-                ArrowRight: 1,
-                ArrowLeft: -1,
-                ArrowDown: columns,
-                ArrowUp: -columns,
-              } as Record<string, number>
-            )[key]!;
+      at +
+      (
+        {
+          Home: -at,
+          End: banks.length - 1 - at,
+          ArrowRight: 1,
+          ArrowLeft: -1,
+          ArrowDown: columns,
+          ArrowUp: -columns,
+        } as Record<string, number>
+      )[event.key]!;
     if (banks[next]) {
       event.preventDefault();
       banks[next].focus();
@@ -114,8 +105,9 @@ export function BankList(props: BankListProps) {
             // Enter or ArrowDown moves into the results (docs/design.md).
             if (event.key !== 'Enter' && event.key !== 'ArrowDown') return;
             event.preventDefault();
-            banksOf(event.currentTarget.nextElementSibling)
-              .find((b) => b.tabIndex === 0)
+            // The list's Tab stop (a disabled one takes no focus, as `move` skips it).
+            event.currentTarget.nextElementSibling
+              ?.querySelector<HTMLElement>('[tabindex="0"]')
               ?.focus();
           }}
         />
