@@ -66,7 +66,7 @@ const checkAmount: Check = (v) =>
     ? 'must not be null'
     : typeof v !== 'number'
       ? 'must be a number'
-      : !Number.isFinite(v)
+      : !isFinite(v) // the global: v is a number already
         ? 'must be a finite number'
         : v <= 0
           ? 'must be greater than 0'
@@ -74,7 +74,8 @@ const checkAmount: Check = (v) =>
             ? 'is too large'
             : // A few units in the last place of the value itself: noise at any magnitude,
               // never a third decimal (1.005 and 134217895.615 are refused, 134217895.61 is not).
-              Math.abs(pence(v) / 100 - v) > 4 * Number.EPSILON * Math.max(1, v)
+              // 2 ** -50 is 4 * Number.EPSILON.
+              Math.abs(pence(v) / 100 - v) > 2 ** -50 * Math.max(1, v)
               ? 'must have at most 2 decimal places'
               : pence(v) < 1 && 'must be at least 0.01';
 
