@@ -51,9 +51,8 @@ export function BankList(props: BankListProps) {
   const shown = matches.slice(0, MAX);
   // The Tab stop is on a rendered bank that can be paid: the keyboard model works on what is
   // shown, and skips unavailable banks as it skips any disabled control.
-  const current = shown.some((i) => i.id === active)
-    ? active
-    : shown.find((i) => i.available !== false)?.id;
+  const current = (shown.find((i) => i.id === active) ?? shown.find((i) => i.available !== false))
+    ?.id;
   const hint = !matches.length
     ? institutions.length
       ? messages.noMatch(query)
