@@ -42,8 +42,8 @@ export const isUuid = (value: unknown): value is string =>
   typeof value === 'string' && UUID.test(value);
 
 export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value == 'object' &&
   !!value &&
+  typeof value == 'object' &&
   [null, Object.prototype].includes(Object.getPrototypeOf(value) as object | null);
 
 export function isHttpUrl(value: string): boolean {
@@ -212,8 +212,9 @@ const OPTIONS: Table = [
     optional(
       (v) =>
         !(
+          !!v &&
           typeof v === 'object' &&
-          typeof v?.fetchInstitutions === 'function' &&
+          typeof v.fetchInstitutions === 'function' &&
           typeof v.initiatePayment === 'function'
         ) && 'must have fetchInstitutions and initiatePayment functions',
     ),
