@@ -62,12 +62,12 @@ export function checkInstitutions(answer: unknown): CheckedInstitutions {
   list.forEach((item, i) => {
     const fix = (what: string) => problems.push(`[${i}] ${what}`);
     try {
-      if (typeof item != 'object' || !item)
+      if (!item || typeof item != 'object')
         return fix(`dropped, not an object: ${describeValue(item)}`);
       // Each field is read once: a getter cannot pass the checks with one value and render another.
       const { id, name: given, iconUrl, available } = item as Record<string, unknown>;
       const name = typeof given == 'number' ? String(given) : given;
-      if (typeof id != 'string' || !id) return fix(`dropped, bad id: ${describeValue(id)}`);
+      if (!id || typeof id != 'string') return fix(`dropped, bad id: ${describeValue(id)}`);
       if (ids.has(id)) return fix(`dropped, repeated id: ${id}`);
       if (typeof name != 'string' || !name.trim()) {
         return fix(`dropped, bad name: ${describeValue(given)}`);
@@ -120,7 +120,7 @@ export function checkInitiatedPayment(
     // A getter that throws: checked below as missing.
   }
   const problem =
-    typeof answer != 'object' || !answer
+    !answer || typeof answer != 'object'
       ? `initiatePayment resolved with ${describeValue(answer)}, not { paymentId, authorisationUrl }`
       : typeof url != 'string' || !isHttpUrl(url)
         ? `refused to open a non-http(s) authorisation URL: ${describeValue(url)}`
