@@ -24,8 +24,8 @@ export function isPaymentId(value: unknown): value is string {
     typeof value == 'string' &&
     value.length <= MAX_ID_LENGTH &&
     // eslint-disable-next-line no-control-regex
-    !/[\u0000-\u001f\u007f]/.test(value) &&
-    value.trim() != ''
+    !/[\0-\x1f\x7f]/.test(value) &&
+    !!value.trim()
   );
 }
 
