@@ -52,7 +52,7 @@ export function createHttpTransport(options: HttpTransportOptions): ServiceTrans
     const { signal: exchange } = controller;
     const abort = () => controller.abort(signal?.reason);
     if (signal?.aborted) abort();
-    signal?.addEventListener('abort', abort);
+    else signal?.addEventListener('abort', abort);
     const timer = setTimeout(() => controller.abort(), timeoutMs);
     let response: Response | undefined;
     let body: unknown;
