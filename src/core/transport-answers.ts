@@ -99,9 +99,13 @@ export function checkInstitutions(answer: unknown): CheckedInstitutions {
     institutions,
     // One report for the whole list, however many things were wrong with it; the banks that
     // are left are shown (all of them kept, however many: the view bounds what it renders).
-    (list.length > LONGEST_REAL_LIST
-      ? `${PREFIX}fetchInstitutions answered ${list.length} banks, too many${fixed && '; '}`
-      : '') + fixed || null,
+    [
+      list.length > LONGEST_REAL_LIST &&
+        `${PREFIX}fetchInstitutions answered ${list.length} banks, too many`,
+      fixed,
+    ]
+      .filter(Boolean)
+      .join('; ') || null,
   ];
 }
 
