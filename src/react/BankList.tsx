@@ -12,8 +12,7 @@ const fold = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLo
 
 const initials = (name: string) =>
   name
-    .split(/\s+/)
-    .slice(0, 2)
+    .split(/\s+/, 2)
     .map((word) => word[0])
     .join('')
     .toUpperCase();
