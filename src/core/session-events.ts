@@ -18,17 +18,17 @@ type Changes = Partial<SessionState>;
 /** A fetch of the banks starts (mount, retry, Pay after a failure): earlier trouble is cleared. */
 export const load = (): Changes => ({
   institutionsState: 'loading',
+  slow: false,
   error: null,
   problem: null,
-  slow: false,
 });
 /** The fetch has taken longer than SLOW_LOAD_MS: the shopper is offered a retry. */
 export const slow = (): Changes => ({ slow: true });
 /** The banks arrived; a step asked to open before them (`pending`) opens now. */
 export const loaded = (s: SessionState, institutions: readonly Institution[]): Changes => ({
-  institutionsState: 'ready',
   institutions,
   listState: s.listState === 'pending' ? 'open' : s.listState,
+  institutionsState: 'ready',
   slow: false,
 });
 /** The fetch failed, or there is nothing to fetch from. */
@@ -39,8 +39,8 @@ export const report = (
   error: ServiceError,
   problem?: Problem | null,
 ): Changes => ({
-  error,
   problem: problem === undefined ? s.problem : problem,
+  error,
 });
 /** A valid createPayment: the payment to pay, with the id it will use. */
 export const prepare = (
@@ -50,11 +50,11 @@ export const prepare = (
 ): Changes => ({
   prepared,
   merchantPaymentId,
-  paymentInvalid: false,
   error: s.error?.location === 'payWithBankInstitution' ? null : s.error,
+  paymentInvalid: false,
 });
 /** A refused createPayment: the stale payment must not be paid. */
-export const refuse = (): Changes => ({ prepared: null, paymentInvalid: true });
+export const refuse = (): Changes => ({ paymentInvalid: true, prepared: null });
 /** The merchant's generator gave the next payment's id. */
 export const id = (_: SessionState, merchantPaymentId: string): Changes => ({ merchantPaymentId });
 /** toggleButton. */
@@ -77,11 +77,11 @@ export const initiate = (
   selectedInstitution: Institution,
   merchantPaymentId: string,
 ): Changes => ({
+  problem: s.problem === 'pay-failed' ? null : s.problem,
   paymentState: 'initiating',
   selectedInstitution,
   merchantPaymentId,
   error: null,
-  problem: s.problem === 'pay-failed' ? null : s.problem,
 });
 /** The payment being started stopped: it failed, or its component went. */
 export const stop = (): Changes => ({ paymentState: 'none' });
@@ -90,8 +90,8 @@ export const stop = (): Changes => ({ paymentState: 'none' });
  * (`handoff`) its address went to the shopper's phone instead.
  */
 export const opened = (_: SessionState, handoff: Handoff | null = null): Changes => ({
-  paymentState: 'awaiting-authorisation',
   listState: 'closed',
+  paymentState: 'awaiting-authorisation',
   handoff,
 });
 /** The last component went: work in flight is abandoned, so a remount starts afresh. */
