@@ -89,16 +89,12 @@ export function BankList(props: BankListProps) {
   return (
     <>
       {institutions.length > SEARCH_THRESHOLD && (
+        // The attributes of the search field and of each bank in the order that gzips smallest.
         <input
           type="search"
+          value={query}
           className={cx('service-search', 'w-full')}
           aria-label={messages.search}
-          placeholder={messages.search}
-          value={query}
-          // onInput, not onChange: both fire on every keystroke in React (and React's
-          // controlled-field check accepts either), while in Preact's core onChange is the
-          // DOM's change event, on blur. onInput means the same in both builds.
-          onInput={(event) => setQuery(event.currentTarget.value)}
           onKeyDown={(event) => {
             // Enter or ArrowDown moves into the results (docs/design.md).
             if (event.key !== 'Enter' && event.key !== 'ArrowDown') return;
@@ -108,6 +104,11 @@ export function BankList(props: BankListProps) {
               ?.querySelector<HTMLElement>('[tabindex="0"]')
               ?.focus();
           }}
+          placeholder={messages.search}
+          // onInput, not onChange: both fire on every keystroke in React (and React's
+          // controlled-field check accepts either), while in Preact's core onChange is the
+          // DOM's change event, on blur. onInput means the same in both builds.
+          onInput={(event) => setQuery(event.currentTarget.value)}
         />
       )}
       <ul
@@ -118,15 +119,15 @@ export function BankList(props: BankListProps) {
         {shown.map(({ id, name, iconUrl, available }) => (
           <li key={id}>
             <button
-              type="button"
               className={cx('service-bank', 'flex items-center gap-3 w-full')}
               tabIndex={id === current ? 0 : -1}
               // Down or refusing payments (docs/http-contract.md): shown, not payable, and its
               // reason is part of its name.
               disabled={available === false}
+              data-state={id === initiatingId ? 'initiating' : undefined}
               // aria-disabled, not disabled: the chosen bank keeps focus while it works.
               aria-disabled={!choosable || undefined}
-              data-state={id === initiatingId ? 'initiating' : undefined}
+              type="button"
               // On the focused element itself, never relied on to bubble: React's onFocus
               // bubbles (focusin) and Preact's is the DOM's focus event, which does not.
               onFocus={() => setActive(id)}
@@ -137,8 +138,8 @@ export function BankList(props: BankListProps) {
                   <img
                     src={iconUrl}
                     alt=""
-                    width={32}
                     height={32}
+                    width={32}
                     onError={() => setBroken((b) => ({ ...b, [iconUrl]: true }))}
                   />
                 ) : (
