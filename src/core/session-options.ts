@@ -23,13 +23,13 @@ try {
 }
 
 /** The `payment` option by value (compared so); undefined when none is given. */
-export function paymentKey(payment: unknown): unknown {
+export const paymentKey = (payment: unknown): unknown => {
   try {
     return JSON.stringify(payment);
   } catch {
     return payment;
   }
-}
+};
 
 /** `action` was called before a valid createPayment. */
 export function beforeCreatePayment(action: string): string {

@@ -23,12 +23,12 @@ export function reduce(s: SessionState, [event, ...data]: SessionEvent): Session
 }
 
 /** The state a session starts in: with invalid options, failed for good (`unavailable`). */
-export function initialState(
+export const initialState = (
   merchantPaymentId: string,
   payButtonEnabled: boolean,
   optionsError: string,
-): SessionState {
-  return withStatus({
+): SessionState =>
+  withStatus({
     institutionsState: optionsError ? 'failed' : 'idle',
     listState: 'closed',
     paymentState: 'none',
@@ -43,4 +43,3 @@ export function initialState(
     slow: false,
     handoff: null,
   });
-}

@@ -55,7 +55,7 @@ export interface SessionState {
 }
 
 /** `s` with its status derived from its three regions: the rendered status is never set by hand. */
-export function withStatus(s: Omit<SessionState, 'status'>): SessionState {
+export const withStatus = (s: Omit<SessionState, 'status'>): SessionState => {
   (s as SessionState).status =
     s.paymentState === 'initiating'
       ? 'initiating'
@@ -69,4 +69,4 @@ export function withStatus(s: Omit<SessionState, 'status'>): SessionState {
             ? 'idle'
             : s.paymentState;
   return s as SessionState;
-}
+};

@@ -222,6 +222,5 @@ const OPTIONS: Table = [
 ];
 
 /** Validates component options (spec 2.2); the first problem found, or undefined. */
-export function validateOptions(options: unknown): ValidationIssue | undefined {
-  return guarded('options', options, (given) => firstIssue(given, OPTIONS));
-}
+export const validateOptions = (options: unknown): ValidationIssue | undefined =>
+  guarded('options', options, (given) => firstIssue(given, OPTIONS));
