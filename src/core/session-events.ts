@@ -11,7 +11,8 @@ import type { PreparedPayment } from './types';
  * around it (fetch, timers, storage, opening the bank, merchant callbacks); each event here
  * says what it does to the state, and nothing else, and `reduce` (./session-reducer) applies
  * it. An event is its function, not a string: the bundles' minifier shortens the names, which
- * a string's it cannot (about 100 B in every Pay button's bundle).
+ * a string's it cannot (about 100 B in every Pay button's bundle). Each event's fields are in
+ * the order that gzips smallest: the order is irrelevant, as they are spread over the state.
  */
 type Changes = Partial<SessionState>;
 
