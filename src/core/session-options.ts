@@ -32,7 +32,7 @@ export const paymentKey = (payment: unknown): unknown => {
 };
 
 /** `action` was called before a valid createPayment. */
-export function beforeCreatePayment(action: string): string {
+export const beforeCreatePayment = (action: string): string => {
   let message = `${PREFIX}${action} before createPayment`;
   try {
     if (process.env.NODE_ENV !== 'production') {
@@ -42,7 +42,7 @@ export function beforeCreatePayment(action: string): string {
     // No bundler: the gist.
   }
   return message;
-}
+};
 
 /** payWithInstitution was called while no component is in the page. */
 export let beforeMount = `${PREFIX}payWithInstitution before the component is rendered`;
