@@ -37,7 +37,7 @@ export interface BankListProps {
  * decorative, and the initials are drawn by CSS.
  */
 export function BankList(props: BankListProps) {
-  const { institutions, messages, cx, choosable, initiatingId, onChoose } = props;
+  const { institutions, onChoose, cx, choosable, initiatingId, messages } = props;
   const [query, setQuery] = useState('');
   const [active, setActive] = useState<string>();
   // Logos that failed to load: their banks show the initials instead (no broken-image glyph).
@@ -121,9 +121,6 @@ export function BankList(props: BankListProps) {
             <button
               className={cx('service-bank', 'flex items-center gap-3 w-full')}
               tabIndex={id === current ? 0 : -1}
-              // Down or refusing payments (docs/http-contract.md): shown, not payable, and its
-              // reason is part of its name.
-              disabled={available === false}
               data-state={id === initiatingId ? 'initiating' : undefined}
               // aria-disabled, not disabled: the chosen bank keeps focus while it works.
               aria-disabled={!choosable || undefined}
@@ -131,6 +128,9 @@ export function BankList(props: BankListProps) {
               // On the focused element itself, never relied on to bubble: React's onFocus
               // bubbles (focusin) and Preact's is the DOM's focus event, which does not.
               onFocus={() => setActive(id)}
+              // Down or refusing payments (docs/http-contract.md): shown, not payable, and its
+              // reason is part of its name.
+              disabled={available === false}
               onClick={() => choosable && onChoose(id)}
             >
               <span className={cx('service-logo')} aria-hidden="true">
