@@ -34,7 +34,8 @@ const production = (config) => ({
 //   custom properties' values minified (rollup.config.mjs, minifyCss): 9597 B; the standalone
 //   script 15.94 KB (+7 B).
 // - root entry, issue 34 (the session's reducer and handoff region, one subscribable): 9881 B;
-//   after its size pass 9761 B, still 161 B over (docs/decisions.md, "Issue 34's size pass").
+//   after its first size pass 9761 B; after its second (validation, the transport, the bank
+//   list, the stylesheets' order; docs/decisions.md, "Issue 34's second size pass") 9594 B.
 // - standalone script: issue 12's 16 KB is met, 15.57 KB, since the Preact builds use Preact's
 //   core and hooks instead of preact/compat (2 KB of import-time code). +153 B for finding 8
 //   (as the root entry): 15.72 KB.
@@ -95,8 +96,9 @@ module.exports = [
     // a crafted link's, the ids out of the address): 8.35 KB. The handoff's note for a bank page
     // on this computer only (loopbackNote, isLoopbackUrl): 8.50 KB. The one bank opener
     // (core/opener.ts, also for a handoff continued here): 8.56 KB. Issue 34's reducer: 8769 B;
-    // after its size pass 8659 B, still 79 B over.
-    limit: '8.58 KB',
+    // after its two size passes 8589 B (+0.3% on the 8562 B before it; the issue allows core
+    // 2%): the limit is 8.6 KB, room of 11 B as the others have.
+    limit: '8.6 KB',
     modifyEsbuildConfig: production,
   },
   // The file a plain page loads with <script src> (spec 4.3), measured as served: rollup has
