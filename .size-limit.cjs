@@ -33,6 +33,9 @@ const production = (config) => ({
 //   component and the result page both inject before their own (src/styles/theme.css), and
 //   custom properties' values minified (rollup.config.mjs, minifyCss): 9597 B; the standalone
 //   script 15.94 KB (+7 B).
+// - root entry, issue 34 (the session's reducer and handoff region, one subscribable): 9881 B;
+//   after its first size pass 9761 B; after its second (validation, the transport, the bank
+//   list, the stylesheets' order; docs/decisions.md, "Issue 34's second size pass") 9594 B.
 // - standalone script: issue 12's 16 KB is met, 15.57 KB, since the Preact builds use Preact's
 //   core and hooks instead of preact/compat (2 KB of import-time code). +153 B for finding 8
 //   (as the root entry): 15.72 KB.
@@ -92,8 +95,10 @@ module.exports = [
     // status codec of core/protocol.ts): 8.30 KB; hold under faults (the tab's own payment over
     // a crafted link's, the ids out of the address): 8.35 KB. The handoff's note for a bank page
     // on this computer only (loopbackNote, isLoopbackUrl): 8.50 KB. The one bank opener
-    // (core/opener.ts: openHere, openHandoff for a handoff continued here): 8.56 KB.
-    limit: '8.58 KB',
+    // (core/opener.ts, also for a handoff continued here): 8.56 KB. Issue 34's reducer: 8769 B;
+    // after its two size passes 8589 B (+0.3% on the 8562 B before it; the issue allows core
+    // 2%): the limit is 8.6 KB, room of 11 B as the others have.
+    limit: '8.6 KB',
     modifyEsbuildConfig: production,
   },
   // The file a plain page loads with <script src> (spec 4.3), measured as served: rollup has
@@ -109,7 +114,8 @@ module.exports = [
     // script served by a sandbox talks to that sandbox, src/vanilla/script-backend.ts); hold
     // under faults (its own <script> found through Document's getter): 16.03 KB. A size pass
     // (terser's options for the standalone files, the shim given only the hooks it reads,
-    // window.Service assigned once): 15.93 KB (15932 B).
+    // window.Service assigned once): 15.93 KB (15932 B). Issue 34's reducer: 16205 B; after its
+    // size pass (const as let, ASCII only, the shim hoisted): 15980 B.
     limit: '16 KB',
   },
   // The result page's script (window.ServiceResult; Preact and the shim bundled again, about

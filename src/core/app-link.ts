@@ -15,6 +15,4 @@ export function stripAppLinkFragment(url: string): string {
 }
 
 /** Adds the fragment, replacing any fragment the URL already had. */
-export function addAppLinkFragment(url: string): string {
-  return url.split('#')[0] + APP_LINK_FRAGMENT;
-}
+export const addAppLinkFragment = (url: string): string => url.split('#')[0] + APP_LINK_FRAGMENT;

@@ -14,7 +14,7 @@ export function describeValue(value: unknown): string {
     text = (!!value && typeof value == 'object' && JSON.stringify(value)) || String(value);
   } catch {
     try {
-      text = Object.prototype.toString.call(value);
+      text = {}.toString.call(value); // Object.prototype's, as a fresh literal has no own
     } catch {
       text = '[unreadable]';
     }

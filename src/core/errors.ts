@@ -44,7 +44,5 @@ export class ServiceTransportError extends Error {
   }
 }
 
-export function errorMessage(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  return typeof error === 'string' ? error : 'Unknown error';
-}
+export const errorMessage = (error: unknown): string =>
+  error instanceof Error ? error.message : typeof error === 'string' ? error : 'Unknown error';

@@ -49,19 +49,20 @@ export function createHttpTransport(options: HttpTransportOptions): ServiceTrans
     // One controller for the whole exchange: the caller's abort (unmount) and the timer stay
     // attached until the body has been read, not only until the headers arrive.
     const controller = new AbortController();
+    const { signal: exchange } = controller;
     const abort = () => controller.abort(signal?.reason);
     if (signal?.aborted) abort();
-    signal?.addEventListener('abort', abort);
+    else signal?.addEventListener('abort', abort);
     const timer = setTimeout(() => controller.abort(), timeoutMs);
     let response: Response | undefined;
     let body: unknown;
     try {
-      response = await (options.fetch ?? globalThis.fetch)(base + path, {
+      response = await (options.fetch ?? fetch)(base + path, {
         ...init,
         headers: { Accept: 'application/json', ...init.headers },
-        signal: controller.signal,
+        signal: exchange,
       });
-      const text = await readText(response, controller.signal, maxBytes);
+      const text = await readText(response, exchange, maxBytes);
       if (text === undefined) {
         throw new ServiceTransportError(`The service sent an answer larger than ${maxBytes} bytes`);
       }
@@ -73,7 +74,7 @@ export function createHttpTransport(options: HttpTransportOptions): ServiceTrans
     } catch (error) {
       if (signal?.aborted) throw error;
       // Aborted, and not by the caller: the timer.
-      if (controller.signal.aborted) {
+      if (exchange.aborted) {
         throw new ServiceTransportError(`The service did not answer within ${timeoutMs} ms`);
       }
       if (error instanceof ServiceTransportError) throw error;
@@ -106,11 +107,11 @@ export function createHttpTransport(options: HttpTransportOptions): ServiceTrans
 
   return {
     async fetchInstitutions(req, signal): Promise<Institution[]> {
-      const query = new URLSearchParams({
-        environment: req.environment,
-        applicationId: req.applicationId,
-      });
-      const { institutions } = await call(`/v1/institutions?${query}`, signal);
+      // The session asks with these two only: `{ environment, applicationId }` as they are.
+      const { institutions } = await call(
+        `/v1/institutions?${new URLSearchParams(req as unknown as Record<string, string>)}`,
+        signal,
+      );
       // Icons may be given relative to the backend, which only the transport knows. Everything
       // else (a list, its entries, their logos) is checked once, by the session at its boundary
       // (transport-answers.ts), which reports what it dropped or repaired, whatever the transport.

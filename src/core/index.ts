@@ -9,7 +9,6 @@ export type * from './transport';
 export { createHttpTransport } from './http-transport';
 export type { HttpTransportOptions } from './http-transport';
 export * from './session';
-export * from './opener';
 export * from './service-addresses';
 export type {
   SessionState,
@@ -55,3 +54,4 @@ export {
   resolveHandoffMessages,
 } from './handoff';
 export type { Handoff, HandoffMessages } from './handoff';
+export { continueHandoff } from './opener';

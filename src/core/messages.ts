@@ -71,18 +71,16 @@ export type ServiceMessagesOption = Partial<ServiceMessages>;
  * default's type are taken, so a plain-JS typo or a wrong value can never blank the UI.
  */
 export function resolveMessages(overrides: unknown): ServiceMessages {
-  const messages = { ...DEFAULT_MESSAGES };
+  const messages: Record<string, unknown> = { ...DEFAULT_MESSAGES };
   try {
     for (const key in messages) {
       const value = (overrides as Record<string, unknown> | undefined)?.[key];
-      const k = key as keyof ServiceMessages;
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- checked by typeof
-      if (typeof value === typeof messages[k]) (messages as any)[k] = value;
+      if (typeof value === typeof messages[key]) messages[key] = value;
     }
   } catch {
     // A Proxy or getter that throws: the defaults.
   }
-  return messages;
+  return messages as ServiceMessages;
 }
 
 /**

@@ -1,41 +1,43 @@
-import type { ServiceError } from './events';
 import { MESSAGE_PREFIX } from './protocol';
 import type { PaymentIds } from './saved-payment';
-
-// How a bank's authorisation page is opened, in one place: by the session, and by a handoff
-// continued on this computer (the component's panel and the headless hook).
-
-/** Where a bank's page opens without the merchant's `openUrl`: in this tab (the one default). */
-export const openHere = (url: string) => location.assign(url);
+import { opened } from './session-events';
+import type { SessionWiring } from './session-api';
 
 /**
- * Opens a handed-off payment's bank page on this computer ("Continue on this computer"): with
- * the merchant's `openUrl`, else here. A page that could not be opened is reported once, as
- * the session reports one (at `payWithBankInstitution`, to `errorConsumer`, else the
- * console), never thrown into the page. The session writes that sentence inline: calling a
- * helper from there costs every Pay button's bundle bytes. `String(error)`, not the session's
- * errorMessage: that would bring the validation chunk into the extras' bundle.
+ * Opens a bank's authorisation page with the merchant's `openUrl`, else in this tab (the one
+ * default): at Pay, and when the shopper continues here from a handoff. Returns the developer's
+ * report when it could not be opened, else undefined: never thrown into the page. `describe`
+ * names the error: Pay's report its message (errorMessage), continueHere's `String(error)`, as
+ * the handoff panel's always has (and errors.ts would bring the validation chunk into the
+ * extras' bundle).
  */
-export function openHandoff(
-  options: {
-    openUrl?: (url: string, payment: PaymentIds) => void;
-    errorConsumer?: (error: ServiceError) => void;
-  },
+export function openBank(
+  openUrl: ((url: string, payment: PaymentIds) => void) | undefined,
   url: string,
   payment: PaymentIds,
-): void {
+  describe: (error: unknown) => string,
+): string | undefined {
   try {
-    (options.openUrl ?? openHere)(url, payment);
+    if (openUrl) openUrl(url, payment);
+    else location.assign(url);
   } catch (error) {
-    const report: ServiceError = {
-      location: 'payWithBankInstitution',
-      error: `${MESSAGE_PREFIX}could not open the authorisation URL: ${String(error)}`,
-    };
-    if (!options.errorConsumer) console.error(report.error);
-    try {
-      options.errorConsumer?.(report);
-    } catch {
-      // Merchant code: never into the page.
-    }
+    return `${MESSAGE_PREFIX}could not open the authorisation URL: ${describe(error)}`;
   }
 }
+
+/**
+ * `session.continueHere()` during a handoff (the extras wire it: SessionWiring.continueHere):
+ * the handoff region is left, as when the bank's page opened here, then the page opens here;
+ * a failure is reported as Pay reports one, never thrown into the page.
+ */
+export const continueHandoff =
+  (
+    openUrl: ((url: string, payment: PaymentIds) => void) | undefined,
+  ): SessionWiring['continueHere'] =>
+  (state, dispatch, report) => {
+    const { handoff } = state;
+    if (!handoff) return;
+    dispatch(opened);
+    const failed = openBank(openUrl, handoff.url, handoff, String);
+    if (failed) report(failed);
+  };

@@ -19,15 +19,12 @@ export const MAX_ID_LENGTH = 200;
  * finds its outcome. The receiver and the sandbox's payment endpoint do not: they accept any
  * non-empty string the service sends (spec 2.1).
  */
-export function isPaymentId(value: unknown): value is string {
-  return (
-    typeof value == 'string' &&
-    value.length <= MAX_ID_LENGTH &&
-    // eslint-disable-next-line no-control-regex
-    !/[\u0000-\u001f\u007f]/.test(value) &&
-    value.trim() != ''
-  );
-}
+export const isPaymentId = (value: unknown): value is string =>
+  typeof value == 'string' &&
+  value.length <= MAX_ID_LENGTH &&
+  // eslint-disable-next-line no-control-regex
+  !/[\0-\x1f\x7f]/.test(value) &&
+  !!value.trim();
 
 /** The rule in words, for the spec's validation message. */
 export const PAYMENT_ID_RULE = `must be a non-blank string of at most ${MAX_ID_LENGTH} characters without control characters`;

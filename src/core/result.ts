@@ -3,6 +3,8 @@ import type { PaymentResultMessages } from './messages';
 import { decodeStatusAnswer, MAX_STATUS_ANSWER_BYTES, MESSAGE_PREFIX as PREFIX } from './protocol';
 import type { FinalPaymentStatus } from './protocol';
 import { checkIds, takeReturnedPayment } from './saved-payment';
+import { subscribe } from './subscribable';
+import type { Listeners } from './subscribable';
 import type { PaymentIds } from './saved-payment';
 
 // The result page's engine, with no UI: which payment to follow, and what the shop's own
@@ -118,11 +120,18 @@ export function createPaymentResult(initial: PaymentResultOptions): PaymentResul
     usable = false;
   }
   if (!usable) {
-    throw new TypeError(
-      `${PREFIX}the payment result needs statusUrl: the address where your server mounts createPaymentStatusHandler, e.g. '/api/payments/status'`,
-    );
+    // Two lengths (docs/decisions.md): the whole sentence in development, its gist in production.
+    let message = `${PREFIX}the payment result needs statusUrl`;
+    try {
+      if (process.env.NODE_ENV !== 'production') {
+        message += `: the address where your server mounts createPaymentStatusHandler, e.g. '/api/payments/status'`;
+      }
+    } catch {
+      // No bundler: the gist.
+    }
+    throw new TypeError(message);
   }
-  const listeners = new Set<() => void>();
+  const listeners: Listeners = new Set();
   let snapshot: PaymentResultSnapshot = {
     state: 'waiting',
     payment: checkIds(options.payment?.paymentId, options.payment?.merchantPaymentId),
@@ -255,10 +264,7 @@ export function createPaymentResult(initial: PaymentResultOptions): PaymentResul
   return {
     getState: () => snapshot,
 
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
+    subscribe: subscribe(listeners),
 
     setOptions(next) {
       if (next && typeof next == 'object') options = next;

@@ -1,84 +1,35 @@
 import { addAppLinkFragment } from './app-link';
 import type { ErrorLocationName, ServiceEventName } from './events';
 import { describeValue, errorMessage, formatValidationIssue } from './errors';
-import { createHttpTransport } from './http-transport';
 import { randomId } from './merchant-payment-id';
-import { openHere } from './opener';
 import { isPaymentId, MESSAGE_PREFIX as PREFIX } from './protocol';
 import { SAVED_PAYMENT_KEY } from './saved-payment';
+import { openBank } from './opener';
+import * as on from './session-events';
+import { initialState, reduce } from './session-reducer';
+import type { SessionEvent } from './session-reducer';
+import {
+  beforeCreatePayment,
+  beforeMount,
+  paymentKey,
+  noBackend,
+  SLOW_LOAD_MS,
+  warnUsedId,
+  warnWebViewOnIos,
+} from './session-options';
+import type { Problem } from './state';
+import { subscribe } from './subscribable';
+import type { Listeners } from './subscribable';
+import { createHttpTransport } from './http-transport';
 import { SANDBOX_BASE_URL } from './service-addresses';
-import { deriveStatus } from './state';
-import type { Problem, SessionState } from './state';
 import type { Institution, PaymentInitiation, ServiceTransport } from './transport';
 import { checkInitiatedPayment, checkInstitutions } from './transport-answers';
+import type { PaymentSession, SessionInit, SessionWiring } from './session-api';
 import type { SessionOptions } from './types';
 import { validateOptions, validatePaymentArgs } from './validation';
 
-/**
- * After this long without the banks, the shopper is told it is slow and offered a retry: well
- * before the HTTP transport gives up (30 s), and long enough that a normal load never shows it.
- */
-export const SLOW_LOAD_MS = 5000;
-
-// Some developer sentences come in two lengths: the whole sentence (what went wrong and how to
-// fix it) in development, its gist (what went wrong, with the values) in production, where
-// bundlers fold the test and keep only the short form: `let m = gist; try { if
-// (process.env.NODE_ENV !== 'production') m = whole } catch {}`, written at each spot (a
-// helper, or a flag set once, would keep both in production). The same guard as the warnings
-// below: a browser build in development gets the whole sentence (its bundler replaces
-// `process.env.NODE_ENV`, though the page has no `process`), and a page without a bundler
-// the gist, with nothing thrown. docs/react.md lists both forms.
-//
-// Development-only warnings sit in `try { if (process.env.NODE_ENV !== 'production' ...) }`:
-// production builds drop the check and its message; without a bundler (no `process`) nothing is
-// warned. Inline at each spot: a helper's call and message would stay in production (decisions).
-
-export interface PaymentSession {
-  /** The current state; a new object after every change (for useSyncExternalStore). */
-  getState(): SessionState;
-  /** Calls `listener` after every state change; returns the unsubscribe function. */
-  subscribe(listener: () => void): () => void;
-  /**
-   * Replaces the options (callbacks, flags). Changing environment or applicationId needs a new
-   * session. A `payment` whose value changed is applied (createPayment); a changed
-   * `disablePayButton` acts as toggleButton. Merchant code may run: not while rendering.
-   */
-  setOptions(options: SessionOptions): void;
-  /**
-   * The state as a render with these options should show it: before setOptions has applied
-   * their `payment` (the server, a first render, a render after it changed), its value when
-   * valid, so the amount never jumps. Display only: paying needs the applied payment. Pure.
-   */
-  optimisticState(options: SessionOptions, base?: SessionState): SessionState;
-  /**
-   * Marks the UI as mounted: emits `mounted` and fetches the institutions on the first call.
-   * Returns the unmount function; a remount in the same tick (React StrictMode) is not an unmount.
-   */
-  mount(): () => void;
-  /** Validates and prepares the next payment (spec 2.3). Returns whether it was valid. */
-  createPayment(args: unknown): boolean;
-  /** Enables or disables the Pay button (spec 3). */
-  toggleButton(enabled: unknown): void;
-  /** Opens the bank list; before the institutions arrive it opens when they do. */
-  openInstitutionSelection(): void;
-  closeInstitutionSelection(): void;
-  /** Starts the payment at an institution, as a click on its icon does. Never rejects. */
-  payWithInstitution(institutionId: unknown): Promise<void>;
-  /** Fetches the institutions again after a failure, or while a load is slow. */
-  retry(): void;
-}
-
-/** How a front door creates its session. */
-export interface SessionInit {
-  /**
-   * Calls `generateMerchantPaymentId` for the first payment now rather than at the first
-   * `mount()`. React creates sessions while rendering, where merchant code must not run, so
-   * `<ServicePay>` leaves this off; the `Service` class of `servicepay/vanilla` is created by
-   * page script, which may read `merchantPaymentId` before `injectComponent`.
-   * @default false
-   */
-  generateFirstIdNow?: boolean;
-}
+export type { PaymentSession, SessionInit, SessionWiring } from './session-api';
+export { SLOW_LOAD_MS } from './session-options';
 
 /**
  * The payment session: the whole behaviour of the component, with no UI. Creating one has no
@@ -86,63 +37,41 @@ export interface SessionInit {
  * starts at `mount()`.
  */
 export function createPaymentSession(
-  initialOptions: SessionOptions,
+  initialOptions: SessionOptions & SessionWiring,
   init: SessionInit = {},
 ): PaymentSession {
   // Invalid options are reported (through their errorConsumer when they have one) and never
   // used: no fetch, no payment. Not an object at all: nothing to read.
   const optionsIssue = validateOptions(initialOptions);
-  let options = (optionsIssue?.field === 'options' ? {} : initialOptions) as SessionOptions;
+  let options = (optionsIssue?.field === 'options' ? {} : initialOptions) as SessionOptions &
+    SessionWiring;
   const optionsError = optionsIssue ? formatValidationIssue(optionsIssue) : '';
-  /**
-   * Why the options in use cannot be used, '' when they can. Options are checked once, when
-   * they arrive (here and in setOptions, which keeps valid ones only), never again on use.
-   */
+  // Why the options in use cannot be used, '' when they can: checked once, when they arrive
+  // (here and in setOptions, which keeps valid ones only), never again on use.
   let invalid = optionsError;
-  // What the shopper sees is `state` (SessionState), and only it: every rendered fact lives
-  // there and changes through update(). The variables below are the session's bookkeeping,
-  // which no front door renders (changing them must not re-render through
-  // useSyncExternalStore): subscribers, in-flight requests, the mount count behind StrictMode's
-  // unmount-and-remount, which ids were used, and which option values were last applied.
-  const listeners = new Set<() => void>();
+  // What the shopper sees is `state`, and only it: it changes by dispatch(on.<event>) (events
+  // ./session-events, reduce ./session-reducer) and no other way. Below: bookkeeping no front
+  // door renders (subscribers, requests in flight, StrictMode's mount count, ids used).
+  const listeners: Listeners = new Set();
   const usedIds = new Set<string>();
   let controller = new AbortController();
   /** The bank-list request in flight: a retry while it is slow, or teardown, aborts it. */
   let loading: AbortController | undefined;
   let mounts = 0;
   let everMounted = false;
-  let firstIdGenerated = false;
   let teardownPending = false;
   let idFromMerchant = false;
-  let state = {} as SessionState;
+  let state = initialState(randomId(), !options.disablePayButton, optionsError);
   /** The `payment` option's value (JSON, or the object itself when not JSON) last applied. */
   let appliedPayment: unknown;
   let disabledOption = !!options.disablePayButton;
 
-  update({
-    institutionsState: optionsError ? 'failed' : 'idle',
-    listState: 'closed',
-    paymentState: 'none',
-    institutions: [],
-    payButtonEnabled: !options.disablePayButton,
-    prepared: null,
-    merchantPaymentId: randomId(),
-    selectedInstitution: null,
-    error: optionsError ? { location: 'fetchInstitutions', error: optionsError } : null,
-    problem: optionsError ? 'unavailable' : null,
-    paymentInvalid: false,
-    slow: false,
-  });
-
-  function update(patch: Partial<SessionState>): void {
-    // A new object every time, for useSyncExternalStore; complete before anyone sees it.
-    state = { ...state, ...patch };
-    state.status = deriveStatus(state);
+  function dispatch(...event: SessionEvent): void {
+    state = reduce(state, event);
     listeners.forEach((listener) => listener());
   }
 
-  // Merchant callbacks must never break the session, nor the session the merchant's page.
-  // Returns what the callback returned (undefined when it threw).
+  // Merchant callbacks never break the session, nor it the page: what they returned, or undefined.
   function callMerchant<
     K extends
       'eventConsumer' | 'errorConsumer' | 'onPaymentInitiated' | 'generateMerchantPaymentId',
@@ -166,7 +95,7 @@ export function createPaymentSession(
     problem?: Problem | null,
     keep?: boolean,
   ): void {
-    if (!keep) update({ error: { location, error }, ...(problem !== undefined && { problem }) });
+    if (!keep) dispatch(on.report, { location, error }, problem);
     try {
       if (process.env.NODE_ENV !== 'production' && !options.errorConsumer) {
         console.warn(`${PREFIX}[${location}] ${error.replace(/^servicepay: /, '')}`);
@@ -191,49 +120,35 @@ export function createPaymentSession(
    * renders then), unless the front door asked for it at creation (`generateFirstIdNow`).
    */
   function generateFirstId(): void {
-    if (firstIdGenerated) return;
-    firstIdGenerated = true;
     if (!idFromMerchant && options.generateMerchantPaymentId) {
-      update({ merchantPaymentId: nextMerchantPaymentId() });
+      dispatch(on.id, nextMerchantPaymentId());
     }
   }
   if (init.generateFirstIdNow) generateFirstId();
 
+  /** The transport the options name, or why there is none (a developer's sentence). */
   function transport(): ServiceTransport | string {
-    const baseUrl =
-      options.baseUrl ?? (options.environment === 'SANDBOX' ? SANDBOX_BASE_URL : undefined);
-    if (options.transport) return options.transport;
-    // The real service's addresses are not published in its spec: we never guess them.
-    if (!baseUrl) {
-      let message = `${PREFIX}LIVE needs baseUrl or transport`;
-      try {
-        if (process.env.NODE_ENV !== 'production') {
-          message = `${PREFIX}no backend address for LIVE: pass the baseUrl of your backend or a transport`;
-        }
-      } catch {
-        // No bundler: the gist.
-      }
-      return message;
-    }
-    // The HTTP transport holds no state, so one is made per call.
-    return createHttpTransport({ baseUrl });
+    // A baseUrl given is a valid one (validation refuses '' and every non-http(s) address).
+    const baseUrl = options.baseUrl || (options.environment === 'SANDBOX' && SANDBOX_BASE_URL);
+    // The service's addresses are not in its spec: never guessed. One HTTP transport per call.
+    return options.transport || (baseUrl ? createHttpTransport({ baseUrl }) : noBackend);
   }
 
   async function fetchInstitutions(): Promise<void> {
     const t = invalid || transport();
     if (typeof t === 'string') {
-      update({ institutionsState: 'failed' });
+      dispatch(on.loadFailed);
       return report('fetchInstitutions', t, 'unavailable');
     }
     // A retry abandons the load in flight; teardown aborts it too.
     loading?.abort();
     const { signal } = (loading = new AbortController());
-    update({ institutionsState: 'loading', error: null, problem: null, slow: false });
+    dispatch(on.load);
     // A timer here, not in the UI, so that every front door says the same thing at the same time.
-    const timer = setTimeout(() => signal.aborted || update({ slow: true }), SLOW_LOAD_MS);
+    const timer = setTimeout(() => signal.aborted || dispatch(on.slow), SLOW_LOAD_MS);
     try {
       // Untrusted: bad entries are dropped or repaired before they reach the page.
-      const { institutions, problem } = checkInstitutions(
+      const [institutions, problem] = checkInstitutions(
         await t.fetchInstitutions(
           { environment: options.environment, applicationId: options.applicationId },
           signal,
@@ -241,16 +156,11 @@ export function createPaymentSession(
       );
       if (signal.aborted) return;
       if (!institutions) {
-        update({ institutionsState: 'failed' });
+        dispatch(on.loadFailed);
         return report('fetchInstitutions', problem!, 'load-failed');
       }
       const opening = state.listState === 'pending';
-      update({
-        institutionsState: 'ready',
-        institutions,
-        listState: opening ? 'open' : state.listState,
-        slow: false,
-      });
+      dispatch(on.loaded, institutions);
       emit('institutions_fetched');
       if (opening) emit('bank_selection_opened');
       // The list is usable: the merchant hears what was fixed; the shopper sees the banks.
@@ -258,7 +168,7 @@ export function createPaymentSession(
     } catch (error) {
       // Only our own abort (unmount, retry) is silent; a transport's own AbortError is a failure.
       if (signal.aborted) return;
-      update({ institutionsState: 'failed', slow: false });
+      dispatch(on.loadFailed);
       report('fetchInstitutions', errorMessage(error), 'load-failed');
     } finally {
       clearTimeout(timer);
@@ -267,15 +177,7 @@ export function createPaymentSession(
 
   function notPrepared(action: string): boolean {
     if (state.prepared) return false;
-    let message = `${PREFIX}${action} before createPayment`;
-    try {
-      if (process.env.NODE_ENV !== 'production') {
-        message = `${PREFIX}${action} needs a valid payment: call createPayment({ amount, paymentReference }) first`;
-      }
-    } catch {
-      // No bundler: the gist.
-    }
-    reportPay(message);
+    reportPay(beforeCreatePayment(action));
     return true;
   }
 
@@ -286,18 +188,12 @@ export function createPaymentSession(
     idFromMerchant = false;
     const t = transport();
     // Spec 4.4 rule 4: every payment_initiated renews the id for the next payment.
-    update({
-      paymentState: 'initiating',
-      selectedInstitution: institution,
-      merchantPaymentId: nextMerchantPaymentId(),
-      error: null,
-      problem: state.problem === 'pay-failed' ? null : state.problem,
-    });
+    dispatch(on.initiate, institution, nextMerchantPaymentId());
     emit('payment_initiated');
     emit('institution_selected');
     callMerchant('onPaymentInitiated', { merchantPaymentId, institutionId: institution.id });
     const fail = (message: string) => {
-      update({ paymentState: 'none' });
+      dispatch(on.stop);
       reportPay(message, 'pay-failed');
     };
     if (typeof t === 'string') return fail(t);
@@ -311,7 +207,6 @@ export function createPaymentSession(
       agentType: prepared.agentType ?? options.agentType ?? 'WEB_BROWSER',
     };
     if (prepared.metadata) request.paymentMetadata = prepared.metadata;
-
     const { signal } = controller;
     let answer: unknown;
     try {
@@ -320,30 +215,27 @@ export function createPaymentSession(
       return signal.aborted ? undefined : fail(errorMessage(thrown));
     }
     // Never redirect a page whose component has gone.
-    if (signal.aborted || !mounts) return update({ paymentState: 'none' });
+    if (signal.aborted || !mounts) return dispatch(on.stop);
     // Untrusted: only an http(s) authorisation URL of a well-formed answer is opened.
-    const checked = checkInitiatedPayment(answer);
-    if ('problem' in checked) return fail(checked.problem);
-    let { url } = checked;
-    if (options.isWebView) url = addAppLinkFragment(url);
-    // For the result page, should the bank send the shopper back with no ids (saved-payment.ts).
-    // Written here rather than through a helper: these bytes are in every Pay button's bundle.
-    // The paymentId was checked above; the result page checks both ids again when it reads them.
-    const ids = { paymentId: checked.paymentId, merchantPaymentId };
+    const [problem, checkedUrl, paymentId] = checkInitiatedPayment(answer);
+    if (problem) return fail(problem);
+    const url = options.isWebView ? addAppLinkFragment(checkedUrl!) : checkedUrl!;
+    // For the result page, should the bank send the shopper back with no ids (saved-payment.ts);
+    // inline, as these bytes are in every Pay button's bundle. The result page re-checks them.
+    const ids = { paymentId: paymentId!, merchantPaymentId };
     try {
       sessionStorage.setItem(SAVED_PAYMENT_KEY, JSON.stringify(ids));
     } catch {
       // No storage (blocked, full, not a browser), or a getter that throws: the return address
       // must carry the ids.
     }
-    try {
-      // With the ids: a front door may hand the address to the shopper's phone instead (a QR
-      // code, docs/handoff.md); `awaiting_authorisation` fires either way (off to the bank).
-      (options.openUrl ?? openHere)(url, ids);
-    } catch (error) {
-      return fail(`${PREFIX}could not open the authorisation URL: ${errorMessage(error)}`);
-    }
-    update({ paymentState: 'awaiting-authorisation', listState: 'closed' });
+    // On a desktop with the extras and a status endpoint the address goes to the shopper's
+    // phone instead (a QR code: docs/handoff.md): the session's handoff region.
+    // `awaiting_authorisation` fires either way: the shopper is being sent to the bank.
+    const handoff = options.divert?.(url, ids, institution);
+    const failed = !handoff && openBank(options.openUrl, url, ids, errorMessage);
+    if (failed) return fail(failed);
+    dispatch(on.opened, handoff);
     emit('awaiting_authorisation');
   }
 
@@ -354,26 +246,13 @@ export function createPaymentSession(
     loading?.abort();
     controller = new AbortController();
     // A later remount (React <Activity>, a re-injected component) starts afresh.
-    update({
-      institutionsState: state.institutionsState === 'loading' ? 'idle' : state.institutionsState,
-      paymentState: state.paymentState === 'initiating' ? 'none' : state.paymentState,
-      slow: false,
-    });
+    dispatch(on.teardown);
   }
 
   /** Fetches again after a failure or while slow, while mounted. */
   function refetch(): void {
     if ((state.institutionsState === 'failed' || state.slow) && mounts > 0) {
       void fetchInstitutions();
-    }
-  }
-
-  /** The `payment` option by value; undefined when none is given. */
-  function paymentKey(payment: unknown): unknown {
-    try {
-      return JSON.stringify(payment);
-    } catch {
-      return payment;
     }
   }
 
@@ -387,10 +266,7 @@ export function createPaymentSession(
       return shown.ok ? { ...base, prepared: shown.value } : base;
     },
 
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
+    subscribe: subscribe(listeners),
 
     setOptions(next) {
       const issue = validateOptions(next);
@@ -421,22 +297,11 @@ export function createPaymentSession(
       if (first) {
         if (!everMounted) {
           everMounted = true;
-          generateFirstId();
+          warnWebViewOnIos(options);
+          // Once: at creation (generateFirstIdNow) or here.
+          if (!init.generateFirstIdNow) generateFirstId();
           emit('mounted');
           if (optionsError) report('fetchInstitutions', optionsError, null, true);
-          try {
-            if (
-              process.env.NODE_ENV !== 'production' &&
-              options.isWebView &&
-              /iPhone|iPad|iPod/.test(navigator.userAgent)
-            ) {
-              console.warn(
-                `${PREFIX}isWebView is for Android WebView hosts only and must not be used on iOS (spec 4.4 rule 3).`,
-              );
-            }
-          } catch {
-            // No bundler (no `process`) or no navigator: no warning.
-          }
         }
         if (state.institutionsState === 'idle') void fetchInstitutions();
       }
@@ -455,7 +320,7 @@ export function createPaymentSession(
       const result = validatePaymentArgs(args);
       if (!result.ok) {
         // A stale payment must not be paid after the merchant tried to change it.
-        update({ prepared: null, paymentInvalid: true });
+        dispatch(on.refuse);
         reportPay(formatValidationIssue(result.issue));
         return false;
       }
@@ -465,24 +330,11 @@ export function createPaymentSession(
         id = given;
         idFromMerchant = true;
       } else {
-        try {
-          if (process.env.NODE_ENV !== 'production' && given !== undefined) {
-            console.warn(
-              `${PREFIX}merchantPaymentId "${given}" was already used by a payment; a new one is generated (spec 4.4 rule 4).`,
-            );
-          }
-        } catch {
-          // No bundler: no warning.
-        }
+        warnUsedId(given);
         if (idFromMerchant) id = nextMerchantPaymentId();
         idFromMerchant = false;
       }
-      update({
-        prepared: result.value,
-        paymentInvalid: false,
-        merchantPaymentId: id,
-        error: state.error?.location === 'payWithBankInstitution' ? null : state.error,
-      });
+      dispatch(on.prepare, result.value, id);
       return true;
     },
 
@@ -492,25 +344,19 @@ export function createPaymentSession(
           `${PREFIX}toggleButton expects true or false, got ${describeValue(enabled)}`,
         );
       }
-      update({ payButtonEnabled: enabled });
+      dispatch(on.toggle, enabled);
       emit(enabled ? 'pay_button_enabled' : 'pay_button_disabled');
     },
 
     openInstitutionSelection() {
       if (notPrepared('openInstitutionSelection') || state.listState === 'open') return;
-      const ready = state.institutionsState === 'ready';
-      update({ listState: ready ? 'open' : 'pending' });
-      if (ready) emit('bank_selection_opened');
+      dispatch(on.open);
+      if (state.institutionsState === 'ready') emit('bank_selection_opened');
       else refetch();
     },
 
     closeInstitutionSelection() {
-      if (state.listState !== 'closed') {
-        update({
-          listState: 'closed',
-          problem: state.problem === 'pay-failed' ? null : state.problem,
-        });
-      }
+      if (state.listState !== 'closed') dispatch(on.close);
     },
 
     async payWithInstitution(institutionId) {
@@ -522,17 +368,7 @@ export function createPaymentSession(
       // One payment in flight at a time: a double click or a repeated call sends nothing.
       if (state.paymentState === 'initiating' || notPrepared('payWithInstitution')) return;
       if (invalid) return reportPay(invalid);
-      if (!mounts) {
-        let message = `${PREFIX}payWithInstitution before the component is rendered`;
-        try {
-          if (process.env.NODE_ENV !== 'production') {
-            message = `${PREFIX}payWithInstitution needs the component in the page (rendered, or injectComponent called): its redirect would be lost`;
-          }
-        } catch {
-          // No bundler: the gist.
-        }
-        return reportPay(message);
-      }
+      if (!mounts) return reportPay(beforeMount);
       const institution = state.institutions.find((i) => i.id === institutionId);
       // Before the list is here the backend validates the id; a bank the list marks
       // unavailable is refused as an unknown one is, and nothing is opened.
@@ -549,6 +385,9 @@ export function createPaymentSession(
     },
 
     retry: refetch,
+
+    // Only a handoff needs it, and only the extras make one: their wiring does the work.
+    continueHere: () => options.continueHere?.(state, dispatch, reportPay),
   };
   return session;
 }

@@ -1,4 +1,5 @@
 import type { ServiceError } from './events';
+import type { Handoff } from './handoff';
 import type { Institution } from './transport';
 import type { PreparedPayment } from './types';
 
@@ -45,11 +46,27 @@ export interface SessionState {
   paymentInvalid: boolean;
   /** The banks have been loading for more than a few seconds (the shopper is offered a retry). */
   slow: boolean;
+  /**
+   * The payment whose bank's address went to the shopper's phone instead of opening here (the
+   * desktop handoff of `servicepay/extras`), until the bank step opens again or the shopper
+   * continues here; null otherwise.
+   */
+  handoff: Handoff | null;
 }
 
-export function deriveStatus(s: Omit<SessionState, 'status'>): SessionStatus {
-  if (s.paymentState === 'initiating') return 'initiating';
-  if (s.institutionsState === 'failed') return 'error';
-  if (s.listState !== 'closed') return s.institutionsState === 'ready' ? 'selecting' : 'loading';
-  return s.paymentState === 'none' ? 'idle' : s.paymentState;
-}
+/** `s` with its status derived from its three regions: the rendered status is never set by hand. */
+export const withStatus = (s: Omit<SessionState, 'status'>): SessionState => {
+  (s as SessionState).status =
+    s.paymentState === 'initiating'
+      ? 'initiating'
+      : s.institutionsState === 'failed'
+        ? 'error'
+        : s.listState !== 'closed'
+          ? s.institutionsState === 'ready'
+            ? 'selecting'
+            : 'loading'
+          : s.paymentState === 'none'
+            ? 'idle'
+            : s.paymentState;
+  return s as SessionState;
+};

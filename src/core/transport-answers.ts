@@ -35,12 +35,12 @@ export const MAX_SHOWN_INSTITUTIONS = 200;
  */
 const LONGEST_REAL_LIST = 1000;
 
-export interface CheckedInstitutions {
-  /** The usable institutions (ids unique, first wins); null when the answer was no list at all. */
-  institutions: Institution[] | null;
-  /** What was wrong, for errorConsumer; null when the answer was clean. */
-  problem: string | null;
-}
+/**
+ * [institutions, problem]: the usable institutions (ids unique, first wins), null when the
+ * answer was no list at all; what was wrong, for errorConsumer, null when the answer was clean.
+ * A pair, not an object: no property names in every Pay button's bundle.
+ */
+export type CheckedInstitutions = [institutions: Institution[] | null, problem: string | null];
 
 /** Validates and normalises what `fetchInstitutions` resolved with. Never throws. */
 export function checkInstitutions(answer: unknown): CheckedInstitutions {
@@ -54,20 +54,20 @@ export function checkInstitutions(answer: unknown): CheckedInstitutions {
     // A revoked Proxy: no list.
   }
   if (!list) {
-    return {
-      institutions: null,
-      problem: `${PREFIX}fetchInstitutions resolved with ${describeValue(answer)}, not an array`,
-    };
+    return [
+      null,
+      `${PREFIX}fetchInstitutions resolved with ${describeValue(answer)}, not an array`,
+    ];
   }
   list.forEach((item, i) => {
     const fix = (what: string) => problems.push(`[${i}] ${what}`);
     try {
-      if (typeof item != 'object' || !item)
+      if (!item || typeof item != 'object')
         return fix(`dropped, not an object: ${describeValue(item)}`);
       // Each field is read once: a getter cannot pass the checks with one value and render another.
       const { id, name: given, iconUrl, available } = item as Record<string, unknown>;
       const name = typeof given == 'number' ? String(given) : given;
-      if (typeof id != 'string' || !id) return fix(`dropped, bad id: ${describeValue(id)}`);
+      if (!id || typeof id != 'string') return fix(`dropped, bad id: ${describeValue(id)}`);
       if (ids.has(id)) return fix(`dropped, repeated id: ${id}`);
       if (typeof name != 'string' || !name.trim()) {
         return fix(`dropped, bad name: ${describeValue(given)}`);
@@ -95,24 +95,27 @@ export function checkInstitutions(answer: unknown): CheckedInstitutions {
   const fixed = problems.length
     ? `${PREFIX}fetchInstitutions answer fixed: ${problems.slice(0, 5).join('; ')}${problems.length > 5 ? `; ${problems.length - 5} more` : ''}`
     : '';
-  return {
+  return [
     institutions,
     // One report for the whole list, however many things were wrong with it; the banks that
     // are left are shown (all of them kept, however many: the view bounds what it renders).
-    problem:
-      (list.length > LONGEST_REAL_LIST
-        ? `${PREFIX}fetchInstitutions answered ${list.length} banks, too many${fixed && '; '}`
-        : '') + fixed || null,
-  };
+    [
+      list.length > LONGEST_REAL_LIST &&
+        `${PREFIX}fetchInstitutions answered ${list.length} banks, too many`,
+      fixed,
+    ]
+      .filter(Boolean)
+      .join('; ') || null,
+  ];
 }
 
 /**
- * The authorisation URL of what `initiatePayment` resolved with, or the problem with it.
- * Never throws.
+ * What `initiatePayment` resolved with, checked: `[problem]` when it cannot be used, else
+ * `['', authorisation URL, paymentId]`. Never throws.
  */
 export function checkInitiatedPayment(
   answer: unknown,
-): { url: string; paymentId: string } | { problem: string } {
+): [problem: string] | [problem: '', url: string, paymentId: string] {
   let id: unknown;
   let url: unknown;
   try {
@@ -121,7 +124,7 @@ export function checkInitiatedPayment(
     // A getter that throws: checked below as missing.
   }
   const problem =
-    typeof answer != 'object' || !answer
+    !answer || typeof answer != 'object'
       ? `initiatePayment resolved with ${describeValue(answer)}, not { paymentId, authorisationUrl }`
       : typeof url != 'string' || !isHttpUrl(url)
         ? `refused to open a non-http(s) authorisation URL: ${describeValue(url)}`
@@ -129,5 +132,5 @@ export function checkInitiatedPayment(
           !isPaymentId(id)
           ? `initiatePayment resolved with paymentId ${describeValue(id)}: it ${PAYMENT_ID_RULE}`
           : '';
-  return problem ? { problem: PREFIX + problem } : { url: url as string, paymentId: id as string };
+  return problem ? [PREFIX + problem] : ['', url as string, id as string];
 }

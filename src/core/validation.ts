@@ -41,11 +41,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid = (value: unknown): value is string =>
   typeof value === 'string' && UUID.test(value);
 
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null) return false;
-  const proto = Object.getPrototypeOf(value) as unknown;
-  return proto === Object.prototype || proto === null;
-}
+export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  !!value &&
+  typeof value == 'object' &&
+  [null, Object.prototype].includes(Object.getPrototypeOf(value) as object | null);
 
 export function isHttpUrl(value: string): boolean {
   try {
@@ -67,15 +66,16 @@ const checkAmount: Check = (v) =>
     ? 'must not be null'
     : typeof v !== 'number'
       ? 'must be a number'
-      : !Number.isFinite(v)
+      : !isFinite(v) // the global: v is a number already
         ? 'must be a finite number'
         : v <= 0
           ? 'must be greater than 0'
-          : !Number.isSafeInteger(pence(v))
+          : pence(v) >= 2 ** 53 // not a safe integer (pence of a finite v > 0 are whole)
             ? 'is too large'
             : // A few units in the last place of the value itself: noise at any magnitude,
               // never a third decimal (1.005 and 134217895.615 are refused, 134217895.61 is not).
-              Math.abs(pence(v) / 100 - v) > 4 * Number.EPSILON * Math.max(1, v)
+              // 2 ** -50 is 4 * Number.EPSILON.
+              Math.abs(pence(v) / 100 - v) > 2 ** -50 * Math.max(1, v)
               ? 'must have at most 2 decimal places'
               : pence(v) < 1 && 'must be at least 0.01';
 
@@ -119,21 +119,16 @@ function guarded<T>(
 /** Validates the argument of `createPayment` (spec 2.3) before anything can be sent. */
 export function validatePaymentArgs(args: unknown): Result<PreparedPayment> {
   const result = guarded('paymentRequest', args, readPaymentArgs);
-  return 'ok' in result ? result : { ok: false, issue: result };
+  return 'field' in result ? { ok: false, issue: result } : { ok: true, value: result };
 }
 
-function readPaymentArgs(args: Record<string, unknown>): Result<PreparedPayment> {
+function readPaymentArgs(args: Record<string, unknown>): PreparedPayment | ValidationIssue {
   let sentMetadata: Record<string, unknown> | undefined;
-  // Each argument is read once: a getter cannot show the checks one value and the request another.
-  const { amount, paymentReference, currency, merchantPaymentId, agentType } = args;
-  const given = {
-    amount,
-    paymentReference,
-    currency,
-    merchantPaymentId,
-    agentType,
-    metadata: args.metadata,
-  };
+  // Each argument is read once: a getter cannot show the checks one value and the request
+  // another. A copy of the object's own enumerable properties (what JSON and a literal give),
+  // so a property inherited from a polluted Object.prototype is never read as an argument.
+  const given = { ...args };
+  const { amount, paymentReference, merchantPaymentId, agentType } = given;
   const issue = firstIssue(given, [
     ['paymentRequest.amount', checkAmount, 'amount'],
     ['paymentRequest.reference', checkReference, 'paymentReference'],
@@ -174,17 +169,15 @@ function readPaymentArgs(args: Record<string, unknown>): Result<PreparedPayment>
     ],
     ['agentType', checkAgentType],
   ]);
-  if (issue) return { ok: false, issue };
-  return {
-    ok: true,
-    value: {
+  return (
+    issue || {
       amount: pence(amount as number) / 100,
       reference: paymentReference as string,
       merchantPaymentId: merchantPaymentId as string | undefined,
       metadata: sentMetadata,
       agentType: agentType as PreparedPayment['agentType'],
-    },
-  };
+    }
+  );
 }
 
 /** Component options (spec 2.2), in the order they are checked. */
@@ -219,8 +212,9 @@ const OPTIONS: Table = [
     optional(
       (v) =>
         !(
+          !!v &&
           typeof v === 'object' &&
-          typeof v?.fetchInstitutions === 'function' &&
+          typeof v.fetchInstitutions === 'function' &&
           typeof v.initiatePayment === 'function'
         ) && 'must have fetchInstitutions and initiatePayment functions',
     ),
@@ -228,6 +222,5 @@ const OPTIONS: Table = [
 ];
 
 /** Validates component options (spec 2.2); the first problem found, or undefined. */
-export function validateOptions(options: unknown): ValidationIssue | undefined {
-  return guarded('options', options, (given) => firstIssue(given, OPTIONS));
-}
+export const validateOptions = (options: unknown): ValidationIssue | undefined =>
+  guarded('options', options, (given) => firstIssue(given, OPTIONS));

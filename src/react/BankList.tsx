@@ -12,8 +12,7 @@ const fold = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLo
 
 const initials = (name: string) =>
   name
-    .split(/\s+/)
-    .slice(0, 2)
+    .split(/\s+/, 2)
     .map((word) => word[0])
     .join('')
     .toUpperCase();
@@ -31,14 +30,6 @@ export interface BankListProps {
 }
 
 /**
- * The banks of one list that can take focus: the focused bank's tabindex stays 0, so each list
- * is one Tab stop (APG roving tabindex); an unavailable bank (disabled) is skipped.
- */
-const banksOf = (list: Element | null) => [
-  ...(list?.querySelectorAll<HTMLButtonElement>('button:enabled') ?? []),
-];
-
-/**
  * The banks of the open step: a search field above SEARCH_THRESHOLD banks, then one button per
  * bank, at most MAX_SHOWN_INSTITUTIONS of them. The set is one Tab stop; arrows move by row
  * and column (a grid, on wide components) or by item (the single-column list of narrow ones),
@@ -46,7 +37,7 @@ const banksOf = (list: Element | null) => [
  * decorative, and the initials are drawn by CSS.
  */
 export function BankList(props: BankListProps) {
-  const { institutions, messages, cx, choosable, initiatingId, onChoose } = props;
+  const { institutions, onChoose, cx, choosable, initiatingId, messages } = props;
   const [query, setQuery] = useState('');
   const [active, setActive] = useState<string>();
   // Logos that failed to load: their banks show the initials instead (no broken-image glyph).
@@ -59,9 +50,8 @@ export function BankList(props: BankListProps) {
   const shown = matches.slice(0, MAX);
   // The Tab stop is on a rendered bank that can be paid: the keyboard model works on what is
   // shown, and skips unavailable banks as it skips any disabled control.
-  const current = shown.some((i) => i.id === active)
-    ? active
-    : shown.find((i) => i.available !== false)?.id;
+  const current = (shown.find((i) => i.id === active) ?? shown.find((i) => i.available !== false))
+    ?.id;
   const hint = !matches.length
     ? institutions.length
       ? messages.noMatch(query)
@@ -69,28 +59,27 @@ export function BankList(props: BankListProps) {
     : matches.length > MAX && messages.moreBanks(MAX, matches.length);
 
   function move(event: KeyboardEvent<HTMLElement>) {
-    const banks = banksOf(event.currentTarget);
-    const at = banks.indexOf(document.activeElement as HTMLButtonElement);
+    // The banks that can take focus: the focused bank's tabindex stays 0, so the list is one
+    // Tab stop (APG roving tabindex); an unavailable bank (disabled) is skipped.
+    const banks = [...event.currentTarget.querySelectorAll<HTMLElement>('button:enabled')];
+    const at = banks.indexOf(document.activeElement as HTMLElement);
     // Columns as laid out: the banks on the first one's row (one in the narrow list).
-    const top = (n: number) => banks[n]?.getBoundingClientRect().top;
-    let columns = 1;
-    while (columns < banks.length && top(columns) === top(0)) columns++;
-    const { key } = event;
+    const top = (bank: Element) => bank.getBoundingClientRect().top;
+    const columns = banks.filter((bank) => top(bank) === top(banks[0]!)).length;
+    // The step from the focused bank (Home and End: to the ends). Another key adds undefined:
+    // NaN, no bank, and the key does what it did.
     const next =
-      key === 'Home'
-        ? 0
-        : key === 'End'
-          ? banks.length - 1
-          : // Another key adds undefined: NaN, no bank, and the key does what it did.
-            at +
-            (
-              {
-                ArrowRight: 1,
-                ArrowLeft: -1,
-                ArrowDown: columns,
-                ArrowUp: -columns,
-              } as Record<string, number>
-            )[key]!;
+      at +
+      (
+        {
+          Home: -at,
+          End: banks.length - 1 - at,
+          ArrowRight: 1,
+          ArrowLeft: -1,
+          ArrowDown: columns,
+          ArrowUp: -columns,
+        } as Record<string, number>
+      )[event.key]!;
     if (banks[next]) {
       event.preventDefault();
       banks[next].focus();
@@ -100,24 +89,26 @@ export function BankList(props: BankListProps) {
   return (
     <>
       {institutions.length > SEARCH_THRESHOLD && (
+        // The attributes of the search field and of each bank in the order that gzips smallest.
         <input
           type="search"
+          value={query}
           className={cx('service-search', 'w-full')}
           aria-label={messages.search}
-          placeholder={messages.search}
-          value={query}
-          // onInput, not onChange: both fire on every keystroke in React (and React's
-          // controlled-field check accepts either), while in Preact's core onChange is the
-          // DOM's change event, on blur. onInput means the same in both builds.
-          onInput={(event) => setQuery(event.currentTarget.value)}
           onKeyDown={(event) => {
             // Enter or ArrowDown moves into the results (docs/design.md).
             if (event.key !== 'Enter' && event.key !== 'ArrowDown') return;
             event.preventDefault();
-            banksOf(event.currentTarget.nextElementSibling)
-              .find((b) => b.tabIndex === 0)
+            // The list's Tab stop (a disabled one takes no focus, as `move` skips it).
+            event.currentTarget.nextElementSibling
+              ?.querySelector<HTMLElement>('[tabindex="0"]')
               ?.focus();
           }}
+          placeholder={messages.search}
+          // onInput, not onChange: both fire on every keystroke in React (and React's
+          // controlled-field check accepts either), while in Preact's core onChange is the
+          // DOM's change event, on blur. onInput means the same in both builds.
+          onInput={(event) => setQuery(event.currentTarget.value)}
         />
       )}
       <ul
@@ -128,18 +119,18 @@ export function BankList(props: BankListProps) {
         {shown.map(({ id, name, iconUrl, available }) => (
           <li key={id}>
             <button
-              type="button"
               className={cx('service-bank', 'flex items-center gap-3 w-full')}
               tabIndex={id === current ? 0 : -1}
-              // Down or refusing payments (docs/http-contract.md): shown, not payable, and its
-              // reason is part of its name.
-              disabled={available === false}
+              data-state={id === initiatingId ? 'initiating' : undefined}
               // aria-disabled, not disabled: the chosen bank keeps focus while it works.
               aria-disabled={!choosable || undefined}
-              data-state={id === initiatingId ? 'initiating' : undefined}
+              type="button"
               // On the focused element itself, never relied on to bubble: React's onFocus
               // bubbles (focusin) and Preact's is the DOM's focus event, which does not.
               onFocus={() => setActive(id)}
+              // Down or refusing payments (docs/http-contract.md): shown, not payable, and its
+              // reason is part of its name.
+              disabled={available === false}
               onClick={() => choosable && onChoose(id)}
             >
               <span className={cx('service-logo')} aria-hidden="true">
@@ -147,8 +138,8 @@ export function BankList(props: BankListProps) {
                   <img
                     src={iconUrl}
                     alt=""
-                    width={32}
                     height={32}
+                    width={32}
                     onError={() => setBroken((b) => ({ ...b, [iconUrl]: true }))}
                   />
                 ) : (

@@ -78,6 +78,12 @@ export function HandoffPanel(props: HandoffPanelProps) {
   const headingRef = useRef<HTMLHeadingElement>(null);
   const shown = useRef<string>(undefined);
   const headingId = id + 'handoff';
+  /** The panel's next step after a final or unheard status: Check again, or Try again. */
+  const primary = (label: string, onClick: () => void) => (
+    <button type="button" className={cx('service-retry service-handoff-primary')} onClick={onClick}>
+      {label}
+    </button>
+  );
 
   // The encoder is a chunk of its own (./qr, with lean-qr), loaded only when a code is shown:
   // undefined until it is here. Made once per address. An address too long for any QR code
@@ -174,17 +180,10 @@ export function HandoffPanel(props: HandoffPanelProps) {
       {/* Nothing to do once the bank paid, even when the shop checks the payment by hand. */}
       {state !== 'received' && !review && (
         <div className={cx('service-handoff-actions', 'flex items-center gap-2')}>
-          {/* Check again after no answer, Try again after a failure: the one next step. */}
-          {(state === 'not-heard' || state === 'not-completed') && (
-            <button
-              type="button"
-              className={cx('service-retry service-handoff-primary')}
-              onClick={state === 'not-heard' ? controller.checkAgain : controller.tryAgain}
-            >
-              {state === 'not-heard' ? results.checkAgain : results.tryAgain}
-            </button>
-          )}
-          {scanning && (
+          {state === 'not-heard' && primary(results.checkAgain, controller.checkAgain)}
+          {state === 'not-completed' ? (
+            primary(results.tryAgain, controller.tryAgain)
+          ) : (
             <button
               type="button"
               className={cx('service-retry')}

@@ -54,7 +54,7 @@ export function ServicePayView(props: ViewProps) {
     extras,
   } = props;
   const id = (props.idPrefix ?? '') + useId();
-  const [session, state] = useSession(extras ? extras.options(props, id) : props);
+  const [session, state] = useSession(extras ? extras.options(props) : props);
   const messages = resolveMessages(props.messages);
   if (typeof props.disabledReason == 'string') messages.payUnavailable = props.disabledReason;
   if (typeof props.payLabel == 'string') messages.payLabel = props.payLabel;
@@ -63,6 +63,7 @@ export function ServicePayView(props: ViewProps) {
   const pay = payStep(state, messages, session);
   const payButton = useRef<HTMLButtonElement>(null);
   const step = useRef<HTMLElement>(null);
+  const stepHeading = useRef<HTMLHeadingElement>(null);
 
   useImperativeHandle(
     props.handle,
@@ -98,7 +99,6 @@ export function ServicePayView(props: ViewProps) {
   const hint = pay.hint;
   const listId = id + 'list';
   const hintId = id + 'hint';
-  // The step's heading: the extras give it focus by this id (ExtrasContext's `id`).
   const headingId = id + 'step';
 
   // Focus goes into the step once its banks are shown (when it opens, or when they arrive):
@@ -108,7 +108,10 @@ export function ServicePayView(props: ViewProps) {
   useEffect(() => {
     if (!shown || loading) return;
     const coarse = window.matchMedia?.('(pointer: coarse)').matches;
-    step.current?.querySelector<HTMLElement>(coarse ? 'h2' : 'input,ul [tabindex="0"]')?.focus();
+    (coarse
+      ? stepHeading.current
+      : step.current?.querySelector<HTMLElement>('input,ul [tabindex="0"]')
+    )?.focus();
   }, [shown, loading]);
 
   // The step closes once the bank's page is opened; when that page opened elsewhere (a new
@@ -122,7 +125,9 @@ export function ServicePayView(props: ViewProps) {
   // What the extras read: the component's own context, whole (one object, few bytes here),
   // with the bank list they draw their banks with (handed over, not imported by them: a
   // module both imported would move to a chunk of its own, and the root entry would grow).
-  const context = { session, state, props, messages, cx, id, BankList };
+  // Focus is moved through the refs held here (payButton, stepHeading), never found by a DOM
+  // walk.
+  const context = { session, state, props, messages, cx, id, BankList, payButton, stepHeading };
 
   const close = () => {
     session.closeInstitutionSelection();
@@ -182,7 +187,7 @@ export function ServicePayView(props: ViewProps) {
           aria-busy={loading}
         >
           <div className={cx('service-step-head', 'flex items-center')}>
-            <h2 id={headingId} className={cx('service-heading')} tabIndex={-1}>
+            <h2 id={headingId} ref={stepHeading} className={cx('service-heading')} tabIndex={-1}>
               {messages.chooseBank}
             </h2>
             <button type="button" className={cx('service-retry service-close')} onClick={close}>

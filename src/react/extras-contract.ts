@@ -1,11 +1,11 @@
 import type {
   Handoff,
-  PaymentIds,
   PaymentResultOutcome,
   PaymentSession,
   ServiceMessages,
   SessionOptions,
   SessionState,
+  SessionWiring,
 } from '../core/index';
 import type { BankListProps } from './BankList';
 
@@ -52,13 +52,10 @@ export interface ServicePayExtrasProps {
   featuredInstitutions?: readonly string[];
 }
 
-/**
- * The options the extras read: theirs, and a few of the component's and the session's (each
- * documented where it is declared: ServicePayProps, UseServicePaymentOptions, SessionOptions).
- */
-export interface ExtrasProps
-  extends ServicePayExtrasProps, Pick<SessionOptions, 'openUrl' | 'errorConsumer'> {
+/** The component's props the extras read: theirs, and a few of the component's. */
+export interface ExtrasProps extends ServicePayExtrasProps {
   statusUrl?: string;
+  openUrl?: SessionOptions['openUrl'];
   handoff?: boolean;
   messages?: unknown;
   disableVolumeStyling?: boolean;
@@ -68,37 +65,37 @@ export interface ExtrasProps
 /** What the view hands its extras, as it passes it: its own context, whole. */
 export interface ExtrasContext {
   session: PaymentSession;
-  /** The state to render. */
+  /** The state to render, whose `handoff` region is the handoff panel's. */
   state: SessionState;
   /** The component's props (options), as given. */
   props: ExtrasProps;
   /** The component's words (resolved). */
   messages: ServiceMessages;
   cx: (service: string, utility?: string) => string | undefined;
-  /**
-   * The component's id, unique in the page: the prefix of the extras' element ids, and of the
-   * view's: `id + 'step'` is the open step's heading, where focus goes when what had it goes
-   * (an id held by the view, not a search of the page: a ref here would cost every Pay
-   * button's bundle bytes).
-   */
+  /** The component's id, unique in the page: the prefix of the extras' element ids. */
   id: string;
   /** The component's bank list, to draw banks as it does (handed over, not imported). */
   BankList(props: BankListProps): ExtrasNode;
+  /**
+   * Where focus goes when what had it goes, held by the view (as Radix's dialog context holds
+   * its trigger): the Pay button, and the open step's heading. Refs, not functions: fewer
+   * bytes in the view, which every Pay button carries.
+   */
+  payButton: { readonly current: HTMLElement | null };
+  stepHeading: { readonly current: HTMLElement | null };
 }
 
 /**
- * What `import { extras } from 'servicepay/extras'` is, as the component and the hook see it.
+ * What `import { extras } from 'servicepay/extras'` is, as the component sees it.
  * src/react/extras.tsx implements it.
  */
 export interface ServicePayExtras {
-  /** The session's options with the extras in, for the component or hook `id`. */
-  options<P extends ExtrasProps>(props: P, id: string): P;
   /**
-   * Takes the bank's address instead of opening it, for the component `id` (as `options`
-   * names it), while `show` is registered: how the handoff reaches whoever draws it. Returns
-   * the unregister function.
+   * The session's options with the extras' wiring in: on a desktop with `statusUrl` (and
+   * `handoff` not false) the bank's address goes to the shopper's phone, and the session
+   * enters its handoff region (`state.handoff`), which the component and the hook render.
    */
-  register(id: string, show: (url: string, payment: PaymentIds) => void): () => void;
+  options<P extends ExtrasProps>(props: P): P & SessionWiring;
   /** What the component draws at the top of its bank step (`step`) and under itself. */
   Extras(context: ExtrasContext & { step?: boolean }): ExtrasNode;
 }

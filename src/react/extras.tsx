@@ -1,55 +1,38 @@
 'use client';
 import { useEffect, useInsertionEffect, useState } from 'react';
 import {
+  continueHandoff,
   HANDOFF_MEDIA,
   REMEMBERED_BANK_KEY,
-  openHandoff,
-  openHere,
   resolveHandoffMessages,
 } from '../core/index';
-import type { Institution, PaymentIds } from '../core/index';
+import type { Institution, SessionWiring } from '../core/index';
 
 // The opt-in extras of the component, in a chunk of their own (./load-extras): the desktop
 // handoff panel and, at the top of the bank step, the remembered bank and the merchant's
-// featured banks.
+// featured banks. Their contract with the component: ./extras-contract.
 import handoffCss from '../styles/handoff.css?raw';
-import { HandoffPanel } from './Handoff';
-import { useHandoff } from './useHandoff';
-import { injectStylesheet } from './styles';
 import type { ExtrasContext, ExtrasProps, ServicePayExtras } from './extras-contract';
+import { HandoffPanel } from './Handoff';
+import { injectStylesheet } from './styles';
 
-/**
- * Where the extras' two halves meet: the handoff panel's setter of each component on the
- * page, by the component's id (unique in the page), while its panel's place is rendered.
- */
-const panels = new Map<string, (url: string, payment: PaymentIds) => void>();
+export type { ExtrasContext } from './extras-contract';
 
 /**
  * The session's options with the extras in: on a desktop with a status endpoint the bank's
- * address goes to the handoff panel (a QR code for the shopper's phone) instead of opening here. The session
- * then carries on as for any opened bank: `awaiting_authorisation` fires, since the shopper
- * is being sent to the bank, on another device (docs/handoff.md).
+ * address goes to the shopper's phone (a QR code) instead of opening here, and the session
+ * enters its handoff region (`state.handoff`). It then carries on as for any opened bank:
+ * `awaiting_authorisation` fires, since the shopper is being sent to the bank, on another
+ * device (docs/handoff.md).
  */
-export function options<P extends ExtrasProps>(props: P, id: string): P {
+export function options<P extends ExtrasProps>(props: P): P & SessionWiring {
   return {
     ...props,
-    openUrl(url, payment) {
-      const show = panels.get(id);
-      if (props.statusUrl && props.handoff !== false && show && desktop()) {
-        show(url, payment);
-      } else {
-        // As the session's default: a failure to open goes back to it, which reports it.
-        (props.openUrl ?? openHere)(url, payment);
-      }
-    },
-  };
-}
-
-/** Hands the addresses of component `id` to `show` (see ServicePayExtras.register). */
-export function register(id: string, show: (url: string, payment: PaymentIds) => void) {
-  panels.set(id, show);
-  return () => {
-    if (panels.get(id) === show) panels.delete(id);
+    divert: (url, payment, institution) =>
+      props.statusUrl && props.handoff !== false && desktop()
+        ? { url, ...payment, institution }
+        : undefined,
+    continueHere: continueHandoff(props.openUrl),
   };
 }
 
@@ -69,7 +52,7 @@ function desktop(): boolean {
  */
 export function Extras(context: ExtrasContext & { step?: boolean }) {
   const { session, state, props, cx, id } = context;
-  const { paymentState, selectedInstitution } = state;
+  const { paymentState, selectedInstitution, handoff } = state;
   // The bank of each payment sent to the bank (`rememberBank`), however it was started.
   useEffect(() => {
     if (props.rememberBank && paymentState === 'awaiting-authorisation' && selectedInstitution) {
@@ -80,15 +63,10 @@ export function Extras(context: ExtrasContext & { step?: boolean }) {
       }
     }
   }, [props.rememberBank, paymentState, selectedInstitution]);
-  // The panel's handoff, under the component (the step's copy registers nothing).
-  const [handoff, setHandoff] = useHandoff(
-    context.step ? undefined : register,
-    id,
-    session,
-    state.listState,
-  );
   // In the step once its banks are here (the view shows placeholders while they load).
   if (context.step) return state.status === 'loading' ? null : <StepExtras {...context} />;
+  // The session's handoff region: entered when the bank's address went to the phone, left
+  // when the step opens again (Pay, Try again) or the shopper continues here.
   return handoff ? (
     <HandoffPanel
       key={handoff.paymentId}
@@ -101,12 +79,10 @@ export function Extras(context: ExtrasContext & { step?: boolean }) {
       id={id + 'qr'}
       onShown={props.onHandoffShown}
       onContinueHere={() => {
-        setHandoff(null);
         // The panel, with the button that had focus, goes; the bank may open elsewhere (a new
-        // tab, a WebView), so focus goes to Pay (the first button of the component's root,
-        // whose title has the component's id), not to nothing.
-        document.getElementById(id)?.parentElement?.querySelector('button')?.focus();
-        openHandoff(props, handoff.url, handoff);
+        // tab, a WebView), so focus goes to Pay, not to nothing.
+        context.payButton.current?.focus();
+        session.continueHere();
       }}
       onTryAgain={session.openInstitutionSelection}
       onResult={props.onResult}
@@ -138,7 +114,7 @@ function forgetRemembered(): void {
  * (`featuredInstitutions`). Each is a list of its own, one Tab stop each, drawn as the full
  * list's banks are (BankList); the search below still covers every bank.
  */
-function StepExtras({ session, state, messages, cx, props, BankList, id }: ExtrasContext) {
+function StepExtras({ session, state, messages, cx, props, BankList, stepHeading }: ExtrasContext) {
   const words = resolveHandoffMessages(props.messages);
   // The extras' stylesheet (the handoff panel's file) holds the step's few rules too.
   useInsertionEffect(() => {
@@ -194,7 +170,7 @@ function StepExtras({ session, state, messages, cx, props, BankList, id }: Extra
             setRemembered(null);
             setForgotten(true);
             // The button goes with the bank: focus moves to the step's heading, not to nothing.
-            document.getElementById(id + 'step')?.focus();
+            stepHeading.current?.focus();
           }}
         >
           {words.forgetBank}
@@ -219,4 +195,4 @@ function StepExtras({ session, state, messages, cx, props, BankList, id }: Extra
  * (`rememberBank`) and the featured banks (`featuredInstitutions`). `window.Service` loads
  * them itself when its options ask for them.
  */
-export const extras: ServicePayExtras = { options, register, Extras };
+export const extras: ServicePayExtras = { options, Extras };

@@ -5,7 +5,8 @@
  * a bundle carries only the sheets it uses (the Pay component's, none of the result's).
  */
 export function injectStylesheet(kind: string, css: string, nonce?: string): void {
-  if (document.head.querySelector(`style[data-servicepay="${kind}"]`)) return;
+  // Unquoted: every kind is a plain word (service, tailwind, result, handoff).
+  if (document.head.querySelector(`style[data-servicepay=${kind}]`)) return;
   const style = document.createElement('style');
   style.dataset.servicepay = kind;
   if (nonce) style.setAttribute('nonce', nonce);

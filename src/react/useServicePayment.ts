@@ -1,15 +1,8 @@
 'use client';
-import { useId, useMemo } from 'react';
-import {
-  createPaymentSession,
-  openHandoff,
-  payStep,
-  resolveMessages,
-  shopperText,
-} from '../core/index';
+import { useMemo } from 'react';
+import { createPaymentSession, payStep, resolveMessages, shopperText } from '../core/index';
 import type { ServicePayExtras } from './extras-contract';
 import { useController } from './useController';
-import { useHandoff } from './useHandoff';
 import type { MadeElsewhere } from './useController';
 import type {
   Handoff,
@@ -79,14 +72,15 @@ export interface ServicePaymentApi extends SessionState, ServicePayHandle {
   /**
    * The payment whose bank's address went to the shopper's phone (with `extras` and
    * `statusUrl`, on a desktop): draw its `url` as a QR code and follow it with
-   * `usePaymentResult({ statusUrl, payment: handoff })`; null otherwise.
+   * `usePaymentResult({ statusUrl, payment: handoff })`; null otherwise. The session's
+   * handoff region (`SessionState.handoff`), as `<ServicePay>` renders it.
    */
   handoff: Handoff | null;
   /** During a handoff: opens the bank's page on this computer instead (`openUrl`). */
   continueHere(): void;
 }
 
-type Action = keyof ServicePayHandle | 'closeInstitutionSelection' | 'retry';
+type Action = keyof ServicePayHandle | 'closeInstitutionSelection' | 'retry' | 'continueHere';
 
 /** The session's methods need no `this`, so they are handed out as they are. */
 export function pick<K extends Action>(
@@ -126,25 +120,15 @@ export function useSession(
  */
 export function useServicePayment(options: UseServicePaymentOptions): ServicePaymentApi {
   const { extras, messages } = options;
-  // With `extras` and `statusUrl`, a desktop hands the bank's address to the merchant's own
-  // handoff (`handoff`) instead of opening it, as <ServicePay> hands it to its panel.
-  const id = useId();
-  const [session, state] = useSession(extras ? extras.options(options, id) : options);
-  const [handoff, setHandoff] = useHandoff(extras?.register, id, session, state.listState);
+  // With `extras` and `statusUrl`, a desktop hands the bank's address to the shopper's phone:
+  // the session's handoff region (`handoff`), which the merchant draws as <ServicePay> does.
+  const [session, state] = useSession(extras ? extras.options(options) : options);
   return useMemo(() => {
     const words = resolveMessages(messages);
     return {
       ...state,
       text: shopperText(state, words),
       payStep: payStep(state, words, session),
-      handoff,
-      continueHere() {
-        if (!handoff) return;
-        setHandoff(null);
-        // As the session opens a bank's page: the merchant's openUrl, else this tab; a page
-        // that could not be opened is reported, never thrown into the merchant's page.
-        openHandoff(options, handoff.url, handoff);
-      },
       ...pick(
         session,
         'createPayment',
@@ -153,8 +137,8 @@ export function useServicePayment(options: UseServicePaymentOptions): ServicePay
         'openInstitutionSelection',
         'closeInstitutionSelection',
         'retry',
+        'continueHere',
       ),
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- openUrl is read when called
-  }, [state, session, messages, handoff]);
+  }, [state, session, messages]);
 }

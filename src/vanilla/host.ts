@@ -70,7 +70,7 @@ export function createHost(): Host {
       if (!element) {
         throw new ServiceInjectionError(
           `servicepay: injectComponent found no element with id ${JSON.stringify(elementId)}: ` +
-            'give the id of an element that is in the page (call it after the element is parsed, e.g. on DOMContentLoaded)',
+            'call it once the element is in the page (on DOMContentLoaded)',
           elementId,
         );
       }

@@ -6,6 +6,7 @@ import { ServicePayView } from '../react/ServicePayView';
 import type { ServicePayProps } from '../react/ServicePayView';
 import type { ServicePayExtras } from '../react/extras-contract';
 import { loadExtras } from '../react/load-extras';
+import { pick } from '../react/useServicePayment';
 import { copyOptions, createHost } from './host';
 import { scriptBackend } from './script-backend';
 
@@ -82,17 +83,23 @@ export class Service {
     let unmount: (() => void) | undefined;
 
     // The methods are the session's own (they need no `this`): `button.onclick =
-    // service.openInstitutionSelection` works.
-    this.createPayment = session.createPayment;
-    this.toggleButton = session.toggleButton;
-    this.openInstitutionSelection = session.openInstitutionSelection;
+    // service.openInstitutionSelection` works. Before injectComponent the session is not
+    // mounted: payWithInstitution reports that and sends nothing. The same four, in the same
+    // order, as the component's ref handle (./ServicePayView), which the bundle then repeats.
+    Object.assign(
+      this,
+      pick(
+        session,
+        'createPayment',
+        'toggleButton',
+        'payWithInstitution',
+        'openInstitutionSelection',
+      ),
+    );
     Object.defineProperty(this, 'merchantPaymentId', {
       enumerable: true,
       get: () => session.getState().merchantPaymentId,
     });
-
-    // Before injectComponent the session is not mounted: it reports that and sends nothing.
-    this.payWithInstitution = session.payWithInstitution;
 
     let extras: ServicePayExtras | undefined;
     const view = () => createElement(ServicePayView, { ...props, extras, session, idPrefix });

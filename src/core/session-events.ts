@@ -1,0 +1,103 @@
+import type { ServiceError } from './events';
+import type { Handoff } from './handoff';
+import type { Problem, SessionState } from './state';
+import type { Institution } from './transport';
+import type { PreparedPayment } from './types';
+
+/**
+ * Everything that can happen to a payment session, by name, and what each changes: the only
+ * ways its state changes (downshift's `stateChangeTypes`, TanStack Query's `#dispatch`
+ * actions). The session shell (./session) decides when each happens and does the effects
+ * around it (fetch, timers, storage, opening the bank, merchant callbacks); each event here
+ * says what it does to the state, and nothing else, and `reduce` (./session-reducer) applies
+ * it. An event is its function, not a string: the bundles' minifier shortens the names, which
+ * a string's it cannot (about 100 B in every Pay button's bundle). Each event's fields are in
+ * the order that gzips smallest: the order is irrelevant, as they are spread over the state.
+ */
+type Changes = Partial<SessionState>;
+
+/** A fetch of the banks starts (mount, retry, Pay after a failure): earlier trouble is cleared. */
+export const load = (): Changes => ({
+  institutionsState: 'loading',
+  slow: false,
+  error: null,
+  problem: null,
+});
+/** The fetch has taken longer than SLOW_LOAD_MS: the shopper is offered a retry. */
+export const slow = (): Changes => ({ slow: true });
+/** The banks arrived; a step asked to open before them (`pending`) opens now. */
+export const loaded = (s: SessionState, institutions: readonly Institution[]): Changes => ({
+  institutions,
+  listState: s.listState === 'pending' ? 'open' : s.listState,
+  institutionsState: 'ready',
+  slow: false,
+});
+/** The fetch failed, or there is nothing to fetch from. */
+export const loadFailed = (): Changes => ({ institutionsState: 'failed', slow: false });
+/** An error went to the merchant; `problem`, when given, is what the shopper is told. */
+export const report = (
+  s: SessionState,
+  error: ServiceError,
+  problem?: Problem | null,
+): Changes => ({
+  problem: problem === undefined ? s.problem : problem,
+  error,
+});
+/** A valid createPayment: the payment to pay, with the id it will use. */
+export const prepare = (
+  s: SessionState,
+  prepared: PreparedPayment,
+  merchantPaymentId: string,
+): Changes => ({
+  prepared,
+  merchantPaymentId,
+  error: s.error?.location === 'payWithBankInstitution' ? null : s.error,
+  paymentInvalid: false,
+});
+/** A refused createPayment: the stale payment must not be paid. */
+export const refuse = (): Changes => ({ paymentInvalid: true, prepared: null });
+/** The merchant's generator gave the next payment's id. */
+export const id = (_: SessionState, merchantPaymentId: string): Changes => ({ merchantPaymentId });
+/** toggleButton. */
+export const toggle = (_: SessionState, payButtonEnabled: boolean): Changes => ({
+  payButtonEnabled,
+});
+/** The bank step opens (or waits for the banks); a handoff shown is left behind. */
+export const open = (s: SessionState): Changes => ({
+  listState: s.institutionsState === 'ready' ? 'open' : 'pending',
+  handoff: null,
+});
+/** The bank step closes; a failed payment's sentence goes with it. */
+export const close = (s: SessionState): Changes => ({
+  listState: 'closed',
+  problem: s.problem === 'pay-failed' ? null : s.problem,
+});
+/** A payment starts at the institution; the id is renewed for the next one (spec 4.4 rule 4). */
+export const initiate = (
+  s: SessionState,
+  selectedInstitution: Institution,
+  merchantPaymentId: string,
+): Changes => ({
+  problem: s.problem === 'pay-failed' ? null : s.problem,
+  paymentState: 'initiating',
+  selectedInstitution,
+  merchantPaymentId,
+  error: null,
+});
+/** The payment being started stopped: it failed, or its component went. */
+export const stop = (): Changes => ({ paymentState: 'none' });
+/**
+ * The bank's page was opened here (Pay, or the shopper continued here from a handoff), or
+ * (`handoff`) its address went to the shopper's phone instead.
+ */
+export const opened = (_: SessionState, handoff: Handoff | null = null): Changes => ({
+  listState: 'closed',
+  paymentState: 'awaiting-authorisation',
+  handoff,
+});
+/** The last component went: work in flight is abandoned, so a remount starts afresh. */
+export const teardown = (s: SessionState): Changes => ({
+  institutionsState: s.institutionsState === 'loading' ? 'idle' : s.institutionsState,
+  paymentState: s.paymentState === 'initiating' ? 'none' : s.paymentState,
+  slow: false,
+});

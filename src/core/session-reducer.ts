@@ -1,0 +1,45 @@
+import type * as events from './session-events';
+import { withStatus } from './state';
+import type { SessionState } from './state';
+
+type Events = typeof events;
+type Data<F> = F extends (s: SessionState, ...data: infer D) => Partial<SessionState> ? D : [];
+
+/**
+ * An event: its function (./session-events, where each is named), then its data
+ * (`[loaded, institutions]`).
+ */
+export type SessionEvent = {
+  [K in keyof Events]: [Events[K], ...Data<Events[K]>];
+}[keyof Events];
+
+/** The next state: pure, a new object for every event (useSyncExternalStore compares them). */
+export function reduce(s: SessionState, [event, ...data]: SessionEvent): SessionState {
+  // The rendered status is derived, never stored by hand.
+  return withStatus({
+    ...s,
+    ...(event as (s: SessionState, ...data: unknown[]) => Partial<SessionState>)(s, ...data),
+  });
+}
+
+/** The state a session starts in: with invalid options, failed for good (`unavailable`). */
+export const initialState = (
+  merchantPaymentId: string,
+  payButtonEnabled: boolean,
+  optionsError: string,
+): SessionState =>
+  withStatus({
+    institutionsState: optionsError ? 'failed' : 'idle',
+    listState: 'closed',
+    paymentState: 'none',
+    institutions: [],
+    payButtonEnabled,
+    prepared: null,
+    merchantPaymentId,
+    selectedInstitution: null,
+    error: optionsError ? { location: 'fetchInstitutions', error: optionsError } : null,
+    problem: optionsError ? 'unavailable' : null,
+    paymentInvalid: false,
+    slow: false,
+    handoff: null,
+  });
