@@ -105,12 +105,12 @@ export default defineConfig({
       },
       // The shopper's journeys in two more engines (Chromium runs them in the e2e project):
       // Firefox ESR (puppeteer-core over WebDriver BiDi) and WebKitGTK (selenium-webdriver and
-      // WebKitWebDriver), one file per engine (test/engines/journeys.ts). Last, alone: each
-      // engine is a multi-process browser, so they run one file at a time, after everything
-      // that is timing-sensitive. Tried beside the package project, and beside each other (14 s
-      // less; five runs passed, then a fresh-clone CI run did not): a WebKit journey hung past
-      // its 120 s timeout each time. Traced since, with the engines alone too: a new WebKit
-      // session that never started, now replaced after 20 s (test/engines/support/webkit.ts).
+      // WebKitWebDriver), one file per engine (test/engines/journeys.ts). Last, after
+      // everything that is timing-sensitive, the two files side by side (the tail's 112 s were
+      // 93 s; beside the package project instead, 103 s). A WebKit journey once hung past its
+      // 120 s timeout, which turned side by side off for a while; traced since, with the
+      // engines one at a time too: a new WebKit session that never started, now replaced after
+      // 20 s (test/engines/support/webkit.ts).
       {
         extends: true,
         test: {
@@ -119,7 +119,7 @@ export default defineConfig({
           environment: 'node',
           // Prints one line per engine missing here (fails under CI).
           globalSetup: ['test/engines/support/engine-check.ts', SHARED],
-          fileParallelism: false,
+          fileParallelism: true,
           testTimeout: 120_000,
           hookTimeout: 120_000,
           sequence: { groupOrder: 3 },
