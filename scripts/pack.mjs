@@ -13,7 +13,7 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import { join, relative } from 'node:path';
+import { basename, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
@@ -59,7 +59,14 @@ export function packOnce() {
   if (existsSync(manifest)) return JSON.parse(readFileSync(manifest, 'utf8'));
 
   // Packed beside the final folder and renamed into place: two runs at once cannot see half.
-  rmSync(CACHE, { recursive: true, force: true });
+  // Earlier contents' tarballs go; this content's, and another process's packing of it (the
+  // package check and the smoke tests' setup can run at once), stay.
+  const hash = basename(dir);
+  for (const entry of existsSync(CACHE) ? readdirSync(CACHE) : []) {
+    if (entry !== hash && !entry.startsWith(`${hash}.`)) {
+      rmSync(join(CACHE, entry), { recursive: true, force: true });
+    }
+  }
   const staging = `${dir}.${process.pid}`;
   mkdirSync(staging, { recursive: true });
   let out;
