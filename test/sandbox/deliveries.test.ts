@@ -190,9 +190,11 @@ describe('webhook notifications', () => {
 
   it('counts an answer that does not come within timeoutMs as a failure', async () => {
     const r = await receiver((_, n) => (n === 1 ? 'hang' : 200));
+    // The second attempt's answer must come within timeoutMs too: a second, not 50 ms, so that
+    // a loaded machine's loopback never turns it into a third attempt.
     const sandbox = await testSandbox({
       webhookUrl: r.url,
-      retry: { initialDelayMs: 5, timeoutMs: 50 },
+      retry: { initialDelayMs: 5, timeoutMs: 1_000 },
     });
     const { paymentId } = await createPayment(sandbox);
     const delivered = sandbox.attempt((a) => a.outcome === 'delivered');
@@ -200,7 +202,7 @@ describe('webhook notifications', () => {
     expect((await delivered).attempt).toBe(2);
     expect(sandbox.deliveries[0]).toMatchObject({
       status: null,
-      error: 'no complete answer within 50 ms',
+      error: 'no complete answer within 1000 ms',
       outcome: 'retrying',
     });
   });

@@ -31,6 +31,16 @@ async function start(
   return Object.assign(server, { record });
 }
 
+/**
+ * When a handler has started: close() is called while it runs, not after a guessed delay (the
+ * delivery may not have arrived yet on a loaded machine).
+ */
+function entered(): { enter: () => void; running: Promise<void> } {
+  let enter!: () => void;
+  const running = new Promise<void>((resolve) => (enter = resolve));
+  return { enter, running };
+}
+
 interface Trickle {
   /** Bytes written after the opening, one at a time, before the server closed the connection. */
   trickled: number;
@@ -137,17 +147,21 @@ describe('listenWebhook', () => {
 describe('listenWebhook: shutting down', () => {
   it('close() with a hung handler: the delivery is answered 503, its claim released, close() resolves', async () => {
     const store = new MemoryIdempotencyStore();
+    const handler = entered();
     const server = await listenWebhook({
       port: 0,
       publicKey: keys.publicText,
       store,
       closeTimeoutMs: 300,
-      onNotification: () => new Promise<void>(() => {}), // never settles
+      onNotification: () => {
+        handler.enter();
+        return new Promise<void>(() => {}); // never settles
+      },
       onError: () => {},
     });
     const delivery = signed(notification(), keys.privateKey);
     const answered = send(server.url, delivery.body, { authorization: delivery.authorization });
-    await delay(100); // the handler is running
+    await handler.running;
     await server.close(); // resolves: it would wait for ever before
     const answer = await answered;
     expect(answer.status).toBe(503);
@@ -158,7 +172,11 @@ describe('listenWebhook: shutting down', () => {
   });
 
   it('close() lets a delivery that finishes within closeTimeoutMs answer 200', async () => {
-    const record = recorder(() => delay(200));
+    const handler = entered();
+    const record = recorder(() => {
+      handler.enter();
+      return delay(200);
+    });
     const server = await listenWebhook({
       port: 0,
       publicKey: keys.publicText,
@@ -167,7 +185,7 @@ describe('listenWebhook: shutting down', () => {
     });
     const delivery = signed(notification(), keys.privateKey);
     const answered = send(server.url, delivery.body, { authorization: delivery.authorization });
-    await delay(50);
+    await handler.running;
     await server.close();
     expect((await answered).status).toBe(200);
     expect(record.notifications).toHaveLength(1);

@@ -202,7 +202,9 @@ describe('the payment status as an event stream', () => {
   });
 
   it('a mismatched pair stays pending while the real one turns final', async () => {
-    const m = await merchant(undefined, { streamTimeoutMs: 300, heartbeatMs: 100 });
+    // The owner's stream has the same bound, and must still be open when the delivery is
+    // stored: 1.5 s, not less, so that a loaded machine does not end it first.
+    const m = await merchant(undefined, { streamTimeoutMs: 1_500, heartbeatMs: 100 });
     const n = notification();
     const stranger = await stream(m.url(n.paymentId, randomUUID()));
     const owner = await stream(m.url(n.paymentId, n.merchantPaymentId as string));
