@@ -2,10 +2,10 @@
 // and the two TypeScript programs, side by side; then the tests (vitest), which need the
 // build, at full priority, and beside them the other checks (format, lint, the docs'
 // snippets, the package check, the Storybook build, the size budgets) at the lowest CPU
-// priority (`nice -n 19`): they take only the time the tests leave idle (the browser
-// projects at the end of the run leave about half of two cores), so the tests' timing is as
-// when they ran alone, and the checks cost the run no wall time (they took 55 s before the
-// tests on two cores). The first failure stops the run; each check's output is printed when
+// priority (`nice -n 19`): they take only the time the tests leave idle (the node project's
+// waits at the start, about half of two cores in the browser projects at the end), so the
+// tests' timing is as when they ran alone, and the checks cost the run no wall time (they
+// took 55 s before the tests on two cores). The first failure stops the run; each check's output is printed when
 // it ends, the tests' as they go.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
