@@ -2,11 +2,11 @@
 // and the two TypeScript programs, side by side; then the tests (vitest), which need the
 // build, at full priority, and beside them the other checks (format, lint, the docs'
 // snippets, the package check, the Storybook build, the size budgets) at the lowest CPU
-// priority (`nice -n 19`): they take only the time the tests leave idle (the node project's
-// waits at the start, about half of two cores in the browser projects at the end), so the
-// tests' timing is as when they ran alone, and the checks cost the run no wall time (they
-// took 55 s before the tests on two cores). The first failure stops the run; each check's output is printed when
-// it ends, the tests' as they go.
+// priority (`nice -n 19`, and their sessions' too: scripts/priority.mjs): they take only the
+// time the tests leave idle (the node project's waits at the start, about half of two cores in
+// the browser projects at the end), so the tests' timing is as when they ran alone, and the
+// checks cost the run no wall time (they took 55 s before the tests on two cores). The first
+// failure stops the run; each check's output is printed when it ends, the tests' as they go.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -59,6 +59,8 @@ const STAGES = {
 
 const slots = Math.max(1, availableParallelism());
 const niced = (name) => STAGES[name][2] === true;
+/** The niced checks' priority: the lowest. */
+const CHECKS_NICE = 19;
 const started = Date.now();
 const done = new Set();
 const running = new Map();
@@ -96,7 +98,7 @@ function next() {
     const kind = [...running.keys()].filter((other) => niced(other) === niced(name));
     if (kind.length >= slots) continue;
     waiting.delete(name);
-    start(name, niced(name) ? `nice -n 19 ${command}` : command);
+    start(name, niced(name) ? `nice -n ${CHECKS_NICE} ${command}` : command);
   }
 }
 
@@ -113,8 +115,9 @@ function start(name, command) {
   let output = '';
   child.stdout?.on('data', (chunk) => (output += chunk));
   child.stderr?.on('data', (chunk) => (output += chunk));
-  // Its session too (detached): scripts/priority.mjs says why.
-  if (niced(name)) lowerPriority(child.pid, 19, { session: true });
+  // `nice` in the command lowers its processes from their start; this, their session
+  // (detached), which Linux shares the CPU by first: scripts/priority.mjs.
+  if (niced(name)) lowerPriority(child.pid, CHECKS_NICE, { session: true });
   running.set(name, child);
   child.on('close', (exit) => {
     running.delete(name);

@@ -11,8 +11,8 @@
 // so the installs (about 10 s) would hold back every project. They run in the background instead,
 // at a low CPU priority beside the first projects' tests, and so does the Next.js build (about
 // 25 s, which the package project would otherwise wait for at its end of the run). The package
-// tests (groupOrder 2, long after) wait for them: apps.ts asks a loopback endpoint, which
-// answers once they are done.
+// tests (long after, behind the storybook group) wait for them: apps.ts asks a loopback
+// endpoint, which answers once they are done.
 import { randomBytes } from 'node:crypto';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -25,6 +25,9 @@ import { NEXT_BUILD_ENV, REPO, SMOKE_APPS, run } from './support';
 import type { NextjsApp, SmokeApps } from './support';
 
 const FIXTURES = join(REPO, 'test/package/fixtures');
+
+/** `npm install` as every scratch app runs it: quiet, and from the npm cache where it can. */
+const NPM_INSTALL = ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'];
 
 /** Installs `tarball` into the scratch apps under `root`; resolves with them once all are ready. */
 async function install(root: string, tarball: string, signal: AbortSignal): Promise<SmokeApps> {
@@ -69,20 +72,12 @@ async function install(root: string, tarball: string, signal: AbortSignal): Prom
         JSON.stringify({ name: `smoke-${name}`, private: true, type: 'module' }, null, 2),
       );
       try {
-        await run(
-          'npm',
-          [
-            'install',
-            '--no-audit',
-            '--no-fund',
-            '--prefer-offline',
-            '--loglevel=error',
-            '--save-exact',
-            tarball,
-            ...deps,
-          ],
-          { cwd: dir, timeoutMs: 150_000, background: true, signal },
-        );
+        await run('npm', [...NPM_INSTALL, '--save-exact', tarball, ...deps], {
+          cwd: dir,
+          timeoutMs: 150_000,
+          background: true,
+          signal,
+        });
       } catch (error) {
         throw new Error(
           `npm install failed in the ${name} scratch app: the smoke tests need the npm registry (or a warm npm cache).\n${String(error)}`,
@@ -128,7 +123,7 @@ async function buildNextjs(root: string, tarball: string, signal: AbortSignal): 
   };
   pkg.dependencies.servicepay = `file:${tarball}`;
   writeFileSync(join(dir, 'package.json'), JSON.stringify(pkg, null, 2));
-  await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], {
+  await run('npm', NPM_INSTALL, {
     cwd: dir,
     timeoutMs: 240_000,
     background: true,

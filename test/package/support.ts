@@ -78,9 +78,11 @@ export function run(command: string, args: string[], options: RunOptions): Promi
       // A process group of its own, to end as a whole.
       detached: signal !== undefined,
     });
+    // Killed at its time limit or on abort: with its process group when it has one.
     const end = () => {
       try {
-        process.kill(-child.pid!, 'SIGKILL');
+        if (signal) process.kill(-child.pid!, 'SIGKILL');
+        else child.kill('SIGKILL');
       } catch {
         // Already gone.
       }
@@ -96,7 +98,7 @@ export function run(command: string, args: string[], options: RunOptions): Promi
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    const timer = setTimeout(end, timeoutMs);
     child.on('error', (error) => {
       clearTimeout(timer);
       reject(error);

@@ -5,6 +5,7 @@ import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listenWebhook, MemoryIdempotencyStore } from '../../../src/webhook/index';
 import type { WebhookServer, WebhookServerOptions } from '../../../src/webhook/index';
+import { deferred } from '../../helpers/deferred';
 import { delay, send } from '../support/http';
 import { serviceKeys } from '../support/keys';
 import { notification, signed } from '../support/notifications';
@@ -29,16 +30,6 @@ async function start(
   });
   running.push(server);
   return Object.assign(server, { record });
-}
-
-/**
- * When a handler has started: close() is called while it runs, not after a guessed delay (the
- * delivery may not have arrived yet on a loaded machine).
- */
-function entered(): { enter: () => void; running: Promise<void> } {
-  let enter!: () => void;
-  const running = new Promise<void>((resolve) => (enter = resolve));
-  return { enter, running };
 }
 
 interface Trickle {
@@ -147,21 +138,23 @@ describe('listenWebhook', () => {
 describe('listenWebhook: shutting down', () => {
   it('close() with a hung handler: the delivery is answered 503, its claim released, close() resolves', async () => {
     const store = new MemoryIdempotencyStore();
-    const handler = entered();
+    // Set when the handler starts: close() is called while it runs, not after a guessed delay
+    // (on a loaded machine the delivery may not have arrived yet).
+    const handling = deferred<void>();
     const server = await listenWebhook({
       port: 0,
       publicKey: keys.publicText,
       store,
       closeTimeoutMs: 300,
       onNotification: () => {
-        handler.enter();
+        handling.resolve();
         return new Promise<void>(() => {}); // never settles
       },
       onError: () => {},
     });
     const delivery = signed(notification(), keys.privateKey);
     const answered = send(server.url, delivery.body, { authorization: delivery.authorization });
-    await handler.running;
+    await handling.promise;
     await server.close(); // resolves: it would wait for ever before
     const answer = await answered;
     expect(answer.status).toBe(503);
@@ -172,9 +165,9 @@ describe('listenWebhook: shutting down', () => {
   });
 
   it('close() lets a delivery that finishes within closeTimeoutMs answer 200', async () => {
-    const handler = entered();
+    const handling = deferred<void>();
     const record = recorder(() => {
-      handler.enter();
+      handling.resolve();
       return delay(200);
     });
     const server = await listenWebhook({
@@ -185,7 +178,7 @@ describe('listenWebhook: shutting down', () => {
     });
     const delivery = signed(notification(), keys.privateKey);
     const answered = send(server.url, delivery.body, { authorization: delivery.authorization });
-    await handler.running;
+    await handling.promise;
     await server.close();
     expect((await answered).status).toBe(200);
     expect(record.notifications).toHaveLength(1);

@@ -11,6 +11,7 @@ import {
   WebhookSignatureError,
 } from '../../../src/webhook/index';
 import type { IdempotencyStore, WebhookHandlerOptions } from '../../../src/webhook/index';
+import { deferred } from '../../helpers/deferred';
 import { serviceKeys } from '../support/keys';
 import { delay, listen, send } from '../support/http';
 import type { Answer, TestServer } from '../support/http';
@@ -185,18 +186,17 @@ describe('createWebhookHandler over node:http', () => {
     // others' signature checks): concurrent however busy the machine. With a bare 30 ms from
     // the first's start, a loaded run once let a late duplicate become the resend (200).
     let bodies = 0;
-    let allRead!: () => void;
-    const read = new Promise<void>((resolve) => (allRead = resolve));
+    const read = deferred<void>();
     const r = await start(
       {},
       recorder(async (_n, attempt) => {
         if (attempt !== 1) return;
-        await read;
+        await read.promise;
         await delay(30);
         throw new Error('first attempt fails');
       }),
       (handler) => (req, res) => {
-        req.on('end', () => ++bodies === 10 && allRead());
+        req.on('end', () => ++bodies === 10 && read.resolve());
         void handler(req, res);
       },
     );
