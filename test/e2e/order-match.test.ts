@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { REVIEW_CONTACT } from '../../examples/checkout/result';
 import { DEFAULT_RESULT_MESSAGES } from '../../src/core/index';
 import type { PaymentInitiation } from '../../src/core/transport';
-import { chooseBank, shopPerTest, shot, tamperWithPayments } from './support';
+import { approveAndReturn, chooseBank, shopPerTest, shot, tamperWithPayments } from './support';
 import type { Checkout } from './support';
 
 const R = DEFAULT_RESULT_MESSAGES;
@@ -65,10 +65,7 @@ describe.each(CHECKOUTS)('$name', ({ name, address, handoff }) => {
       await toTheBank();
       // The change reached the service: the bank asks the shopper for the changed payment.
       expect(await shop.page.locator('.lead').innerText()).toBe(lead);
-      await shop.page.getByRole('button', { name: 'Approve' }).click();
-
-      // At commit: the page takes the ids out of the address once read, which can be before load.
-      await shop.page.waitForURL(/\/return\?/, { waitUntil: 'commit' });
+      await approveAndReturn(shop.page);
       const text = await finalResult(shop.page, R.needsReview);
       expect(text).not.toContain(R.received);
       // The shopper is told the shop will check it, and how to reach the shop.
@@ -96,8 +93,7 @@ describe.each(CHECKOUTS)('$name', ({ name, address, handoff }) => {
 
   it('an unchanged payment still reaches "Payment received", and the order is paid', async () => {
     await toTheBank();
-    await shop.page.getByRole('button', { name: 'Approve' }).click();
-    await shop.page.waitForURL(/\/return\?/, { waitUntil: 'commit' });
+    await approveAndReturn(shop.page);
     await finalResult(shop.page, R.received);
     expect(onlyOrder().status).toBe('paid');
     if (!handoff) {
@@ -129,8 +125,7 @@ describe('the order a payment names', () => {
     });
     await shop.page.getByRole('button', { name: 'Pay £12.50' }).click();
     await chooseBank(shop.page, 'Barclays');
-    await shop.page.getByRole('button', { name: 'Approve' }).click();
-    await shop.page.waitForURL(/\/return\?/, { waitUntil: 'commit' });
+    await approveAndReturn(shop.page);
     expect(await finalResult(shop.page, R.needsReview)).not.toContain(R.received);
     const statuses = Object.fromEntries(
       [...shop.checkout.orders.values()].map((o) => [o.reference, o.status]),
@@ -147,8 +142,7 @@ describe('the order a payment names', () => {
     await shop.page.goto(shop.checkout.url);
     await shop.page.getByRole('button', { name: 'Pay £12.50' }).click();
     await chooseBank(shop.page, 'Barclays');
-    await shop.page.getByRole('button', { name: 'Approve' }).click();
-    await shop.page.waitForURL(/\/return\?/, { waitUntil: 'commit' });
+    await approveAndReturn(shop.page);
     expect(await finalResult(shop.page, R.needsReview)).not.toContain(R.received);
     expect(onlyOrder().status).toBe('open');
   });

@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { describeMarkup } from '../helpers/markup';
-import { axeViolations, shopPerTest, shot } from './support';
+import { approveAndReturn, axeViolations, shopPerTest, shot } from './support';
 import type { Checkout, Sandbox } from './support';
 import { WHOLE_PAYMENT } from '../helpers/events';
 
@@ -113,11 +113,8 @@ describe('the plain page with the script tag (examples/script-tag)', () => {
     await page.getByRole('button', { name: 'Barclays' }).click();
     await page.waitForURL(/\/bank\//);
     await expect.poll(() => page.getByText('ORDER-1042').count()).toBeGreaterThan(0);
-    await page.getByRole('button', { name: 'Approve' }).click();
     // The checkout's own result page: the status from the verified webhook only.
-    // Waited for at commit: the page takes the ids out of the address (history.replaceState) once
-    // it has read them, which can be before its load event.
-    await page.waitForURL(/\/return\?/, { waitUntil: 'commit' });
+    await approveAndReturn(page);
     await page.getByRole('heading', { level: 1, name: 'Payment received' }).waitFor();
     await shot(page, 'script-tag-3-result-completed');
 
@@ -237,8 +234,7 @@ describe('the plain page with the script tag (examples/script-tag)', () => {
     // The second attempt goes through, with the renewed id, to Monzo's page.
     await page.getByRole('button', { name: "payWithInstitution('monzo')" }).click();
     await page.waitForURL(/\/bank\//);
-    await page.getByRole('button', { name: 'Approve' }).click();
-    await page.waitForURL(/\/return\?/, { waitUntil: 'commit' });
+    await approveAndReturn(page);
     await page.getByRole('heading', { level: 1, name: 'Payment received' }).waitFor();
     expect([...sandbox.payments.values()]).toEqual([
       expect.objectContaining({ institutionId: 'monzo', merchantPaymentId: second }),
@@ -255,8 +251,7 @@ describe('the plain page with the script tag (examples/script-tag)', () => {
     await payButton().click();
     await page.getByRole('button', { name: 'Barclays' }).click();
     await page.waitForURL(/\/bank\//);
-    await page.getByRole('button', { name: 'Approve' }).click();
-    await page.waitForURL(/\/return\?/, { waitUntil: 'commit' });
+    await approveAndReturn(page);
     await page.getByRole('heading', { level: 1, name: 'Payment received' }).waitFor();
 
     // The plain return page, as a bank app that returns with nothing appended would open it:

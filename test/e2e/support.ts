@@ -154,6 +154,19 @@ export async function chooseBank(page: Page, bank: string, { handoff = true } = 
 }
 
 /**
+ * Approves the payment on the sandbox's bank page and waits until the return page's address,
+ * with the payment's ids, has committed. The wait starts before the click: the return page
+ * takes the ids out of its address (history.replaceState) as soon as it has read them, which
+ * on a loaded machine came before a wait started after the click looked (a run timed out so).
+ */
+export async function approveAndReturn(page: Page) {
+  await Promise.all([
+    page.waitForURL(/\/return\?/, { waitUntil: 'commit' }),
+    page.getByRole('button', { name: 'Approve' }).click(),
+  ]);
+}
+
+/**
  * Changes every payment `page` creates at the sandbox in flight, as a shopper with developer
  * tools can: the JSON body of the POST to its payments endpoint is rewritten by `change`.
  */
