@@ -69,7 +69,8 @@ module.exports = [
     import: '{ ServicePay }',
     ignore: ['react', 'react-dom'],
     gzip: true,
-    limit: '9.6 KB',
+    // Raised once for the wave of issues 45-49 (docs/decisions.md, "Budgets and measurement").
+    limit: '10.2 KB',
     // The opt-in extras are a chunk the component loads with import() only when its options
     // ask for them (src/react/load-extras.ts): measured on their own below, not here.
     modifyEsbuildConfig: (config) =>
@@ -83,7 +84,8 @@ module.exports = [
     import: '{ ServicePay }',
     ignore: ['react', 'react-dom'],
     gzip: true,
-    limit: '2.7 KB',
+    // Raised once for the wave of issues 45-49 (docs/decisions.md, "Budgets and measurement").
+    limit: '3.5 KB',
     modifyEsbuildConfig: production,
   },
   {
