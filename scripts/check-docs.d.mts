@@ -35,3 +35,13 @@ export function checkReferences(options?: {
  *   documented as \`20000\`, but … says @default 30000 …: make them agree`); empty when all agree.
  */
 export function checkDefaults(options?: { root?: string; docs?: Record<string, string> }): string[];
+
+/**
+ * Checks the version the docs tell: docs/spec.md and README.md name package.json's version
+ * (`ServicePay <version> implements component version <componentVersion>`), and CHANGELOG.md
+ * has one section per released version (a pre-release's changes under `[Unreleased]`).
+ * `pages` reads a text in place of a file (repository path -> text).
+ *
+ * @returns One line per error; empty when the version is told the same everywhere.
+ */
+export function checkVersion(options?: { root?: string; pages?: Record<string, string> }): string[];

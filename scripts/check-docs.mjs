@@ -643,12 +643,67 @@ export function checkDefaults({ root = repoRoot, docs = {} } = {}) {
   return errors;
 }
 
+// The version the docs name ----------------------------------------------------------------
+
+/**
+ * The package's version as the docs tell it: docs/spec.md and the README name package.json's
+ * version exactly (`ServicePay 0.12.0-next.0 implements component version 0.9.3`), and the
+ * CHANGELOG has one section per released version. A pre-release (`0.12.0-next.0`) is not
+ * released: its changes are under `[Unreleased]`, and no section names its version yet; a
+ * release has its section, dated. `pages` replaces files by text, for the checker's own test.
+ *
+ * @param {{ root?: string, pages?: Record<string, string> }} [options]
+ */
+export function checkVersion({ root = repoRoot, pages = {} } = {}) {
+  const read = (file) => pages[file] ?? readFileSync(join(root, file), 'utf8');
+  const { version, componentVersion } = JSON.parse(read('package.json'));
+  const errors = [];
+  const claim = `ServicePay ${version} implements component version ${componentVersion}`;
+  for (const file of [SPEC_DOC, 'README.md']) {
+    if (!read(file).replace(/\s+/g, ' ').includes(claim)) {
+      errors.push(
+        `${file}: error: it must name the package's version as package.json has it: "${claim}."`,
+      );
+    }
+  }
+  const headings = [...read('CHANGELOG.md').matchAll(/^## (.+)$/gm)].map((m) => m[1].trim());
+  const released = headings.filter((h) => h !== '[Unreleased]').map((h) => h.split(/\s/)[0]);
+  const repeated = released.filter((v, i) => released.indexOf(v) !== i);
+  if (repeated.length > 0) {
+    errors.push(`CHANGELOG.md: error: more than one section for ${repeated.join(', ')}`);
+  }
+  const prerelease = version.includes('-');
+  const base = version.split('-')[0];
+  if (prerelease && released.includes(base)) {
+    errors.push(
+      `CHANGELOG.md: error: ${base} has a section, but package.json says ${version}, a pre-release of it: cut the release (version ${base}) or move the section under [Unreleased]`,
+    );
+  }
+  if (
+    !prerelease &&
+    !headings.some((h) =>
+      new RegExp(`^${version.replace(/\./g, '\\.')} — \\d{4}-\\d{2}-\\d{2}$`).test(h),
+    )
+  ) {
+    errors.push(
+      `CHANGELOG.md: error: no dated section "## ${version} — YYYY-MM-DD" for the version package.json names`,
+    );
+  }
+  if (prerelease && headings[0] !== '[Unreleased]') {
+    errors.push(
+      `CHANGELOG.md: error: a pre-release's changes go under "## [Unreleased]", the first section`,
+    );
+  }
+  return errors;
+}
+
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2).map((f) => resolve(f));
   const { errors, checked } = checkDocs({ files: args.length > 0 ? args : undefined });
   for (const line of errors) console.error(line);
   // The reference pages are checked on a run over the whole repository only.
-  const missing = args.length > 0 ? [] : [...checkReferences(), ...checkDefaults()];
+  const missing =
+    args.length > 0 ? [] : [...checkReferences(), ...checkDefaults(), ...checkVersion()];
   for (const line of missing) console.error(line);
   if (errors.length > 0 || missing.length > 0) {
     if (errors.length > 0) {

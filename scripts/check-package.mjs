@@ -1,10 +1,14 @@
 // `npm run check:package` (part of `npm test`, after the build): checks the package as npm
 // publishes it — the packed tarball, not the work tree (CONTRIBUTING.md, "Release checks").
 //
-//   1. Contents: only dist/ plus package.json, README.md, CHANGELOG.md and LICENSE; every file that
-//      package.json names (exports, bin, main, module, types, typesVersions) is in it; every
-//      shipped dist file is reachable from one of those (no stale chunk of an earlier build, no
-//      unused output).
+//   1. Contents: only dist/ and docs/ plus package.json, README.md, CHANGELOG.md and LICENSE;
+//      every file that package.json names (exports, bin, main, module, types, typesVersions) is
+//      in it; every shipped dist file is reachable from one of those (no stale chunk of an
+//      earlier build, no unused output). The docs ship so that the README's links, and every
+//      page a message of the library names (`docs/….md`), open inside node_modules/servicepay:
+//      each relative link of a shipped Markdown file, and each page the built code names, must
+//      be a shipped file (links to what only the repository has, examples/ or CONTRIBUTING.md,
+//      are written as the repository's address).
 //   2. publint --strict on the tarball: every message, suggestions included, fails the check.
 //   3. @arethetypeswrong/cli on the tarball, for every JavaScript entry of `exports`, under
 //      every module resolution it models (node10, node16 from CJS and from ESM, bundler).
@@ -86,14 +90,40 @@ function targets(value) {
   return [];
 }
 
+/**
+ * Every relative link of a shipped Markdown file, and every `docs/….md` the built code names
+ * in a message, leads to a shipped file: the package read offline is whole.
+ */
+function checkLinks(files, pkgDir) {
+  const area = 'links';
+  const markdown = files.filter((f) => f.endsWith('.md'));
+  if (!markdown.some((f) => f.startsWith('docs/'))) fail(area, 'docs/ is not shipped');
+  for (const file of markdown) {
+    const text = readFileSync(join(pkgDir, file), 'utf8');
+    for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+      if (/^[a-z][a-z0-9+.-]*:|^#/i.test(target)) continue; // an address, or this page's anchor
+      const path = posix.normalize(posix.join(posix.dirname(file), target.split('#')[0]));
+      const shipped = files.includes(path) || files.some((f) => f.startsWith(`${path}/`));
+      if (!shipped) fail(area, `${file} links to ${target}, which is not in the package`);
+    }
+  }
+  for (const file of files.filter((f) => /^dist\/.*\.(c|m)?js$/.test(f))) {
+    const text = readFileSync(join(pkgDir, file), 'utf8');
+    for (const [page] of text.matchAll(/\bdocs\/[a-z0-9-]+\.md/g)) {
+      if (!files.includes(page)) fail(area, `${file} names ${page}, which is not in the package`);
+    }
+  }
+}
+
 function checkContents(pkg, files, pkgDir) {
   const area = 'contents';
   for (const file of files) {
-    if (!TOP_LEVEL.includes(file) && !file.startsWith('dist/')) {
-      fail(area, `${file} is shipped; only dist/ and ${TOP_LEVEL.join(', ')} should be`);
+    if (!TOP_LEVEL.includes(file) && !/^(dist|docs)\//.test(file)) {
+      fail(area, `${file} is shipped; only dist/, docs/ and ${TOP_LEVEL.join(', ')} should be`);
     }
   }
   for (const file of TOP_LEVEL) if (!files.includes(file)) fail(area, `${file} is not shipped`);
+  checkLinks(files, pkgDir);
 
   // Everything package.json points at, with `./standalone/*`-style patterns expanded.
   const named = [

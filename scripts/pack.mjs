@@ -1,7 +1,7 @@
 // `npm pack` once per content: check:package and the package smoke tests (test/package) both
 // need the tarball npm would publish; whoever comes second in a run gets the first one's. The
 // tarball is kept under node_modules/.cache/servicepay-pack/<hash>/, where <hash> covers every
-// byte npm could pack (dist/ and every top-level file), so a rebuild or an edit packs again.
+// byte npm could pack (dist/, docs/ and every top-level file), so a rebuild or an edit packs again.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
@@ -27,14 +27,14 @@ function walk(dir) {
     .sort();
 }
 
-/** A hash of what `npm pack` reads: dist/ and the repo's top-level files, names and bytes. */
+/** A hash of what `npm pack` reads: dist/, docs/ and the repo's top-level files, names and bytes. */
 function inputsHash() {
   const topLevel = readdirSync(REPO, { withFileTypes: true })
     .filter((entry) => entry.isFile())
     .map((entry) => entry.name)
     .sort();
   const hash = createHash('sha256');
-  for (const file of [...topLevel, ...walk(join(REPO, 'dist'))]) {
+  for (const file of [...topLevel, ...walk(join(REPO, 'dist')), ...walk(join(REPO, 'docs'))]) {
     hash
       .update(`${file}\0`)
       .update(readFileSync(join(REPO, file)))

@@ -8,7 +8,12 @@ import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkDefaults, checkDocs, checkReferences } from '../../scripts/check-docs.mjs';
+import {
+  checkDefaults,
+  checkDocs,
+  checkReferences,
+  checkVersion,
+} from '../../scripts/check-docs.mjs';
 
 const root = new URL('../..', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'sp-docs-check-'));
@@ -265,6 +270,44 @@ describe('check:docs on the reference pages', { timeout: 120_000 }, () => {
         new RegExp(
           `^${storesNamed}:\\d+: error: the default of \`listenerCheckMs\` is documented as none, but PostgresStoreOptions.listenerCheckMs \\(src/webhook/stores/postgres.ts\\) says @default 10000: make them agree$`,
         ),
+      ),
+    ]);
+  });
+});
+
+describe('check:docs on the version the docs tell', () => {
+  const read = (file: string) => readFile(join(import.meta.dirname, '../..', file), 'utf8');
+
+  it("passes on the repository: spec.md and the README name package.json's version", () => {
+    expect(checkVersion()).toEqual([]);
+  });
+
+  it('fails when docs/spec.md names another version, or a released version has no section', async () => {
+    const pkg = JSON.parse(await read('package.json')) as { version: string };
+    const spec = await read('docs/spec.md');
+    // The page wraps its lines: the claim may break anywhere between words.
+    const named = (version: string) =>
+      new RegExp(`ServicePay\\s+${version.replaceAll('.', '\\.')}`, 'g');
+    const stale = spec.replace(named(pkg.version), 'ServicePay 0.10');
+    expect(stale).not.toBe(spec);
+    expect(checkVersion({ pages: { 'docs/spec.md': stale } })).toEqual([
+      expect.stringMatching(/^docs\/spec\.md: error: it must name the package's version/),
+    ]);
+    // Cut as a release without its CHANGELOG section: the version is not told.
+    const released = { ...pkg, version: pkg.version.split('-')[0] };
+    const claim = (text: string) =>
+      text.replace(named(pkg.version), `ServicePay ${released.version}`);
+    expect(
+      checkVersion({
+        pages: {
+          'package.json': JSON.stringify(released),
+          'docs/spec.md': claim(spec),
+          'README.md': claim(await read('README.md')),
+        },
+      }),
+    ).toEqual([
+      expect.stringMatching(
+        /^CHANGELOG\.md: error: no dated section "## \d+\.\d+\.\d+ — YYYY-MM-DD"/,
       ),
     ]);
   });
