@@ -1,7 +1,7 @@
 // @vitest-environment node
 // The sandbox as the script host of spec 4.3: the standalone script and its stylesheets under
 // /js, the newest script at the bare address, 404 when they are not there.
-import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -170,20 +170,6 @@ describe('where the script host finds the files', () => {
     const chunk = pathToFileURL(join(pkg, 'dist', 'chunks', 'server.mjs')).href;
     expect(defaultScriptDir(chunk)).toBe(join(pkg, 'dist', 'standalone'));
     expect(defaultScriptDir(pathToFileURL(join(app, 'server.mjs')).href)).toBeUndefined();
-  });
-
-  it('serves the built files by default (after npm run build)', async () => {
-    const version = (
-      JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as {
-        componentVersion: string;
-      }
-    ).componentVersion;
-    const sandbox = await testSandbox();
-    const response = await fetch(`${sandbox.url}/js/Service-${version}.min.js`);
-    expect(response.status).toBe(200);
-    expect(await response.text()).toBe(
-      readFileSync(join(REPO, 'dist', 'standalone', `Service-${version}.min.js`), 'utf8'),
-    );
   });
 
   it('refuses a scriptDir that is not a path', async () => {
