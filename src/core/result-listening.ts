@@ -90,6 +90,12 @@ export function listen(plan: ListeningPlan, hooks: ListeningHooks): () => void {
   let dueAt = Infinity;
   let warned = false;
 
+  /** An answer of the endpoint, by a poll or the stream: a status, or nothing to act on. */
+  const heard = (text: string | undefined) => {
+    const status = text && decodeStatusAnswer(text);
+    if (status) hooks.answer(status);
+  };
+
   const closeStream = () => {
     source?.close();
     source = undefined;
@@ -109,8 +115,7 @@ export function listen(plan: ListeningPlan, hooks: ListeningHooks): () => void {
         const text = await readText(response, controller.signal, MAX_STATUS_ANSWER_BYTES);
         // Read to its end: a final answer's stop() must not abort it (marked "(canceled)").
         inFlight = undefined;
-        const status = text === undefined ? undefined : decodeStatusAnswer(text);
-        if (status) hooks.answer(status);
+        heard(text);
       } else if (!warned && response.status !== 503) {
         warned = true;
         try {
@@ -182,8 +187,7 @@ export function listen(plan: ListeningPlan, hooks: ListeningHooks): () => void {
       stream.onmessage = (event: MessageEvent) => {
         // An event's size cannot be bounded here; `slow` bounds the stream's life.
         if (typeof event.data == 'string' && event.data.length <= MAX_STATUS_ANSWER_BYTES) {
-          const status = decodeStatusAnswer(event.data);
-          if (status) hooks.answer(status);
+          heard(event.data);
         }
       };
       stream.onerror = () => {
