@@ -77,7 +77,10 @@ export interface PaymentResultController {
   getState(): PaymentResultSnapshot;
   /** Calls `listener` after every state change; returns the unsubscribe function. */
   subscribe(listener: () => void): () => void;
-  /** Replaces the options (callbacks, the bounds); `statusUrl` and `payment` are read once. */
+  /**
+   * Replaces the options: callbacks are read when called, the bounds and the means of listening
+   * when a listening starts (mount, Check again); `statusUrl` and `payment` are read once.
+   */
   setOptions(options: PaymentResultOptions): void;
   /**
    * The page shows the result: finds the payment and follows it (the first time), or resumes
