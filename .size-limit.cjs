@@ -99,8 +99,12 @@ module.exports = [
     // on this computer only (loopbackNote, isLoopbackUrl): 8.50 KB. The one bank opener
     // (core/opener.ts, also for a handoff continued here): 8.56 KB. Issue 34's reducer: 8769 B;
     // after its two size passes 8589 B (+0.3% on the 8562 B before it; the issue allows core
-    // 2%): the limit is 8.6 KB, room of 11 B as the others have.
-    limit: '8.6 KB',
+    // 2%): the limit is 8.6 KB, room of 11 B as the others have. Issue 45 (the result page
+    // waits as long as payments take: the still-confirming state and its words, the listening
+    // from the stream to a poll a minute and the horizon, the look when a tab is shown again,
+    // the address that names the payment; the controller's named events and guarded reducer,
+    // issue 48): 9364 B.
+    limit: '9.38 KB',
     modifyEsbuildConfig: production,
   },
   // The file a plain page loads with <script src> (spec 4.3), measured as served: rollup has
@@ -131,8 +135,10 @@ module.exports = [
     // +11 B in issue 22 (the host's update, shared with the component's script): 10.26 KB.
     // The needs-review state (words, icon, colour, the shop's contact), the status codec and
     // the one id rule: 10.51 KB; hold under faults (the tab's own payment first, the ids out of
-    // the address): 10.65 KB (docs/decisions.md); the standalone size pass: 10.56 KB.
-    limit: '10.7 KB',
+    // the address): 10.65 KB (docs/decisions.md); the standalone size pass: 10.56 KB. Issue 45
+    // (as core: the payment's whole wait, and the shop's pendingNotice): 11262 B, within the
+    // 12 KB this script may take.
+    limit: '11.28 KB',
   },
   // The opt-in extras (issue 22): what a page that hands them to <ServicePay extras={extras}>
   // adds to the root entry (the handoff panel, the remembered and featured banks, the result
@@ -148,8 +154,9 @@ module.exports = [
     // needs-review state (its words, the shared icon, its colour) and the status codec: 7.86 kB;
     // the result engine's choice of payment (hold under faults): 7.95 KB. The note for a bank
     // page on this computer only (loopbackNote) and the step's own stylesheet (a quiet "Forget
-    // this bank"): 8.21 kB.
-    limit: '8.23 KB',
+    // this bank"): 8.21 kB. Issue 45: the panel follows the payment with the result engine,
+    // which now waits as long as payments take (as core): 8826 B.
+    limit: '8.84 KB',
     modifyEsbuildConfig: (config) =>
       production({ ...config, plugins: [...(config.plugins ?? []), splitPoint('qr')] }),
   },
@@ -171,7 +178,7 @@ module.exports = [
     gzip: true,
     // Measured 7.41 kB; 7.96 kB with the panel's needs-review state; 7.95 KB with the result
     // engine's choice of payment (hold under faults); 8.31 kB with loopbackNote and the step's
-    // stylesheet.
-    limit: '8.33 KB',
+    // stylesheet; 8863 B with issue 45's result engine (as the extras).
+    limit: '8.88 KB',
   },
 ];

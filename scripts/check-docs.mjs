@@ -249,6 +249,13 @@ const REFERENCES = [
     table: 'the options table of `window.Service`',
     extra: [],
   },
+  {
+    type: 'PaymentResultProps',
+    source: 'src/react/PaymentResult.tsx',
+    doc: 'docs/after-the-bank.md',
+    table: 'the props table (`<PaymentResult>` props)',
+    extra: [],
+  },
 ];
 
 /** Where `spec N.N` citations must lead. */

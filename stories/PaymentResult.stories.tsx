@@ -152,21 +152,61 @@ export const NeedsReview: Story = {
   },
 };
 
-export const NotHeard: Story = {
-  name: 'Not heard from the bank',
-  args: { notHeardAfterMs: 400 },
+/** The shop's sentence on how the shopper will hear, and its contact, as a merchant gives them. */
+const PENDING_NOTICE = 'We’ll email you at j•••@example.com as soon as your bank confirms.';
+const CONTACT = 'Questions? Call us on 020 7946 0000, 9am to 5pm.';
+
+export const StillConfirming: Story = {
+  name: 'Bank still confirming',
+  args: { notHeardAfterMs: 400, pendingNotice: PENDING_NOTICE, reviewContact: CONTACT },
   parameters: {
     docs: {
       description: {
         story:
-          'Nothing final within `notHeardAfterMs` (a minute by default; 0.4 s here): the page ' +
-          'stops and says what to do. “Check again” waits once more.',
+          'Nothing final after `notHeardAfterMs` (a minute by default; 0.4 s here): ordinary ' +
+          'for a payment the bank checks. The page says so calmly, tells the shopper they may ' +
+          'close it and how the shop will tell them (`pendingNotice`), and keeps listening, ' +
+          'with nothing to press: the outcome replaces it by itself, until ' +
+          '`stopListeningAfterMs` (30 minutes).',
+      },
+    },
+  },
+  play: async ({ args, canvasElement }) => {
+    const canvas = within(canvasElement);
+    const heading = await canvas.findByRole('heading', { name: M.stillConfirming }, WAIT);
+    await waitFor(() => expect(heading).toHaveFocus());
+    await expect(canvas.getByRole('status')).toHaveTextContent(M.stillConfirmingText);
+    await expect(canvas.getByText(PENDING_NOTICE)).toBeVisible();
+    await expect(canvas.queryByText(CONTACT)).toBeNull();
+    await expect(canvas.queryByRole('button')).toBeNull();
+    await expect(stateOf(canvasElement)).toBe('still-confirming');
+    await expect(args.onResult).not.toHaveBeenCalled();
+  },
+};
+
+export const NotHeard: Story = {
+  name: 'Not heard from the bank',
+  args: {
+    notHeardAfterMs: 400,
+    stopListeningAfterMs: 400,
+    pendingNotice: PENDING_NOTICE,
+    reviewContact: CONTACT,
+  },
+  parameters: {
+    docs: {
+      description: {
+        story:
+          'Nothing final by `stopListeningAfterMs` (30 minutes by default; 0.4 s here): the ' +
+          'page stops listening and says what to do, with the shop’s sentence and contact. ' +
+          '“Check again” listens once more, from the start.',
       },
     },
   },
   play: async ({ args, canvasElement }) => {
     const canvas = within(canvasElement);
     await canvas.findByRole('heading', { name: M.notHeard }, WAIT);
+    await expect(canvas.getByText(PENDING_NOTICE)).toBeVisible();
+    await expect(canvas.getByText(CONTACT)).toBeVisible();
     const asked = mocked(args.fetch!).mock.calls.length;
     await userEvent.click(canvas.getByRole('button', { name: M.checkAgain }));
     await waitFor(() => expect(mocked(args.fetch!).mock.calls.length).toBeGreaterThan(asked), WAIT);
@@ -197,9 +237,21 @@ export const NotFound: Story = {
   },
 };
 
+export const PhoneStillConfirming: Story = {
+  name: 'Phone width (390 px): bank still confirming',
+  args: { notHeardAfterMs: 400, headingLevel: 1, pendingNotice: PENDING_NOTICE },
+  parameters: { frame: 'phone' },
+  globals: { viewport: { value: 'phone', isRotated: false } },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await canvas.findByRole('heading', { level: 1, name: M.stillConfirming }, WAIT);
+    await expect(canvas.getByText(PENDING_NOTICE)).toBeVisible();
+  },
+};
+
 export const PhoneNotHeard: Story = {
   name: 'Phone width (390 px): not heard',
-  args: { notHeardAfterMs: 400, headingLevel: 1 },
+  args: { notHeardAfterMs: 400, stopListeningAfterMs: 400, headingLevel: 1 },
   parameters: { frame: 'phone' },
   globals: { viewport: { value: 'phone', isRotated: false } },
   play: async ({ canvasElement }) => {

@@ -122,6 +122,14 @@ export const DEFAULT_RESULT_MESSAGES = {
   waiting: 'Waiting for your bank to confirm…',
   /** Under the waiting heading. */
   waitingText: 'This usually takes a few seconds. Please keep this page open.',
+  /**
+   * The heading once the bank takes longer than `notHeardAfterMs` (a minute): ordinary for a
+   * payment the bank checks. The page keeps listening and changes by itself.
+   */
+  stillConfirming: 'Your bank is still confirming this payment',
+  /** Under the still-confirming heading, above the shop's own sentence (`pendingNotice`). */
+  stillConfirmingText:
+    'This can take a few minutes, sometimes longer. You can close this page: it doesn’t affect your payment. If you keep it open, it will update by itself.',
   /** The heading once the bank has confirmed the payment. */
   received: 'Payment received',
   /** Under the received heading. */
@@ -141,7 +149,7 @@ export const DEFAULT_RESULT_MESSAGES = {
     'The shop will check it and be in touch. Please don’t pay again in the meantime.',
   /** The action after a payment that was not completed (shown when the shop wires it). */
   tryAgain: 'Try again',
-  /** The heading when nothing was heard within the wait (about a minute). */
+  /** The heading when nothing was heard within the wait (`stopListeningAfterMs`, 30 minutes). */
   notHeard: 'We haven’t heard from your bank yet',
   /** Under the not-heard heading, above Check again. */
   notHeardText:

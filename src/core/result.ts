@@ -1,36 +1,26 @@
-import { readText } from './http-transport';
-import type { PaymentResultMessages } from './messages';
-import { decodeStatusAnswer, MAX_STATUS_ANSWER_BYTES, MESSAGE_PREFIX as PREFIX } from './protocol';
+import { MESSAGE_PREFIX as PREFIX } from './protocol';
 import type { FinalPaymentStatus } from './protocol';
+import { listen } from './result-listening';
+import { initialResult, isFinal, reduceResult } from './result-machine';
+import type { PaymentResultEvent, PaymentResultSnapshot } from './result-machine';
 import { checkIds, takeReturnedPayment } from './saved-payment';
 import { subscribe } from './subscribable';
 import type { Listeners } from './subscribable';
 import type { PaymentIds } from './saved-payment';
 
+export { resultText } from './result-machine';
+export type { PaymentResultState, PaymentResultSnapshot } from './result-machine';
+
 // The result page's engine, with no UI: which payment to follow, and what the shop's own
 // status endpoint (createPaymentStatusHandler in servicepay/webhook) says about it. Only the
 // endpoint's answers count: the return address is the shopper's browser talking, and anyone
-// can type it, so it is used to find the payment and never to decide its outcome.
-
-/**
- * What the page shows: `waiting` for the bank's word, `received` (COMPLETED),
- * `not-completed` (FAILED), `needs-review` (NEEDS_REVIEW: the payment does not match its
- * order, and the shop checks it), `not-heard` after the bounded wait, `not-found` with no
- * payment.
- */
-export type PaymentResultState =
-  'waiting' | 'received' | 'not-completed' | 'needs-review' | 'not-heard' | 'not-found';
+// can type it, so it is used to find the payment and never to decide its outcome. The states
+// and the events that change them are ./result-machine; how the page listens, from the first
+// second to the horizon, is ./result-listening; this is the shell that joins them to the page.
 
 /** What `onResult` receives, once, when the outcome is known. */
 export interface PaymentResultOutcome extends PaymentIds {
   status: FinalPaymentStatus;
-}
-
-/** The state to render. A new object after every change (for useSyncExternalStore). */
-export interface PaymentResultSnapshot {
-  state: PaymentResultState;
-  /** The payment followed; null until it is found, and when it is not. */
-  payment: PaymentIds | null;
 }
 
 export interface PaymentResultOptions {
@@ -43,13 +33,14 @@ export interface PaymentResultOptions {
    * The payment to follow, when the page knows it (from its own route, say). Otherwise it is
    * the one the Pay component saved in this tab before opening the bank, else the return
    * address's (`?paymentId=…&merchantPaymentId=…`, as the sandbox sends the shopper back),
-   * whose ids then leave the address (docs/after-the-bank.md). Read once.
+   * and the page's address then names it, so that a reload, a bookmark or a shared link finds
+   * it again (docs/after-the-bank.md). Read once.
    */
   payment?: PaymentIds;
   /**
    * Called once, when the endpoint gives the final status (`COMPLETED`, `FAILED` or
-   * `NEEDS_REVIEW`): clear the basket, send analytics. Never for `not-heard` or `not-found`,
-   * which are not outcomes.
+   * `NEEDS_REVIEW`): clear the basket, send analytics. Never for `still-confirming`,
+   * `not-heard` or `not-found`, which are not outcomes.
    */
   onResult?: (outcome: PaymentResultOutcome) => void;
   /**
@@ -57,12 +48,25 @@ export interface PaymentResultOptions {
    * Without it, no Try again is offered.
    */
   onTryAgain?: () => void;
-  /** Stops waiting (state `not-heard`, with "Check again") after this many ms. @default 60000 */
+  /**
+   * After this many ms with no final status the page says the bank is still confirming
+   * (`still-confirming`), that the shopper may close it, and keeps listening. With an event
+   * stream, at least 25000 (the time a status endpoint may take to notice that its store's
+   * listening connection died): a lower figure is raised to it, with a warning in development.
+   * @default 60000
+   */
   notHeardAfterMs?: number;
   /**
-   * Listen with an event stream (`EventSource`) where the browser has one; `false` asks with
-   * polling only (behind a proxy that buffers streams). Polling is also the fallback whenever
-   * a stream fails. @default true
+   * The horizon: after this many ms with no final status the page stops listening and says it
+   * has not heard (`not-heard`, with "Check again"), at the first look at or after it. Until
+   * then it polls at least once a minute. Never before `notHeardAfterMs`.
+   * @default 1800000 (30 minutes)
+   */
+  stopListeningAfterMs?: number;
+  /**
+   * Listen with an event stream (`EventSource`) where the browser has one, until
+   * `notHeardAfterMs`; `false` asks with polling only (behind a proxy that buffers streams).
+   * Polling is also the fallback whenever a stream fails. @default true
    */
   eventSource?: boolean;
   /** A fetch implementation for polling. @default fetch (the global one) */
@@ -73,36 +77,42 @@ export interface PaymentResultController {
   getState(): PaymentResultSnapshot;
   /** Calls `listener` after every state change; returns the unsubscribe function. */
   subscribe(listener: () => void): () => void;
-  /** Replaces the options (callbacks, the bound); `statusUrl` and `payment` are read once. */
+  /**
+   * Replaces the options: callbacks are read when called, the bounds and the means of listening
+   * when a listening starts (mount, Check again); `statusUrl` and `payment` are read once.
+   */
   setOptions(options: PaymentResultOptions): void;
   /**
    * The page shows the result: finds the payment and follows it (the first time), or resumes
-   * waiting. Touches the page (location, storage, network) only here, never at creation.
+   * listening. Touches the page (location, storage, network) only here, never at creation.
    * Returns the unmount function, which stops asking. Named as the session's `mount`: one
    * binding hook drives both (src/react/useController.ts).
    */
   mount(): () => void;
-  /** After `not-heard`: waits again, for another bounded while. */
+  /** After `not-heard`: listens again, from the start, for another bounded while. */
   checkAgain(): void;
   /** After `not-completed`: calls `onTryAgain`. */
   tryAgain(): void;
 }
 
-/** How long the page waits before `not-heard`: a slow bank and the first webhook retries. */
+/** When the page says the bank is still confirming: a slow bank and the first webhook retries. */
 export const NOT_HEARD_AFTER_MS = 60_000;
-/** Each poll gives up after this long (a stalled connection), then is asked again. */
-const REQUEST_TIMEOUT_MS = 10_000;
-/** Anything bigger is not the endpoint's answer (which it bounds so). */
-const MAX_ANSWER_BYTES = MAX_STATUS_ANSWER_BYTES;
-/** 1 s, 2 s, 4 s, then every 5 s: quick when it matters, gentle while the bank takes its time. */
-const pollDelay = (attempt: number) => Math.min(1000 * 2 ** attempt, 5000);
+/**
+ * When the page stops listening: long enough for the bank's own checks, which often take
+ * minutes; an outcome that comes later still shows to a shopper who comes back to the page.
+ */
+export const STOP_LISTENING_AFTER_MS = 1_800_000;
+/**
+ * The least `notHeardAfterMs` with an event stream: a status endpoint notices that its store's
+ * listening connection died within 15 s and replaces it within 25 s (`listenerCheckMs`,
+ * docs/stores.md), and until then its streams hear nothing. The page moves to polling, which
+ * reads the store itself, only at `notHeardAfterMs`.
+ */
+const STREAM_QUIET_MS = 25_000;
 
-/** The state each final status shows. */
-const FINAL_STATES = {
-  COMPLETED: 'received',
-  FAILED: 'not-completed',
-  NEEDS_REVIEW: 'needs-review',
-} as const satisfies Record<FinalPaymentStatus, PaymentResultState>;
+/** A positive number of ms, or the default. */
+const ms = (value: unknown, fallback: number) =>
+  typeof value == 'number' && value > 0 ? value : fallback;
 
 /**
  * The result page's controller, shared by `<PaymentResult>`, `usePaymentResult` and
@@ -132,19 +142,14 @@ export function createPaymentResult(initial: PaymentResultOptions): PaymentResul
     throw new TypeError(message);
   }
   const listeners: Listeners = new Set();
-  let snapshot: PaymentResultSnapshot = {
-    state: 'waiting',
-    payment: checkIds(options.payment?.paymentId, options.payment?.merchantPaymentId),
-  };
-  let running = false;
-  let reported = false;
-  /** Ends the current round of waiting (stream, poll, timers); set while one runs. */
-  let stopRound: (() => void) | undefined;
-
-  function set(state: PaymentResultState, payment = snapshot.payment): void {
-    snapshot = { state, payment };
-    listeners.forEach((listener) => listener());
-  }
+  let snapshot = initialResult(
+    checkIds(options.payment?.paymentId, options.payment?.merchantPaymentId),
+  );
+  // The shell's bookkeeping, outside the state (nothing renders it): whether a page shows it,
+  // the listening under way, and whether the raised bound was reported.
+  let mounted = false;
+  let stopListening: (() => void) | undefined;
+  let warned = false;
 
   // Merchant callbacks must never break the page, nor the page this controller.
   function callMerchant(name: 'onResult' | 'onTryAgain', arg?: PaymentResultOutcome): void {
@@ -155,110 +160,71 @@ export function createPaymentResult(initial: PaymentResultOptions): PaymentResul
     }
   }
 
-  function endRound(): void {
-    stopRound?.();
-    stopRound = undefined;
+  /** Applies an event; an outcome ends the listening and is reported, once (it is final). */
+  function dispatch(event: PaymentResultEvent): void {
+    const before = snapshot;
+    snapshot = reduceResult(before, event);
+    if (snapshot === before) return;
+    if (isFinal(snapshot.state)) endListening();
+    listeners.forEach((listener) => listener());
+    if (isFinal(snapshot.state) && event.type === 'answered') {
+      callMerchant('onResult', {
+        ...snapshot.payment!,
+        status: event.status as FinalPaymentStatus,
+      });
+    }
   }
 
-  /** One round of waiting for `payment`: until a final status, or the bound. */
-  function follow(payment: PaymentIds): () => void {
+  function endListening(): void {
+    stopListening?.();
+    stopListening = undefined;
+  }
+
+  /** The bounds as the options give them now: when the bank is slow, and the horizon. */
+  function bounds(streaming: boolean): [slowAfter: number, horizon: number] {
+    let slowAfter = ms(options.notHeardAfterMs, NOT_HEARD_AFTER_MS);
+    if (streaming && slowAfter < STREAM_QUIET_MS) {
+      try {
+        if (process.env.NODE_ENV !== 'production' && !warned) {
+          console.warn(
+            `${PREFIX}notHeardAfterMs is ${slowAfter}, less than the ${STREAM_QUIET_MS} ms a status endpoint may take to notice that its store's listening connection died, so it was raised to ${STREAM_QUIET_MS}; with eventSource: false (polling only) it is not`,
+          );
+        }
+      } catch {
+        // No bundler: no warning.
+      }
+      warned = true;
+      slowAfter = STREAM_QUIET_MS;
+    }
+    return [
+      slowAfter,
+      Math.max(ms(options.stopListeningAfterMs, STOP_LISTENING_AFTER_MS), slowAfter),
+    ];
+  }
+
+  /** Listens for the payment's outcome from the state it is in (waiting, slow, or resting). */
+  function startListening(payment: PaymentIds): void {
     const url = new URL(statusUrl!, globalThis.location?.href);
     url.searchParams.set('paymentId', payment.paymentId);
     url.searchParams.set('merchantPaymentId', payment.merchantPaymentId);
-    let done = false;
-    let source: EventSource | undefined;
-    let inFlight: AbortController | undefined;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let warned = false;
-    const stop = () => {
-      done = true;
-      source?.close();
-      inFlight?.abort();
-      clearTimeout(timer);
-      clearTimeout(deadline);
-    };
-    /** Acts on one answer of the endpoint: a final status ends the wait. */
-    const answer = (text: string) => {
-      const status = decodeStatusAnswer(text);
-      if (done || !status || status === 'PENDING') return;
-      endRound();
-      set(FINAL_STATES[status]);
-      if (reported) return;
-      reported = true;
-      callMerchant('onResult', { ...payment, status });
-    };
-    // Polling: a fresh, bounded request each time, with backoff between them.
-    const poll = async (attempt: number) => {
-      const controller = (inFlight = new AbortController());
-      const timeout = setTimeout(() => controller.abort(), REQUEST_TIMEOUT_MS);
-      try {
-        const response = await (options.fetch ?? fetch)(url.href, {
-          headers: { Accept: 'application/json' },
-          signal: controller.signal,
-        });
-        if (response.ok) {
-          const text = await readText(response, controller.signal, MAX_ANSWER_BYTES);
-          // Read to its end: a final answer's stop() must not abort it (marked "(canceled)").
-          inFlight = undefined;
-          if (text !== undefined) answer(text);
-        } else if (!warned && response.status !== 503) {
-          warned = true;
-          try {
-            if (process.env.NODE_ENV !== 'production') {
-              console.warn(
-                `${PREFIX}the status endpoint answered ${response.status} at ${url.origin}${url.pathname}: mount createPaymentStatusHandler there, or pass its address as statusUrl`,
-              );
-            }
-          } catch {
-            // No bundler: no warning.
-          }
-        }
-      } catch {
-        // A dropped connection, a stall (timed out above), or our own stop: asked again below.
-      } finally {
-        clearTimeout(timeout);
-        // An exchange left open (an error status's unread body) is closed; a complete one is not
-        // touched: aborted after its last byte, Chromium lists it as cancelled.
-        if (inFlight === controller) controller.abort();
-      }
-      if (!done) timer = setTimeout(() => void poll(attempt + 1), pollDelay(attempt));
-    };
-    const bound = options.notHeardAfterMs;
-    const deadline = setTimeout(
-      () => {
-        endRound();
-        set('not-heard');
+    const stream = options.eventSource !== false;
+    const [slowAfter, horizon] = bounds(stream && typeof EventSource == 'function');
+    const from = snapshot.state as 'waiting' | 'still-confirming' | 'not-heard';
+    stopListening = listen(
+      {
+        url: url.href,
+        from,
+        slowInMs: slowAfter,
+        horizonInMs: from === 'waiting' ? horizon : horizon - slowAfter,
+        stream,
+        fetch: () => options.fetch ?? fetch,
       },
-      // setTimeout takes at most 2^31 - 1 ms (about 24 days); longer would fire at once.
-      typeof bound == 'number' && bound > 0 ? Math.min(bound, 2 ** 31 - 1) : NOT_HEARD_AFTER_MS,
+      {
+        answer: (status) => dispatch({ type: 'answered', status }),
+        slow: () => dispatch({ type: 'slow' }),
+        horizon: () => dispatch({ type: 'horizon' }),
+      },
     );
-    try {
-      if (options.eventSource !== false && typeof EventSource == 'function') {
-        source = new EventSource(url.href);
-      }
-    } catch {
-      // EventSource refused the address (a SyntaxError, say, in an odd browser): poll instead.
-    }
-    const stream = source;
-    if (!stream) void poll(0);
-    else {
-      // The endpoint sends the current status at once, then the final one when it is recorded.
-      stream.onmessage = (event: MessageEvent) => {
-        // An event's size cannot be bounded here; the round's deadline bounds the stream.
-        if (typeof event.data == 'string' && event.data.length <= MAX_ANSWER_BYTES) {
-          answer(event.data);
-        }
-      };
-      // Refused (503 past the server's limit, an error status, no stream at all), cut off, or
-      // ended by the server after its own bound: the rest of this round polls.
-      stream.onerror = () => {
-        stream.close();
-        if (done) return;
-        source = undefined;
-        void poll(0);
-      };
-    }
-    return stop;
   }
 
   return {
@@ -271,42 +237,29 @@ export function createPaymentResult(initial: PaymentResultOptions): PaymentResul
     },
 
     mount() {
-      if (!running) {
-        running = true;
-        if (snapshot.state === 'waiting') {
-          const payment = snapshot.payment ?? takeReturnedPayment();
-          if (!payment) set('not-found', null);
-          else {
-            if (payment !== snapshot.payment) set('waiting', payment);
-            stopRound = follow(payment);
-          }
+      if (!mounted) {
+        mounted = true;
+        if (snapshot.state === 'waiting' && !snapshot.payment) {
+          const payment = takeReturnedPayment();
+          dispatch(payment ? { type: 'found', payment } : { type: 'missing' });
         }
+        const { payment, state } = snapshot;
+        if (payment && !isFinal(state)) startListening(payment);
       }
       return () => {
-        running = false;
-        endRound();
+        mounted = false;
+        endListening();
       };
     },
 
     checkAgain() {
-      if (!running || snapshot.state !== 'not-heard' || !snapshot.payment) return;
-      set('waiting');
-      stopRound = follow(snapshot.payment);
+      const before = snapshot;
+      if (mounted) dispatch({ type: 'checkAgain' });
+      if (snapshot === before) return;
+      endListening();
+      startListening(snapshot.payment!);
     },
 
     tryAgain: () => callMerchant('onTryAgain'),
   };
-}
-
-/** A state's key in the messages table. */
-type StateKey = Exclude<keyof PaymentResultMessages, `${string}Text` | 'tryAgain' | 'checkAgain'>;
-
-/** The shopper's words for a state: its heading and the sentence under it. */
-export function resultText(
-  state: PaymentResultState,
-  messages: PaymentResultMessages,
-): { heading: string; text: string } {
-  // The table's keys are the states in camelCase: `not-heard` → notHeard, notHeardText.
-  const key = state.replace(/-./g, (dash) => dash[1]!.toUpperCase()) as StateKey;
-  return { heading: messages[key], text: messages[`${key}Text`] };
 }

@@ -23,8 +23,8 @@ export interface PaymentIds {
 
 /**
  * Where the result page keeps a pair it took from the return address, in a tab that started no
- * payment, so that a reload finds it. Apart from the Pay component's: a later address replaces
- * it, but never the payment the tab started.
+ * payment, for a later page of the tab whose address names none. Apart from the Pay component's:
+ * a later address replaces it, but never the payment the tab started.
  */
 const RETURNED_PAYMENT_KEY = 'servicepay:returned-payment';
 
@@ -54,15 +54,17 @@ export function checkIds(paymentId: unknown, merchantPaymentId: unknown): Paymen
 }
 
 /** The query parameters of the return address that name the payment (the sandbox's). */
-const RETURN_PARAMS = ['paymentId', 'merchantPaymentId'];
+const RETURN_PARAMS = ['paymentId', 'merchantPaymentId'] as const;
 
 /**
  * The payment the result page follows, when the page was not told: the one this tab started
  * (saved by the Pay component), which a crafted link must not replace with someone else's paid
- * pair; else the return address's pair (a fresh tab, the phone after a QR handoff), kept for a
- * reload; else the pair an earlier address gave this tab, read only when the address has none.
- * Either way the ids leave the address (history.replaceState), where Referer headers and
- * analytics scripts would pick them up. Browser only; never throws.
+ * pair; else the return address's pair (a fresh tab, the phone after a QR handoff, a link in an
+ * email), kept in the tab; else the pair an earlier address gave this tab, read only when the
+ * address has none. The page's address then names the payment it follows (other parameters
+ * kept), so that a reload, a bookmark or the address sent on finds it again, hours later, in
+ * any tab (docs/decisions.md, "The return address names the payment"). Browser only; never
+ * throws.
  */
 export function takeReturnedPayment(): PaymentIds | null {
   const own = readSavedPayment();
@@ -73,12 +75,17 @@ export function takeReturnedPayment(): PaymentIds | null {
     const query = url.searchParams;
     if (RETURN_PARAMS.some((name) => query.has(name))) {
       returned = checkIds(query.get('paymentId'), query.get('merchantPaymentId'));
-      RETURN_PARAMS.forEach((name) => query.delete(name));
-      history.replaceState(history.state, '', url.href);
       if (!own && returned) sessionStorage.setItem(RETURNED_PAYMENT_KEY, JSON.stringify(returned));
     }
+    const payment =
+      own ?? (returned === undefined ? readSavedPayment(RETURNED_PAYMENT_KEY) : returned);
+    if (payment && RETURN_PARAMS.some((name) => query.get(name) !== payment[name])) {
+      RETURN_PARAMS.forEach((name) => query.set(name, payment[name]));
+      history.replaceState(history.state, '', url.href);
+    }
+    return payment;
   } catch {
     // No location or history (not a browser), or storage blocked: what was found stands.
+    return own ?? returned ?? null;
   }
-  return own ?? (returned === undefined ? readSavedPayment(RETURNED_PAYMENT_KEY) : returned);
 }

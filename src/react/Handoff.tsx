@@ -38,6 +38,7 @@ export interface HandoffPanelProps {
   fetch?: typeof fetch;
   eventSource?: boolean;
   notHeardAfterMs?: number;
+  stopListeningAfterMs?: number;
 }
 
 /**
@@ -63,7 +64,7 @@ export function HandoffPanel(props: HandoffPanelProps) {
   const { handoff, cx, plain, nonce, id } = props;
   const { paymentId, merchantPaymentId, url } = handoff;
   const bank = handoff.institution.name;
-  const [controller, { state }] = useResultController({
+  const [controller, result] = useResultController({
     statusUrl: props.statusUrl,
     payment: { paymentId, merchantPaymentId },
     onResult: props.onResult,
@@ -71,7 +72,11 @@ export function HandoffPanel(props: HandoffPanelProps) {
     fetch: props.fetch,
     eventSource: props.eventSource,
     notHeardAfterMs: props.notHeardAfterMs,
+    stopListeningAfterMs: props.stopListeningAfterMs,
   });
+  // The panel waits for the phone: a bank still confirming looks the same here, with the code
+  // still there to scan and Continue on this computer, until the outcome or the horizon.
+  const state = result.state === 'still-confirming' ? 'waiting' : result.state;
   const messages = resolveHandoffMessages(props.messages);
   const results = resolveResultMessages(props.messages);
   const words = resultText(state, results);

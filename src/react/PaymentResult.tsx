@@ -24,10 +24,18 @@ export interface PaymentResultViewOptions extends UsePaymentResultOptions {
   nonce?: string;
   /**
    * The shop's own contact or next step, shown as text under the words of a payment that
-   * needs checking (`needs-review`: the bank reported it, but it does not match its order),
-   * e.g. 'Questions? Call us on 020 7946 0000, 9am to 5pm.'. Nothing is shown without it.
+   * needs checking (`needs-review`: the bank reported it, but it does not match its order)
+   * and of one not heard of (`not-heard`), e.g. 'Questions? Call us on 020 7946 0000, 9am to
+   * 5pm.'. Nothing is shown without it.
    */
   reviewContact?: string;
+  /**
+   * How the shop will tell the shopper the outcome once they have closed the page, shown as
+   * text while the bank is still confirming (`still-confirming`) and after (`not-heard`), e.g.
+   * 'We’ll email you at j•••@example.com as soon as your bank confirms.'. Nothing is shown
+   * without it.
+   */
+  pendingNotice?: string;
 }
 
 export interface PaymentResultProps extends PaymentResultViewOptions {
@@ -46,6 +54,7 @@ export function PaymentResult(props: PaymentResultProps & ResultControllerProp) 
   const { disableVolumeStyling: plain, className, nonce, headingLevel = 2 } = props;
   // Text only, and only a string: plain-JS pages pass anything.
   const contact = typeof props.reviewContact == 'string' && props.reviewContact;
+  const notice = typeof props.pendingNotice == 'string' && props.pendingNotice;
   const [controller, { state }] = useResultController(props);
   const messages = resolveResultMessages(props.messages);
   const { heading, text } = resultText(state, messages);
@@ -86,7 +95,12 @@ export function PaymentResult(props: PaymentResultProps & ResultControllerProp) 
       <p className={cx('text')} role="status">
         {text}
       </p>
-      {state === 'needs-review' && contact && <p className={cx('contact')}>{contact}</p>}
+      {(state === 'still-confirming' || state === 'not-heard') && notice && (
+        <p className={cx('notice')}>{notice}</p>
+      )}
+      {(state === 'needs-review' || state === 'not-heard') && contact && (
+        <p className={cx('contact')}>{contact}</p>
+      )}
       {action && (
         <div className={cx('actions')}>
           <button type="button" className={cx('action')} onClick={action.run}>

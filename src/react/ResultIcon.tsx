@@ -2,6 +2,8 @@ import type { PaymentResultState } from '../core/index';
 
 /** Each state's inner shape; a circle around all but `waiting`'s spinner. */
 const SHAPES: Record<Exclude<PaymentResultState, 'waiting'>, string> = {
+  // Three dots: still under way, and calm (no spinner: the shopper may close the page).
+  'still-confirming': 'M8 12h.01M12 12h.01M16 12h.01',
   received: 'M7.5 12.5l3 3 6-6.5',
   'not-completed': 'M9 9l6 6m0-6l-6 6',
   // A question: the shop checks it (neither the tick nor the cross).

@@ -25,6 +25,7 @@ export {
   DEFAULT_MESSAGES,
   DEFAULT_RESULT_MESSAGES,
   NOT_HEARD_AFTER_MS,
+  STOP_LISTENING_AFTER_MS,
   SAVED_PAYMENT_KEY,
 } from '../core/index';
 // The types every entry shares, listed once (core/public-types.ts).

@@ -21,7 +21,7 @@ export interface UsePaymentResultOptions extends PaymentResultOptions {
 export interface PaymentResultApi extends PaymentResultSnapshot {
   /** The shopper's words for the current state, from the messages table. */
   text: { heading: string; text: string };
-  /** After `not-heard`: waits again, for another bounded while. */
+  /** After `not-heard`: listens again, from the start, for another bounded while. */
   checkAgain(): void;
   /** After `not-completed`: calls `onTryAgain`. */
   tryAgain(): void;

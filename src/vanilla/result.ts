@@ -10,8 +10,8 @@ import { copyOptions, createHost } from './host';
 
 /**
  * Options of `new ServiceResult(options)`: those of `<PaymentResult>` (`statusUrl`,
- * `onResult`, `onTryAgain`, `reviewContact`, `messages`, `notHeardAfterMs`, `headingLevel`, ...),
- * read once.
+ * `onResult`, `onTryAgain`, `reviewContact`, `pendingNotice`, `messages`, `notHeardAfterMs`,
+ * `stopListeningAfterMs`, `headingLevel`, ...), read once.
  */
 export interface ServiceResultOptions extends PaymentResultViewOptions {
   /**
@@ -39,11 +39,11 @@ export class ServiceResult {
    * @throws ServiceInjectionError when no element has this id.
    */
   declare readonly injectComponent: (elementId: string) => void;
-  /** After `not-heard`: waits again, for another bounded while. */
+  /** After `not-heard`: listens again, from the start, for another bounded while. */
   declare readonly checkAgain: () => void;
   /**
-   * The state shown: `waiting`, `received`, `not-completed`, `needs-review`, `not-heard` or
-   * `not-found`.
+   * The state shown: `waiting`, `still-confirming`, `received`, `not-completed`,
+   * `needs-review`, `not-heard` or `not-found`.
    */
   declare readonly state: PaymentResultState;
   /** The payment followed, once found; null before and when it is not. */

@@ -7,7 +7,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { Browser, Page, Request } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startCheckout } from '../../examples/checkout/server.mjs';
-import { NOT_HEARD_AFTER_MS } from '../../src/core/index';
+import { NOT_HEARD_AFTER_MS, STOP_LISTENING_AFTER_MS } from '../../src/core/index';
 import {
   BANK_ERROR_DESCRIPTION,
   REJECTED_DESCRIPTION,
@@ -62,7 +62,7 @@ async function resultPage(page: Page) {
 
 /** Waits for the result page's final heading (the verified webhook has arrived). */
 async function waitForResult(page: Page, heading: string) {
-  // The ids leave the address once the page read them (docs/after-the-bank.md).
+  // The return page, its address naming the payment (docs/after-the-bank.md).
   await page.waitForURL(/\/return(?:[?#]|$)/);
   await page.getByRole('heading', { level: 1, name: heading }).waitFor();
 }
@@ -166,8 +166,8 @@ describe('the example checkout against the sandbox', () => {
     expect(sandbox.payments.get(stored[0]!.paymentId)?.metadata).toEqual({
       orderId: order!.orderId,
     });
-    // The ids were read, then taken out of the address (Referer, analytics).
-    expect(new URL(page.url()).search).toBe('');
+    // The address still names the payment, so a reload or a bookmark finds it again.
+    expect(new URL(page.url()).searchParams.get('paymentId')).toBe(stored[0]!.paymentId);
     // The result came from the status endpoint's event stream (EventSource), for this payment.
     expectStreamsOnly(asks);
     expect(asks[0]!.query.get('paymentId')).toBe(stored[0]!.paymentId);
@@ -280,8 +280,9 @@ describe('the example checkout against the sandbox', () => {
     // As some bank apps return: the callback address, nothing appended.
     const asks = watchStatusAsks(page);
     await page.goto(checkout.returnUrl);
-    expect(new URL(page.url()).search).toBe('');
     await page.getByRole('heading', { level: 1, name: 'Payment received' }).waitFor();
+    // Found in the tab, then written into the address: a bookmark of it finds the payment.
+    expect(new URL(page.url()).searchParams.get('paymentId')).toBe(paymentId);
     const { text } = await resultPage(page);
     expect(text).toMatch(/Reference\s+ORDER-1042/);
     expectShopperWordsOnly(text);
@@ -289,7 +290,7 @@ describe('the example checkout against the sandbox', () => {
     expect(asks[0]!.query.get('paymentId')).toBe(paymentId);
   });
 
-  it('waits with words that explain, then stops asking after a minute and gives advice; Check again resumes', async () => {
+  it('waits with words that explain, says the bank is still confirming after a minute, stops at the horizon with advice; Check again resumes', async () => {
     const asks = watchStatusAsks(page);
     await page.clock.install();
     // A payment whose confirmation never arrives.
@@ -301,14 +302,28 @@ describe('the example checkout against the sandbox', () => {
     await shot(page, '7-result-waiting');
     await expect.poll(() => asks.length).toBeGreaterThan(0);
 
+    expectStreamsOnly(asks);
+
+    // A minute in: still confirming, the shopper may close the page, and it polls from here.
     await page.clock.runFor(NOT_HEARD_AFTER_MS);
+    await page
+      .getByRole('heading', { name: 'Your bank is still confirming this payment' })
+      .waitFor();
+    expect((await resultPage(page)).text).toContain('You can close this page');
+    expectShopperWordsOnly((await resultPage(page)).text);
+    expect(await focusedText(page)).toBe('Your bank is still confirming this payment');
+    await expect.poll(() => asks.filter(({ type }) => type !== 'eventsource').length).toBe(1);
+    await shot(page, '8-result-still-confirming');
+
+    // The horizon: it stops asking and gives advice.
+    await page.clock.runFor(STOP_LISTENING_AFTER_MS);
     await page.getByRole('heading', { name: 'We haven’t heard from your bank yet' }).waitFor();
     const { text } = await resultPage(page);
     expect(text).toContain('Check your banking app.');
     expectShopperWordsOnly(text);
     expect(await focusedText(page)).toBe('We haven’t heard from your bank yet');
     await shot(page, '8-result-unconfirmed');
-    // It has stopped asking: the stream is closed, nothing polls.
+    // It has stopped asking: nothing streams, nothing polls.
     const count = asks.length;
     await page.clock.runFor(5 * 60_000);
     expect(asks.length).toBe(count);
@@ -317,7 +332,7 @@ describe('the example checkout against the sandbox', () => {
     await page.getByRole('button', { name: 'Check again' }).click();
     await page.getByRole('heading', { name: 'Waiting for your bank to confirm…' }).waitFor();
     await expect.poll(() => asks.length).toBeGreaterThan(count);
-    expectStreamsOnly(asks);
+    expectStreamsOnly(asks.slice(count));
     await checkout.store.recordOutcome(
       {
         paymentId: '5e4d8a52-0000-4000-8000-000000000000',
@@ -441,6 +456,11 @@ describe('accessibility in a real browser', () => {
           await check(heading, true);
         }
         await page.clock.runFor(NOT_HEARD_AFTER_MS);
+        await page
+          .getByRole('heading', { name: 'Your bank is still confirming this payment' })
+          .waitFor();
+        await check('still confirming');
+        await page.clock.runFor(STOP_LISTENING_AFTER_MS);
         await page.getByRole('heading', { name: 'We haven’t heard from your bank yet' }).waitFor();
         await check('not heard');
         // A tab that keeps no payment (this one kept the last address's, for a reload).
@@ -453,6 +473,7 @@ describe('accessibility in a real browser', () => {
             'Payment received': [],
             'Payment not completed': [],
             'Waiting for your bank to confirm…': [],
+            'still confirming': [],
             'not heard': [],
             'not found': [],
           });
@@ -555,7 +576,7 @@ describe('a receiver that is down at first', () => {
     try {
       await payAtBank(page, checkout);
       await page.getByRole('button', { name: 'Approve' }).click();
-      // The ids leave the address once the page read them (docs/after-the-bank.md).
+      // The return page, its address naming the payment (docs/after-the-bank.md).
       await page.waitForURL(/\/return(?:[?#]|$)/);
       // No verified webhook reaches the shop: its page waits, and says so.
       await page.getByRole('heading', { name: 'Waiting for your bank to confirm…' }).waitFor();
@@ -569,7 +590,7 @@ describe('a receiver that is down at first', () => {
       });
       receiver = createServer((req, res) => void handler(req, res)).listen(port, '127.0.0.1');
       await expect.poll(() => received.length, { timeout: 10_000 }).toBe(1);
-      // The shop's page took the ids out of its address: the sandbox's own record.
+      // The payment, from the sandbox's own record.
       const paymentId = [...sandbox.payments.keys()][0];
       expect(received).toEqual([`${paymentId}:COMPLETED`]);
       const attempts = () => sandbox.deliveries.filter((d) => d.paymentId === paymentId);

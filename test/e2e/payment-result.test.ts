@@ -166,8 +166,8 @@ describe('the result page in Chromium', () => {
     expect(server.requests.map((r) => `${r.accept} ${r.code}`)).toEqual(['text/event-stream 200']);
     expect(await axeViolations(page)).toEqual([]);
     await shot(page, 'payment-result-received');
-    // The ids left the address once read; the tab kept them, so a reload still finds it.
-    expect(await address()).toBe(`${server.url}/react/result`);
+    // The address still names the payment, so a reload (or a bookmark) finds it.
+    expect(await address()).toBe(`${server.url}/react/result${QUERY}`);
     await page.reload();
     await heading(M.received).waitFor(WAIT);
     expect(server.requests.at(-1)).toMatchObject(IDS);
@@ -260,9 +260,9 @@ describe('the result page in Chromium', () => {
       server.record(ATTACKER, 'COMPLETED');
       await heading(M.waiting).waitFor(WAIT);
       await expect.poll(() => server.requests.length, WAIT).toBeGreaterThan(0);
-      // Only this tab's payment is asked about; the rest of the address stays.
+      // Only this tab's payment is asked about, and the address names it; the rest stays.
       expect(server.requests.map(({ paymentId }) => paymentId)).toEqual([IDS.paymentId]);
-      expect(await address()).toBe(`${server.url}${path}?utm=mail`);
+      expect(await address()).toBe(`${server.url}${path}${QUERY}&utm=mail`);
       server.record(IDS, 'FAILED');
       await heading(M.notCompleted).waitFor(WAIT);
       expect(
@@ -273,10 +273,10 @@ describe('the result page in Chromium', () => {
     });
   }
 
-  it('the plain page in a fresh tab (the phone after a QR handoff): the address’s ids, then out of it', async () => {
+  it('the plain page in a fresh tab (the phone after a QR handoff): the address’s ids, which stay for a reload', async () => {
     await open('/plain/result');
     await heading(M.waiting).waitFor(WAIT);
-    expect(await address()).toBe(`${server.url}/plain/result`);
+    expect(await address()).toBe(`${server.url}/plain/result${QUERY}`);
     server.record(IDS, 'COMPLETED');
     await heading(M.received).waitFor(WAIT);
     await page.reload();

@@ -156,8 +156,9 @@ export async function chooseBank(page: Page, bank: string, { handoff = true } = 
 /**
  * Approves the payment on the sandbox's bank page and waits until the return page's address,
  * with the payment's ids, has committed. The wait starts before the click: the return page
- * takes the ids out of its address (history.replaceState) as soon as it has read them, which
- * on a loaded machine came before a wait started after the click looked (a run timed out so).
+ * took the ids out of its address as soon as it had read them, which on a loaded machine came
+ * before a wait started after the click looked (a run timed out so); it keeps them since
+ * issue 45, and the early wait costs nothing.
  */
 export async function approveAndReturn(page: Page) {
   await Promise.all([

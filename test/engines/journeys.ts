@@ -72,7 +72,7 @@ async function atBank(page: EnginePage, shop: Shop, name = 'Barclays') {
 
 /** Back at the shop's result page, once it shows `title` (the verified webhook is in). */
 async function result(page: EnginePage, title: string) {
-  // The ids leave the address once the page read them (docs/after-the-bank.md).
+  // The return page, its address naming the payment (docs/after-the-bank.md).
   await waitForUrl(page, /\/return(?:[?#]|$)/);
   await waitFor(page, heading(title));
 }

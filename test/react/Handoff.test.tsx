@@ -318,8 +318,22 @@ describe('<HandoffPanel> follows the outcome', { timeout: 20_000 }, () => {
     expect(onResult.mock.calls).toEqual([[{ ...IDS, status: 'NEEDS_REVIEW' }]]);
   });
 
+  it('a bank still confirming looks like waiting here: the code and Continue stay', async () => {
+    const { endpoint } = renderPanel({ notHeardAfterMs: 150 });
+    // Past notHeardAfterMs: the poll after 1 s has been asked (StrictMode asked twice at once).
+    await waitFor(() => expect(endpoint.fetch.mock.calls.length).toBeGreaterThan(2), WAIT);
+    expect(panel()).toHaveAttribute('data-state', 'waiting');
+    expect(screen.getByRole('heading', { name: H.handoffHeading })).toBeInTheDocument();
+    await waitFor(() => expect(qr()).toBeInTheDocument());
+    expect(screen.getAllByRole('button').map((b) => b.textContent)).toEqual([H.continueHere]);
+    expect(panel().textContent).not.toContain(M.stillConfirming);
+  });
+
   it('nothing heard in time: says so, keeps the code, and Check again waits again', async () => {
-    const { endpoint, onResult, user } = renderPanel({ notHeardAfterMs: 150 });
+    const { endpoint, onResult, user } = renderPanel({
+      notHeardAfterMs: 150,
+      stopListeningAfterMs: 150,
+    });
     const heading = await screen.findByRole('heading', { name: M.notHeard }, WAIT);
     await waitFor(() => expect(heading).toHaveFocus());
     expect(panel()).toHaveAttribute('data-state', 'not-heard');

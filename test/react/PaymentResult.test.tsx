@@ -59,9 +59,26 @@ describe('<PaymentResult> finds the payment', { timeout: 30_000 }, () => {
     renderResult();
     await heading(M.received);
     expect(server.requests[0]).toMatchObject({ ...IDS, accept: 'application/json', code: 200 });
-    // Read, then out of the address (Referer, analytics), and kept in the tab for a reload.
-    expect(location.href).toBe(`${location.origin}/checkout/result`);
+    // The address still names the payment: a reload, a bookmark or a link in an email opened
+    // in another tab, hours later (no sessionStorage there), finds it and shows its outcome.
+    expect(location.href).toBe(`${location.origin}/checkout/result${withIds}`);
     cleanup();
+    sessionStorage.clear();
+    renderResult();
+    await heading(M.received);
+    expect(server.requests.at(-1)).toMatchObject(IDS);
+  });
+
+  it('from this tab’s saved payment when the bank returns with no query: the address then names it, for a bookmark', async () => {
+    sessionStorage.setItem(SAVED_PAYMENT_KEY, JSON.stringify(IDS));
+    server.record(IDS, 'COMPLETED');
+    returnTo('?step=2');
+    renderResult();
+    await heading(M.received);
+    expect(location.search).toBe(`?step=2&${withIds.slice(1)}`);
+    // The address bookmarked, opened in a new tab: nothing saved there.
+    cleanup();
+    sessionStorage.clear();
     renderResult();
     await heading(M.received);
     expect(server.requests.at(-1)).toMatchObject(IDS);
@@ -88,7 +105,10 @@ describe('<PaymentResult> finds the payment', { timeout: 30_000 }, () => {
     const { onResult } = renderResult();
     await waitFor(() => expect(server.requests.length).toBeGreaterThan(0));
     expect(server.requests[0]).toMatchObject(own);
-    expect(location.search).toBe('?step=2');
+    // The address names the payment the page follows, the rest of it kept.
+    expect(location.search).toBe(
+      `?paymentId=${own.paymentId}&merchantPaymentId=${own.merchantPaymentId}&step=2`,
+    );
     expect(screen.getByRole('heading', { name: M.waiting })).toBeInTheDocument();
     expect(onResult).not.toHaveBeenCalled();
   });
@@ -229,9 +249,9 @@ describe('<PaymentResult> follows the endpoint', { timeout: 30_000 }, () => {
     expect(screen.queryByRole('button')).toBeNull();
   });
 
-  it('not heard after the bound; Check again resumes and the outcome arrives', async () => {
+  it('not heard after the horizon; Check again resumes and the outcome arrives', async () => {
     returnTo(withIds);
-    const { onResult, user } = renderResult({ notHeardAfterMs: 300 });
+    const { onResult, user } = renderResult({ notHeardAfterMs: 300, stopListeningAfterMs: 300 });
     const title = await heading(M.notHeard);
     await waitFor(() => expect(title).toHaveFocus());
     expect(screen.getByRole('status')).toHaveTextContent(M.notHeardText);
@@ -285,7 +305,11 @@ describe('usePaymentResult', { timeout: 30_000 }, () => {
   it('gives the state, its words and the actions to a page of the merchant’s own', async () => {
     returnTo(withIds);
     function OwnPage() {
-      const result = usePaymentResult({ statusUrl: server.statusUrl, notHeardAfterMs: 300 });
+      const result = usePaymentResult({
+        statusUrl: server.statusUrl,
+        notHeardAfterMs: 300,
+        stopListeningAfterMs: 300,
+      });
       return (
         <main data-state={result.state}>
           <h1>{result.text.heading}</h1>

@@ -1,9 +1,15 @@
 // Type tests, checked by `npm run typecheck` (tsc): every `@ts-expect-error` must be an error,
 // so a wrong option key or value that starts compiling fails the build.
 import { createRef } from 'react';
-import { ServicePay, useServicePayment } from '../../src/react/index';
+import {
+  PaymentResult,
+  STOP_LISTENING_AFTER_MS,
+  ServicePay,
+  useServicePayment,
+} from '../../src/react/index';
 import type {
   PaymentResultOutcome,
+  PaymentResultState,
   ServicePayHandle,
   ServiceEventName,
   ServiceError,
@@ -81,3 +87,20 @@ export const session = createPaymentSession({ environment: 'SANDBOX', applicatio
 export const outcomeOf = (outcome: PaymentResultOutcome): 'COMPLETED' | 'FAILED' | 'NEEDS_REVIEW' =>
   outcome.status;
 export type OldOutcome = PaymentOutcome;
+
+// The result page's wait (issue 45): the horizon is a number of ms, the shop's sentence text.
+export const waiting = (
+  <PaymentResult
+    statusUrl="/api/payments/status"
+    notHeardAfterMs={60_000}
+    stopListeningAfterMs={STOP_LISTENING_AFTER_MS}
+    pendingNotice="We’ll email you as soon as your bank confirms."
+  />
+);
+// @ts-expect-error pendingNotice is text, never markup
+export const markupNotice = <PaymentResult statusUrl="/s" pendingNotice={<b>Soon</b>} />;
+// @ts-expect-error the horizon is a number of ms
+export const textHorizon = <PaymentResult statusUrl="/s" stopListeningAfterMs="30m" />;
+export const stillConfirming: PaymentResultState = 'still-confirming';
+// @ts-expect-error a state's name, exactly
+export const pendingState: PaymentResultState = 'pending';

@@ -6,6 +6,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_RESULT_MESSAGES as M, PaymentResult } from '../../src/react/index';
 import { describeMarkup } from '../helpers/markup';
+import { inProcessStatusEndpoint } from '../helpers/status-endpoint';
 import { startStatusServer } from '../helpers/status-server';
 import type { StatusServer } from '../helpers/status-server';
 import { defaultInitiatedPayment } from '../helpers/fake-transport';
@@ -79,7 +80,11 @@ describe('ServiceResult', { timeout: 30_000 }, () => {
     const paid = { paymentId: defaultInitiatedPayment(1).paymentId, merchantPaymentId: paidWith };
 
     element();
-    const result = new vanilla.ServiceResult({ statusUrl: server.statusUrl, notHeardAfterMs: 300 });
+    const result = new vanilla.ServiceResult({
+      statusUrl: server.statusUrl,
+      notHeardAfterMs: 300,
+      stopListeningAfterMs: 300,
+    });
     result.injectComponent('payment-result');
     await screen.findByRole('heading', { name: M.notHeard }, WAIT);
     expect(result.payment).toEqual(paid);
@@ -111,6 +116,45 @@ describe('ServiceResult', { timeout: 30_000 }, () => {
     expect(host).not.toHaveTextContent(M.received);
     expect(result.state).toBe('needs-review');
     expect(onResult.mock.calls).toEqual([[{ ...IDS, status: 'NEEDS_REVIEW' }]]);
+  });
+
+  it('a bank still confirming: its words and the shop’s sentence as text, then not heard at the horizon', async () => {
+    // On the fake clock, against the real endpoint in this process: half an hour in a moment.
+    vi.useFakeTimers({
+      toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'],
+    });
+    const endpoint = inProcessStatusEndpoint();
+    try {
+      const host = element();
+      const notice = 'We’ll email you at <j•••@example.com> as soon as your bank confirms.';
+      const result = new vanilla.ServiceResult({
+        statusUrl: endpoint.statusUrl,
+        payment: IDS,
+        fetch: endpoint.fetch,
+        pendingNotice: notice,
+        reviewContact: 'Call us on 020 7946 0000.',
+      });
+      result.injectComponent('payment-result');
+      // Preact runs effects (the controller's mount) after the next frame, or 35 ms.
+      await vi.advanceTimersByTimeAsync(100);
+      expect(endpoint.requests).toHaveLength(1);
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(result.state).toBe('still-confirming');
+      expect(screen.getByRole('heading', { name: M.stillConfirming })).toBeInTheDocument();
+      expect(screen.getByRole('status')).toHaveTextContent(M.stillConfirmingText);
+      expect(screen.getByText(notice)).toBeInTheDocument();
+      expect(host).not.toHaveTextContent('Call us');
+      expect(screen.queryByRole('button')).toBeNull();
+      await vi.advanceTimersByTimeAsync(30 * 60_000);
+      expect(result.state).toBe('not-heard');
+      expect(screen.getByRole('heading', { name: M.notHeard })).toBeInTheDocument();
+      expect(host).toHaveTextContent(notice);
+      expect(host).toHaveTextContent('Call us on 020 7946 0000.');
+      result.destroy();
+    } finally {
+      await endpoint.close();
+      vi.useRealTimers();
+    }
   });
 
   it('renders the markup of React’s <PaymentResult>', async () => {
