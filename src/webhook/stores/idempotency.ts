@@ -7,6 +7,7 @@ import type { WebhookNotification } from '../verification/notification';
 import { OutcomeListeners } from './outcomes';
 import { checkOption, integerFrom } from '../option-checks';
 import type { OutcomeListener, OutcomeStore, PaymentOutcome } from './outcomes';
+import type { OrderStore } from './orders';
 
 /**
  * The answer to a claim:
@@ -127,7 +128,7 @@ export class IdempotencyStoreFullError extends Error {
  * never touches a live claim, whose loss would let a resend run the notification a second
  * time while the first run goes on.
  */
-export class MemoryIdempotencyStore implements IdempotencyStore, OutcomeStore {
+export class MemoryIdempotencyStore implements IdempotencyStore, OutcomeStore, OrderStore {
   /** Live (or expired, until dropped) claims: key -> token and expiry. */
   readonly #claims = new Map<string, { token: string; expiresAt: number }>();
   /** Completion markers: key -> expiry. */
@@ -139,6 +140,8 @@ export class MemoryIdempotencyStore implements IdempotencyStore, OutcomeStore {
   /** Recorded outcomes by paymentId, oldest first; at most maxEntries of them. */
   readonly #outcomes = new Map<string, { outcome: PaymentOutcome; expiresAt: number }>();
   readonly #listeners = new OutcomeListeners();
+  /** Which payment paid each order, oldest first; at most maxEntries of them. */
+  readonly #orders = new Map<string, { paymentId: string; expiresAt: number }>();
   readonly dbSystem = 'memory';
 
   constructor(options: MemoryIdempotencyStoreOptions = {}) {
@@ -217,6 +220,30 @@ export class MemoryIdempotencyStore implements IdempotencyStore, OutcomeStore {
     if (held === undefined) return null;
     if (held.expiresAt > this.#now()) return held.outcome;
     this.#outcomes.delete(paymentId);
+    return null;
+  }
+
+  /**
+   * Synchronous, so atomic within the process: of two payments of one order handled at once,
+   * the first to get here pays it. When full, the oldest records go first (as outcomes do).
+   */
+  claimOrder(orderId: string, paymentId: string, ttlMs: number): string {
+    const payer = this.orderPaidBy(orderId);
+    if (payer !== null) return payer;
+    const now = this.#now();
+    for (const [id, held] of this.#orders) {
+      if (this.#orders.size < this.#maxEntries && held.expiresAt > now) break;
+      this.#orders.delete(id);
+    }
+    this.#orders.set(orderId, { paymentId, expiresAt: now + ttlMs });
+    return paymentId;
+  }
+
+  orderPaidBy(orderId: string): string | null {
+    const held = this.#orders.get(orderId);
+    if (held === undefined) return null;
+    if (held.expiresAt > this.#now()) return held.paymentId;
+    this.#orders.delete(orderId);
     return null;
   }
 

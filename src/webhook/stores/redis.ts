@@ -68,8 +68,15 @@ export interface RedisStoreOptions {
   listenerCheckMs?: number;
 }
 
-/** The Redis store: claims (IdempotencyStore) and payment outcomes (OutcomeStore). */
-export type RedisStore = IdempotencyStore & RedisOutcomeStore;
+/**
+ * The Redis store: claims (IdempotencyStore), payment outcomes (OutcomeStore) and paid orders
+ * (OrderStore: `<prefix>order:<orderId>`, holding the paymentId that paid it).
+ */
+export type RedisStore = IdempotencyStore &
+  RedisOutcomeStore & {
+    claimOrder(orderId: string, paymentId: string, ttlMs: number): Promise<string>;
+    orderPaidBy(orderId: string): Promise<string | null>;
+  };
 
 /** The prefix createRedisStore uses when given none. */
 const DEFAULT_PREFIX = 'servicepay:idempotency:';
@@ -90,6 +97,11 @@ return 1`;
 const RELEASE = `if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 redis.call('DEL', KEYS[1])
 return 1`;
+/** The order's payment: the one that holds the key, else this one, set in the same step. */
+const CLAIM_ORDER = `local held = redis.call('GET', KEYS[1])
+if held then return held end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return ARGV[1]`;
 
 /** Replies that a server gives for a while (starting, busy, failing over): check again later. */
 const TRANSIENT_REPLIES = new Set(['LOADING', 'BUSY', 'TRYAGAIN', 'MASTERDOWN', 'CLUSTERDOWN']);
@@ -205,6 +217,9 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
   const renew = script(RENEW);
   const complete = script(COMPLETE);
   const release = script(RELEASE);
+  const claimOrder = luaScript(client, CLAIM_ORDER);
+  // Beside the outcomes' `outcome:` keys; a custom idempotencyKey must not start with `order:`.
+  const orderKey = (orderId: string): string => `${prefix}order:${orderId}`;
 
   const outcomes = redisOutcomes({
     client,
@@ -231,5 +246,11 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
       token !== COMPLETED && (await complete(key, token, px(ttlMs))) === 1,
     release: async (key, token) => token !== COMPLETED && (await release(key, token)) === 1,
     ...outcomes,
+    claimOrder: async (orderId, paymentId, ttlMs) =>
+      String(await claimOrder(orderKey(orderId), paymentId, px(ttlMs))),
+    async orderPaidBy(orderId) {
+      const payer = await client.sendCommand(['GET', orderKey(orderId)]);
+      return payer === null || payer === undefined ? null : String(payer);
+    },
   };
 }
