@@ -186,6 +186,14 @@ describe('the planted e-mail', () => {
     });
     const refused = payment();
     expect(await r.deliver(refused)).toBe(500);
+    await eventually(
+      async () => sdk.named('servicepay.webhook.receive').length,
+      (ended) => ended === 1,
+    );
+    // The refusal names the field and the columns, not the row.
+    expect(printed()).not.toContain('planted');
+    expect(await everyAttribute(sdk)).not.toContain('planted');
+    expect(printed()).toMatch(/keys given: id, customer_email, total/);
     asRow = false;
     const short = payment(0.01);
     expect(await r.deliver(short)).toBe(200); // mismatch: amount
