@@ -98,7 +98,8 @@ export interface MemoryIdempotencyStoreOptions {
    * Most keys held, so a flood of distinct notifications cannot exhaust memory. When full, the
    * oldest completion markers and expired claims are dropped first; a live claim (a handler
    * still running) is never dropped: with only live claims left, a new claim is refused (the
-   * receiver answers 503 and the service resends).
+   * receiver answers 503 and the service resends). Outcomes and paid orders are bounded by it
+   * too, each on their own, the oldest dropped first.
    * @default 10000
    */
   maxEntries?: number;

@@ -6,7 +6,9 @@
  *
  * Each call is one Lua script (EVALSHA, falling back to EVAL once after a SCRIPT FLUSH or a
  * failover): the claim is `SET key token NX PX ttl` plus, when taken, one GET of the state;
- * renew, complete and release compare the token and act in the same atomic step.
+ * renew, complete and release compare the token and act in the same atomic step. Paid orders
+ * (OrderStore) are `<prefix>order:<orderId>`, holding the paymentId that paid, claimed by one
+ * script that answers the holder or sets this payment in the same atomic step.
  *
  * The store can keep its promise only as well as the server keeps its keys: an evicting
  * maxmemory-policy, or a server without persistence, forgets completion markers, and each
