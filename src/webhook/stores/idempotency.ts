@@ -92,6 +92,38 @@ export const MIN_CLAIM_TTL_MS = 1000;
  * single receiver instance; several instances need a shared store (see IdempotencyStore).
  */
 
+/**
+ * Values by key that lapse after their lifetime, at most `max` of them: when full, the oldest
+ * written go first (with similar lifetimes, about the order of expiry). The memory store's
+ * outcomes and paid orders.
+ */
+class Expiring<V> {
+  readonly #entries = new Map<string, { value: V; expiresAt: number }>();
+  constructor(
+    readonly max: number,
+    readonly now: () => number,
+  ) {}
+
+  /** The unexpired value of `key`, or null. */
+  get(key: string): V | null {
+    const held = this.#entries.get(key);
+    if (held === undefined) return null;
+    if (held.expiresAt > this.now()) return held.value;
+    this.#entries.delete(key);
+    return null;
+  }
+
+  set(key: string, value: V, ttlMs: number): void {
+    const now = this.now();
+    for (const [old, held] of this.#entries) {
+      if (this.#entries.size < this.max && held.expiresAt > now) break;
+      this.#entries.delete(old);
+    }
+    this.#entries.delete(key);
+    this.#entries.set(key, { value, expiresAt: now + ttlMs });
+  }
+}
+
 /** Options of MemoryIdempotencyStore. */
 export interface MemoryIdempotencyStoreOptions {
   /**
@@ -138,11 +170,11 @@ export class MemoryIdempotencyStore implements IdempotencyStore, OutcomeStore, O
   readonly #now: () => number;
   /** Claims taken so far: a token is the claim's number, unique within this store. */
   #taken = 0;
-  /** Recorded outcomes by paymentId, oldest first; at most maxEntries of them. */
-  readonly #outcomes = new Map<string, { outcome: PaymentOutcome; expiresAt: number }>();
+  /** Recorded outcomes by paymentId. */
+  readonly #outcomes: Expiring<PaymentOutcome>;
   readonly #listeners = new OutcomeListeners();
-  /** Which payment paid each order, oldest first; at most maxEntries of them. */
-  readonly #orders = new Map<string, { paymentId: string; expiresAt: number }>();
+  /** Which payment paid each order (OrderStore). */
+  readonly #orders: Expiring<string>;
   readonly dbSystem = 'memory';
 
   constructor(options: MemoryIdempotencyStoreOptions = {}) {
@@ -155,6 +187,8 @@ export class MemoryIdempotencyStore implements IdempotencyStore, OutcomeStore, O
     );
     this.#maxEntries = maxEntries;
     this.#now = options.now ?? Date.now;
+    this.#outcomes = new Expiring(maxEntries, this.#now);
+    this.#orders = new Expiring(maxEntries, this.#now);
   }
 
   /** Number of keys held, expired ones included until they are dropped. */
@@ -204,48 +238,30 @@ export class MemoryIdempotencyStore implements IdempotencyStore, OutcomeStore, O
   }
 
   recordOutcome(outcome: PaymentOutcome, ttlMs: number): PaymentOutcome {
-    const standing = this.readOutcome(outcome.paymentId);
+    const standing = this.#outcomes.get(outcome.paymentId);
     if (standing !== null) return standing;
-    const now = this.#now();
-    for (const [paymentId, held] of this.#outcomes) {
-      if (this.#outcomes.size < this.#maxEntries && held.expiresAt > now) break;
-      this.#outcomes.delete(paymentId);
-    }
-    this.#outcomes.set(outcome.paymentId, { outcome, expiresAt: now + ttlMs });
+    this.#outcomes.set(outcome.paymentId, outcome, ttlMs);
     this.#listeners.deliver(outcome);
     return outcome;
   }
 
   readOutcome(paymentId: string): PaymentOutcome | null {
-    const held = this.#outcomes.get(paymentId);
-    if (held === undefined) return null;
-    if (held.expiresAt > this.#now()) return held.outcome;
-    this.#outcomes.delete(paymentId);
-    return null;
+    return this.#outcomes.get(paymentId);
   }
 
   /**
    * Synchronous, so atomic within the process: of two payments of one order handled at once,
-   * the first to get here pays it. When full, the oldest records go first (as outcomes do).
+   * the first to get here pays it.
    */
   claimOrder(orderId: string, paymentId: string, ttlMs: number): string {
-    const payer = this.orderPaidBy(orderId);
+    const payer = this.#orders.get(orderId);
     if (payer !== null) return payer;
-    const now = this.#now();
-    for (const [id, held] of this.#orders) {
-      if (this.#orders.size < this.#maxEntries && held.expiresAt > now) break;
-      this.#orders.delete(id);
-    }
-    this.#orders.set(orderId, { paymentId, expiresAt: now + ttlMs });
+    this.#orders.set(orderId, paymentId, ttlMs);
     return paymentId;
   }
 
   orderPaidBy(orderId: string): string | null {
-    const held = this.#orders.get(orderId);
-    if (held === undefined) return null;
-    if (held.expiresAt > this.#now()) return held.paymentId;
-    this.#orders.delete(orderId);
-    return null;
+    return this.#orders.get(orderId);
   }
 
   /** In process: live at once, and nothing to reconnect. */
