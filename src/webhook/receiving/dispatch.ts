@@ -26,7 +26,7 @@
  */
 import { createClaimKeeper } from './claim-keeper';
 import { createCompletion } from './completion';
-import { kindOf } from '../../core/describe-value';
+import { kindOf } from '../value-kinds';
 import { isThenable } from '../verification/encoding';
 import { claimAnswer } from '../stores/idempotency';
 import type { WebhookNotification, WebhookNotificationContext } from '../verification/notification';

@@ -9,7 +9,7 @@
  * the errors below name the field and what is wrong with it, and the keys given, never a value
  * (the merchant reads the value in their own database; a log line or a trace keeps it for ever).
  */
-import { keysOf, kindOf } from '../../core/describe-value';
+import { keysOf, kindOf } from '../value-kinds';
 
 /** What the merchant's order expects of its payment, as `expectedPayment` answers it. */
 export interface ExpectedPayment {

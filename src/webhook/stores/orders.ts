@@ -9,7 +9,7 @@
  * answered 500 with a message saying what the store lacks, every time, so that no order is
  * ever paid twice unnoticed (docs/stores.md, "A store of your own").
  */
-import { kindOf } from '../../core/describe-value';
+import { kindOf } from '../value-kinds';
 
 /**
  * The optional half of a store that records paid orders. Its rule is the kit's `order-claim`
