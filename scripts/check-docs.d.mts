@@ -14,7 +14,8 @@ export function checkDocs(options?: { files?: string[]; root?: string }): {
 /**
  * Checks that the reference pages name every public member of their interfaces
  * (`ServicePayProps` and `ServicePaymentApi` in docs/react.md, `ServiceOptions` in
- * docs/script-tag.md, in the tables marked `<!-- reference: Name -->`) and no member the code
+ * docs/script-tag.md, `ExpectedPayment`, `PaymentMismatch` and `WebhookNotificationContext` in
+ * docs/webhooks.md, in the tables marked `<!-- reference: Name -->`) and no member the code
  * lacks, and that docs/spec.md has every section that a `spec N.N` comment in src/ cites.
  * `docs` reads another file in place of a page (repository path -> file).
  *

@@ -256,6 +256,27 @@ const REFERENCES = [
     table: 'the props table (`<PaymentResult>` props)',
     extra: [],
   },
+  {
+    type: 'ExpectedPayment',
+    source: 'src/webhook/receiving/expected-payment.ts',
+    doc: 'docs/webhooks.md',
+    table: 'the table of what `expectedPayment` answers',
+    extra: [],
+  },
+  {
+    type: 'PaymentMismatch',
+    source: 'src/webhook/receiving/reconcile.ts',
+    doc: 'docs/webhooks.md',
+    table: 'the table of what `onMismatch` is given',
+    extra: [],
+  },
+  {
+    type: 'WebhookNotificationContext',
+    source: 'src/webhook/verification/notification.ts',
+    doc: 'docs/webhooks.md',
+    table: 'the table of the context the receiver’s hooks are given',
+    extra: [],
+  },
 ];
 
 /** Where `spec N.N` citations must lead. */

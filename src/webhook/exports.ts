@@ -29,14 +29,12 @@ export {
   type MemoryIdempotencyStoreOptions,
 } from './stores/idempotency';
 export type { OutcomeListener, OutcomeStore, PaymentOutcome } from './stores/outcomes';
+export type { OrderStore } from './stores/orders';
 
 export type { WebhookReceiverOptions } from './receiving/options';
 export type { WebhookErrorContext, WebhookVerdict } from './receiving/verdicts';
-export type {
-  ExpectedPayment,
-  PaymentMismatch,
-  PaymentMismatchReason,
-} from './receiving/reconcile';
+export type { ExpectedPayment } from './receiving/expected-payment';
+export type { PaymentMismatch, PaymentMismatchReason } from './receiving/reconcile';
 export type { FetchReceiverOptions, FetchWebhookHandler } from './receiving/receiver-fetch';
 
 export * from './status/status-fetch';

@@ -279,6 +279,8 @@ const STORE_METHODS = [
   'readOutcome',
   'subscribeOutcome',
   'completeWithOutcome',
+  'claimOrder',
+  'orderPaidBy',
 ] as const;
 
 /** The database a store says it keeps its records in (OpenTelemetry's `db.system`). */

@@ -115,14 +115,19 @@ web.createFetchWebhookHandler({ onNotification: () => {}, publicKey: [cryptoKey,
 declare const orders: Map<string, ExpectedPayment>;
 createWebhookHandler({
   publicKey: 'k',
-  onNotification: () => {},
   expectedPayment: (notification) => {
     expectTypeOf(notification).toEqualTypeOf<FinalNotification>();
     return orders.get(notification.merchantPaymentId ?? '') ?? null;
   },
   onMismatch: (mismatch) => {
     expectTypeOf(mismatch).toEqualTypeOf<PaymentMismatch>();
-    expectTypeOf(mismatch.reason).toEqualTypeOf<'amount' | 'currency' | 'reference' | 'no-order'>();
+    expectTypeOf(mismatch.reason).toEqualTypeOf<
+      'already-paid' | 'order-closed' | 'no-order' | 'currency' | 'amount' | 'reference'
+    >();
+    expectTypeOf(mismatch.paidBy).toEqualTypeOf<string | null>();
+  },
+  onNotification: (_notification, context) => {
+    expectTypeOf(context.orderPaidBy).toEqualTypeOf<string | null>();
   },
 });
 web.createFetchWebhookHandler({
@@ -130,11 +135,28 @@ web.createFetchWebhookHandler({
   onNotification: () => {},
   expectedPayment: async () => ({ amount: 12.5, currency: 'GBP', reference: 'ORDER-1' }),
 });
+// A database row's shapes: a NUMERIC amount as a decimal string, a nullable currency; the order.
 createWebhookHandler({
   publicKey: 'k',
   onNotification: () => {},
-  // @ts-expect-error the amount is a number of pounds, not a string
-  expectedPayment: () => ({ amount: '12.50' }),
+  expectedPayment: () => ({
+    amount: '12.50',
+    currency: null,
+    orderId: 'o-1',
+    acceptsPayment: true,
+  }),
+});
+createWebhookHandler({
+  publicKey: 'k',
+  onNotification: () => {},
+  // @ts-expect-error acceptsPayment is true or false, never a status word
+  expectedPayment: () => ({ amount: 12.5, acceptsPayment: 'expired' }),
+});
+createWebhookHandler({
+  publicKey: 'k',
+  onNotification: () => {},
+  // @ts-expect-error orderId is a string (String(id) for a number)
+  expectedPayment: () => ({ amount: 12.5, orderId: 42 }),
 });
 
 /** A shared store implements the contract with promises. */

@@ -67,7 +67,15 @@ export type IdempotencyStoreRule =
    * caller reads the current state after subscribing); nothing of other payments, nor after
    * the unsubscribe function it gives was called.
    */
-  | 'outcome-subscribe';
+  | 'outcome-subscribe'
+  /**
+   * Paid orders (OrderStore; checked when the store has claimOrder and orderPaidBy): of
+   * concurrent `claimOrder` calls of one order by different payments, every one answers the
+   * same paymentId, one of theirs, and every later claim answers it too (its own payment's
+   * included); `orderPaidBy` answers it, and null for an order nobody claimed; a claim lasts
+   * its ttlMs, then the order counts as unpaid and the next claim takes it.
+   */
+  | 'order-claim';
 
 /**
  * What an OutcomeStore also does, which the kit cannot check without breaking the store's

@@ -3,6 +3,7 @@ import type { IdempotencyStore } from '../stores/idempotency';
 import { checkOption, integerFrom } from '../option-checks';
 import { Checked } from './checked';
 import { answersAndTokens, atomicClaims, isolation, ownership } from './claim-checks';
+import { orders } from './order-checks';
 import { outcomes } from './outcome-checks';
 import { claimLife, timing } from './timed-checks';
 
@@ -40,6 +41,7 @@ export async function checkIdempotencyStore(
     (store) => timing(store, concurrency),
     (store) => claimLife(store, concurrency),
     (store) => outcomes(store),
+    (store) => orders(store, concurrency),
   ];
   // Each rule on its own fresh store, all at once: one failure does not hide behind another's
   // leftovers, and the waits of the timed checks overlap.

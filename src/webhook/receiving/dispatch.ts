@@ -26,7 +26,7 @@
  */
 import { createClaimKeeper } from './claim-keeper';
 import { createCompletion } from './completion';
-import { describeValue } from '../../core/describe-value';
+import { kindOf } from '../value-kinds';
 import { isThenable } from '../verification/encoding';
 import { claimAnswer } from '../stores/idempotency';
 import type { WebhookNotification, WebhookNotificationContext } from '../verification/notification';
@@ -122,7 +122,7 @@ function ownClaim(claim: unknown): string | Dispatched {
   return {
     verdict: 'store-unavailable',
     error: new TypeError(
-      `servicepay: IdempotencyStore.claim must return { state: 'claimed', token }, { state: 'in-progress' } or { state: 'completed' }, got ${describeValue(claim)}.`,
+      `servicepay: IdempotencyStore.claim must return { state: 'claimed', token }, { state: 'in-progress' } or { state: 'completed' }, got ${kindOf(claim)}.`,
     ),
   };
 }

@@ -22,6 +22,7 @@ import {
   notificationIdempotencyKey,
 } from '../stores/idempotency';
 import type { IdempotencyStore } from '../stores/idempotency';
+import { orderBook, orderMethodsOf, ORDER_METHODS } from '../stores/orders';
 import { createNotificationHandler } from './reconcile';
 import type { NotificationHandler, ReconcileOptions } from './reconcile';
 import { createTelemetry, observeStore } from '../telemetry';
@@ -109,6 +110,13 @@ export interface WebhookReceiverOptions<K> extends ReconcileOptions, TelemetryOp
    */
   completedTtlMs?: number;
   /**
+   * How long the store remembers which payment paid an order (expectedPayment's `orderId`), so
+   * that a later COMPLETED of another payment for it is `already-paid`. After it, only your
+   * order's own answer (acceptsPayment: false once you mark it paid) stops a second payment.
+   * @default 2592000000 (30 days)
+   */
+  orderTtlMs?: number;
+  /**
    * How long a payment's outcome is kept for its return page (createPaymentStatusHandler), when
    * the store records outcomes (the memory, PostgreSQL and Redis stores do).
    * @default 86400000 (24 hours)
@@ -180,6 +188,12 @@ export function resolveReceiverOptions<K>(
       'store',
     );
   }
+  if (orderMethodsOf(store) === 1) {
+    throw new WebhookConfigError(
+      `servicepay: store has one of ${ORDER_METHODS.join(' and ')} but not the other: give both (docs/stores.md, "A store of your own"), or neither.`,
+      'store',
+    );
+  }
   for (const hook of ['idempotencyKey', 'expectedPayment', 'onMismatch'] as const) {
     checkOption(undefined, hook, options[hook], undefined, callback('a function'));
   }
@@ -193,10 +207,17 @@ export function resolveReceiverOptions<K>(
       // A logging hook must never change the answer to the service.
     }
   };
+  const observed = telemetry === null ? store : observeStore(store, telemetry);
+  const orderTtlMs = positive(options.orderTtlMs, 2_592_000_000, 'orderTtlMs');
   return {
     keys,
-    handle: createNotificationHandler(options.onNotification, options, report),
-    store: telemetry === null ? store : observeStore(store, telemetry),
+    handle: createNotificationHandler(
+      options.onNotification,
+      options,
+      orderBook(observed, orderTtlMs),
+      report,
+    ),
+    store: observed,
     maxBodyBytes: positive(options.maxBodyBytes, 65_536, 'maxBodyBytes'),
     isAllowedSource: createAddressFilter(options.allowedSourceAddresses),
     idempotencyKey: options.idempotencyKey ?? notificationIdempotencyKey,

@@ -140,7 +140,7 @@ export function createReceiver<K>(
     trace.about(notification);
     const dispatched = dispatch(
       notification,
-      { idempotencyKey, rawBody: body, sourceAddress },
+      { idempotencyKey, rawBody: body, sourceAddress, orderPaidBy: null },
       trace,
     );
     return dispatched instanceof Promise

@@ -4,11 +4,16 @@
  * genuine, signed COMPLETED may be for £0.01 against a £12.50 order: the signature proves the
  * service sent it, and only the merchant's own records can prove it pays for the right order.
  *
+ * And an order is paid once. A shopper who pays in two tabs, or goes back and pays again after
+ * a slow bank, makes two genuine payments that both match the order: when expectedPayment names
+ * the order (`orderId`), the first matching COMPLETED claims it in the store (stores/orders.ts),
+ * atomically across instances, and a COMPLETED of another payment for it is NEEDS_REVIEW
+ * (`already-paid`), so that the merchant refunds it rather than ships twice.
+ *
  * This module turns the merchant's hooks into the one call the dispatcher makes under a
  * notification's claim, and answers the final status to record for the payment (null: none).
  */
 import type { FinalPaymentStatus } from '../../core/protocol';
-import { describeValue } from '../../core/describe-value';
 import { messageOf } from '../verification/encoding';
 import { isFinalNotification } from '../verification/notification';
 import type {
@@ -16,44 +21,47 @@ import type {
   WebhookNotification,
   WebhookNotificationContext,
 } from '../verification/notification';
+import type { OrderBook } from '../stores/orders';
+import { expectationOf, toPence } from './expected-payment';
+import type { Expectation, ExpectedPayment } from './expected-payment';
 import type { WebhookErrorContext } from './verdicts';
 
-/** What the merchant's order expects of its payment, as `expectedPayment` answers it. */
-export interface ExpectedPayment {
-  /** The order's total in pounds (12.5 or 12.50); compared in whole pence. */
-  amount: number;
-  /**
-   * The order's currency, compared ignoring case.
-   * @default 'GBP'
-   */
-  currency?: string;
-  /** The reference the payment must carry; not compared when absent or null. */
-  reference?: string | null;
-}
+/**
+ * Why a COMPLETED notification does not pay for its order, checked in this order:
+ * `already-paid` (another payment paid the order), `order-closed` (acceptsPayment: false),
+ * `no-order` (expectedPayment answered null), `currency`, `amount`, `reference`.
+ */
+export type PaymentMismatchReason =
+  'already-paid' | 'order-closed' | 'no-order' | 'currency' | 'amount' | 'reference';
 
-/** Why a COMPLETED notification does not pay for its order. */
-export type PaymentMismatchReason = 'amount' | 'currency' | 'reference' | 'no-order';
-
-/** A COMPLETED notification that does not match its order: recorded NEEDS_REVIEW. */
+/** A COMPLETED notification that does not pay for its order: recorded NEEDS_REVIEW. */
 export interface PaymentMismatch {
   /** The verified notification. */
   notification: FinalNotification;
-  /** The first difference found, checked in this order: no-order, currency, amount, reference. */
+  /**
+   * The first reason found, checked in this order: already-paid, order-closed, no-order,
+   * currency, amount, reference.
+   */
   reason: PaymentMismatchReason;
   /** What expectedPayment answered (null for `no-order`). */
   expected: ExpectedPayment | null;
+  /** For `already-paid`: the paymentId that paid the order first (refund this one); else null. */
+  paidBy: string | null;
 }
 
 /** The receiver's reconciliation options (part of WebhookReceiverOptions). */
 export interface ReconcileOptions {
   /**
-   * What the order behind a verified COMPLETED notification expects: `{ amount, currency?,
-   * reference? }`, or null when no order matches (look it up by the order id your server made
-   * and the page put in the payment's metadata; compare the whole amount and reference, as this
-   * does, so a forged id pays nothing). A notification that does not match is recorded NEEDS_REVIEW, not
-   * COMPLETED, and goes to onMismatch instead of onNotification. Not consulted for other
-   * statuses (a FAILED paid nothing). If it throws or rejects, the service is answered 500 and
-   * resends.
+   * What the order behind a verified COMPLETED or FAILED notification expects: `{ amount,
+   * currency?, reference?, orderId?, acceptsPayment? }` (a database row's shapes are fine: a
+   * decimal string amount, a null currency), or null when no order matches (look it up by the
+   * order id your server made and the page put in the payment's metadata; compare the whole
+   * amount and reference, as this does, so a forged id pays nothing). A COMPLETED that does not
+   * pay for its order (another payment paid it, it is closed, or it differs) is recorded
+   * NEEDS_REVIEW, not COMPLETED, and goes to onMismatch instead of onNotification. For a FAILED
+   * only `orderId` is read, to tell onNotification whether the order is paid (`orderPaidBy`).
+   * Not consulted for other statuses. If it throws or rejects, or answers something else, the
+   * service is answered 500 and resends.
    * @default undefined (notifications are not reconciled; warns once in development)
    */
   expectedPayment?: (
@@ -61,9 +69,9 @@ export interface ReconcileOptions {
     context: WebhookNotificationContext,
   ) => ExpectedPayment | null | Promise<ExpectedPayment | null>;
   /**
-   * Told of a COMPLETED notification that does not match its order, once per notification and
-   * under the same claim as onNotification (if it throws, the service is answered 500 and its
-   * resend handled again). The delivery is answered 200: the notification is genuine, and a
+   * Told of a COMPLETED notification that does not pay for its order, once per notification
+   * and under the same claim as onNotification (if it throws, the service is answered 500 and
+   * its resend handled again). The delivery is answered 200: the notification is genuine, and a
    * resend would not change it.
    * @default undefined (the mismatch is reported through onError)
    */
@@ -86,10 +94,11 @@ type Report = (error: unknown, context: WebhookErrorContext) => void;
 
 let warned = false;
 
-/** The handler the dispatcher calls, from the merchant's hooks. */
+/** The handler the dispatcher calls, from the merchant's hooks and the store's paid orders. */
 export function createNotificationHandler(
   onNotification: (n: WebhookNotification, c: WebhookNotificationContext) => void | Promise<void>,
   reconcile: ReconcileOptions,
+  orders: OrderBook,
   report: Report,
 ): NotificationHandler {
   const { expectedPayment, onMismatch } = reconcile;
@@ -102,34 +111,69 @@ export function createNotificationHandler(
     await onNotification(n, c);
     return status;
   };
-  /** A COMPLETED checked against its order: what to record, after the hook it goes to. */
-  const settle = async (
-    n: FinalNotification,
+  /** A COMPLETED that does not pay for its order: onMismatch (or onError), NEEDS_REVIEW. */
+  const review = async (
+    mismatch: PaymentMismatch,
     c: WebhookNotificationContext,
-    expected: unknown,
-  ): Promise<FinalPaymentStatus> => {
-    const mismatch = mismatchOf(n, checkExpected(expected, n));
-    if (mismatch === null) return notify(n, c, 'COMPLETED');
+  ): Promise<'NEEDS_REVIEW'> => {
     if (onMismatch === undefined) {
       report(new Error(describeMismatch(mismatch)), {
         outcome: 'needs-review',
         status: 200,
-        notification: n,
+        notification: mismatch.notification,
       });
     } else {
       await onMismatch(mismatch, c);
     }
     return 'NEEDS_REVIEW';
   };
+  /** A COMPLETED checked against its order: what to record, after the hook it goes to. */
+  const settle = async (
+    n: FinalNotification,
+    c: WebhookNotificationContext,
+    expected: Expectation | null,
+  ): Promise<FinalPaymentStatus> => {
+    const reason = expected?.open === false ? 'order-closed' : differenceOf(n, expected);
+    const mismatch = (why: PaymentMismatchReason, paidBy: string | null = null) =>
+      review(
+        { notification: n, reason: why, expected: expected?.answer ?? null, paidBy },
+        paidFor(c, paidBy),
+      );
+    const orderId = expected?.orderId ?? null;
+    if (orderId === null) return reason === null ? notify(n, c, 'COMPLETED') : mismatch(reason);
+    // Only a COMPLETED that pays for its order claims it; any other asks who paid it, since a
+    // resend of the payment that paid stays paid, whatever the order answers now (closed,
+    // because it is paid).
+    if (reason === null) {
+      const holder = await orders.claim(orderId, n.paymentId);
+      return holder === n.paymentId
+        ? notify(n, paidFor(c, holder), 'COMPLETED')
+        : mismatch('already-paid', holder);
+    }
+    const payer = await orders.paidBy(orderId);
+    if (payer === n.paymentId) return notify(n, paidFor(c, payer), 'COMPLETED');
+    return payer === null ? mismatch(reason) : mismatch('already-paid', payer);
+  };
   return async (n, c) => {
     if (!isFinalNotification(n)) return notify(n, c, null);
-    if (n.paymentStatus === 'FAILED') return notify(n, c, 'FAILED');
     if (expectedPayment === undefined) {
-      warnUnreconciled();
-      return notify(n, c, 'COMPLETED');
+      if (n.paymentStatus === 'COMPLETED') warnUnreconciled();
+      return notify(n, c, n.paymentStatus);
     }
-    return settle(n, c, await lookUp(() => expectedPayment(n, c), n));
+    const answer = await lookUp(() => expectedPayment(n, c), n);
+    const expected = expectationOf(answer, n.paymentId);
+    if (n.paymentStatus === 'COMPLETED') return settle(n, c, expected);
+    // FAILED is not reconciled (nothing was paid), but its handler must know whether another
+    // attempt already paid the order, or it may cancel a paid order.
+    const orderId = expected?.orderId ?? null;
+    const paidBy = orderId === null ? null : await orders.paidBy(orderId);
+    return notify(n, paidFor(c, paidBy), 'FAILED');
   };
+}
+
+/** The context with the order's payment, when there is one to tell. */
+function paidFor(c: WebhookNotificationContext, paidBy: string | null): WebhookNotificationContext {
+  return paidBy === null ? c : { ...c, orderPaidBy: paidBy };
 }
 
 /** What expectedPayment answers; its throw or rejection names the payment it was asked about. */
@@ -143,62 +187,45 @@ async function lookUp<T>(call: () => T | Promise<T>, n: FinalNotification): Prom
 
 function lookUpFailed(n: FinalNotification, cause: unknown): Error {
   return new Error(
-    `servicepay: expectedPayment failed for payment ${n.paymentId} (${messageOf(cause)}); answered 500, so the service resends and it is asked again.`,
+    `servicepay: expectedPayment failed for payment ${n.paymentId} (${messageOf(cause)}); answered 500, so the service resends it and it is asked again.`,
     { cause },
   );
 }
 
-/** The expected payment as given, or an error naming what expectedPayment must answer. */
-function checkExpected(value: unknown, n: FinalNotification): ExpectedPayment | null {
-  if (value === null || value === undefined) return null;
-  const { amount, currency, reference } = value as Partial<ExpectedPayment>;
-  if (
-    typeof amount === 'number' &&
-    Number.isFinite(amount) &&
-    (currency === undefined || typeof currency === 'string') &&
-    (reference === undefined || reference === null || typeof reference === 'string')
-  ) {
-    return value as ExpectedPayment;
-  }
-  throw new TypeError(
-    `servicepay: expectedPayment must answer { amount, currency?, reference? } (amount a number of pounds) or null for payment ${n.paymentId}, got ${describeValue(value)}; answered 500, so the service resends it.`,
-  );
-}
-
-/** Whole pence, or NaN for an amount that is not a whole number of pence (12.499). */
-export function toPence(amount: number): number {
-  const pence = Math.round(amount * 100);
-  // Binary floating point: 0.1 + 0.2 is 30.000000000000004 pence, still 30.
-  return Math.abs(amount * 100 - pence) < 1e-6 ? pence : Number.NaN;
-}
-
-/** The first difference between a COMPLETED notification and its order, or null. */
-export function mismatchOf(
+/**
+ * The first difference between a COMPLETED notification and its order's amount, currency and
+ * reference (no-order when there is no order), or null when it pays for it.
+ */
+export function differenceOf(
   notification: FinalNotification,
-  expected: ExpectedPayment | null,
-): PaymentMismatch | null {
+  expected: Expectation | null,
+): PaymentMismatchReason | null {
   const request = notification.paymentRequest;
-  const reason: PaymentMismatchReason | null =
-    expected === null
-      ? 'no-order'
-      : (expected.currency ?? 'GBP').toUpperCase() !== request.currency.toUpperCase()
-        ? 'currency'
-        : !(toPence(expected.amount) === toPence(request.amount))
-          ? 'amount'
-          : expected.reference != null && expected.reference !== request.reference
-            ? 'reference'
-            : null;
-  return reason === null ? null : { notification, reason, expected };
+  if (expected === null) return 'no-order';
+  if (expected.currency !== request.currency.toUpperCase()) return 'currency';
+  if (!(expected.pence === toPence(request.amount))) return 'amount';
+  if (expected.reference !== null && expected.reference !== request.reference) return 'reference';
+  return null;
 }
 
-/** One line for onError when there is no onMismatch. */
-function describeMismatch({ notification: n, reason, expected }: PaymentMismatch): string {
+/** What the one line for onError says of each reason: never a value of the merchant's answer. */
+const WHY: Record<PaymentMismatchReason, string> = {
+  'already-paid': 'its order was already paid by another payment',
+  'order-closed': 'its order no longer takes payment (acceptsPayment: false)',
+  'no-order': 'no order matches it',
+  currency: "its order's currency differs",
+  amount: "its order's amount differs",
+  reference: "its order's reference differs",
+};
+
+/**
+ * One line for onError when there is no onMismatch. What the notification says is the service's
+ * (and the shopper's browser's); what the order expects is the merchant's data, and never quoted.
+ */
+function describeMismatch({ notification: n, reason, paidBy }: PaymentMismatch): string {
   const paid = `${n.paymentRequest.amount} ${n.paymentRequest.currency}, reference ${JSON.stringify(n.paymentRequest.reference ?? null)}`;
-  const wanted =
-    expected === null
-      ? 'no order matches it'
-      : `its order expects ${expected.amount} ${expected.currency ?? 'GBP'}${expected.reference != null ? `, reference ${JSON.stringify(expected.reference)}` : ''}`;
-  return `servicepay: payment ${n.paymentId} (merchantPaymentId ${JSON.stringify(n.merchantPaymentId ?? null)}) was COMPLETED for ${paid}, but ${wanted} (mismatch: ${reason}); recorded NEEDS_REVIEW, not paid. Answered 200; pass onMismatch to handle these.`;
+  const by = paidBy === null ? '' : ` (${paidBy}): refund this one`;
+  return `servicepay: payment ${n.paymentId} (merchantPaymentId ${JSON.stringify(n.merchantPaymentId ?? null)}) was COMPLETED for ${paid}, but ${WHY[reason]}${by} (mismatch: ${reason}); recorded NEEDS_REVIEW, not paid. Answered 200; pass onMismatch to handle these.`;
 }
 
 /** Once per process, in development: COMPLETED notifications are taken at their word. */

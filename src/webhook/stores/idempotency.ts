@@ -7,6 +7,7 @@ import type { WebhookNotification } from '../verification/notification';
 import { OutcomeListeners } from './outcomes';
 import { checkOption, integerFrom } from '../option-checks';
 import type { OutcomeListener, OutcomeStore, PaymentOutcome } from './outcomes';
+import type { OrderStore } from './orders';
 
 /**
  * The answer to a claim:
@@ -91,13 +92,46 @@ export const MIN_CLAIM_TTL_MS = 1000;
  * single receiver instance; several instances need a shared store (see IdempotencyStore).
  */
 
+/**
+ * Values by key that lapse after their lifetime, at most `max` of them: when full, the oldest
+ * written go first (with similar lifetimes, about the order of expiry). The memory store's
+ * outcomes and paid orders.
+ */
+class Expiring<V> {
+  readonly #entries = new Map<string, { value: V; expiresAt: number }>();
+  constructor(
+    readonly max: number,
+    readonly now: () => number,
+  ) {}
+
+  /** The unexpired value of `key`, or null. */
+  get(key: string): V | null {
+    const held = this.#entries.get(key);
+    if (held === undefined) return null;
+    if (held.expiresAt > this.now()) return held.value;
+    this.#entries.delete(key);
+    return null;
+  }
+
+  set(key: string, value: V, ttlMs: number): void {
+    const now = this.now();
+    for (const [old, held] of this.#entries) {
+      if (this.#entries.size < this.max && held.expiresAt > now) break;
+      this.#entries.delete(old);
+    }
+    this.#entries.delete(key);
+    this.#entries.set(key, { value, expiresAt: now + ttlMs });
+  }
+}
+
 /** Options of MemoryIdempotencyStore. */
 export interface MemoryIdempotencyStoreOptions {
   /**
    * Most keys held, so a flood of distinct notifications cannot exhaust memory. When full, the
    * oldest completion markers and expired claims are dropped first; a live claim (a handler
    * still running) is never dropped: with only live claims left, a new claim is refused (the
-   * receiver answers 503 and the service resends).
+   * receiver answers 503 and the service resends). Outcomes and paid orders are bounded by it
+   * too, each on their own, the oldest dropped first.
    * @default 10000
    */
   maxEntries?: number;
@@ -127,7 +161,7 @@ export class IdempotencyStoreFullError extends Error {
  * never touches a live claim, whose loss would let a resend run the notification a second
  * time while the first run goes on.
  */
-export class MemoryIdempotencyStore implements IdempotencyStore, OutcomeStore {
+export class MemoryIdempotencyStore implements IdempotencyStore, OutcomeStore, OrderStore {
   /** Live (or expired, until dropped) claims: key -> token and expiry. */
   readonly #claims = new Map<string, { token: string; expiresAt: number }>();
   /** Completion markers: key -> expiry. */
@@ -136,9 +170,11 @@ export class MemoryIdempotencyStore implements IdempotencyStore, OutcomeStore {
   readonly #now: () => number;
   /** Claims taken so far: a token is the claim's number, unique within this store. */
   #taken = 0;
-  /** Recorded outcomes by paymentId, oldest first; at most maxEntries of them. */
-  readonly #outcomes = new Map<string, { outcome: PaymentOutcome; expiresAt: number }>();
+  /** Recorded outcomes by paymentId. */
+  readonly #outcomes: Expiring<PaymentOutcome>;
   readonly #listeners = new OutcomeListeners();
+  /** Which payment paid each order (OrderStore). */
+  readonly #orders: Expiring<string>;
   readonly dbSystem = 'memory';
 
   constructor(options: MemoryIdempotencyStoreOptions = {}) {
@@ -151,6 +187,8 @@ export class MemoryIdempotencyStore implements IdempotencyStore, OutcomeStore {
     );
     this.#maxEntries = maxEntries;
     this.#now = options.now ?? Date.now;
+    this.#outcomes = new Expiring(maxEntries, this.#now);
+    this.#orders = new Expiring(maxEntries, this.#now);
   }
 
   /** Number of keys held, expired ones included until they are dropped. */
@@ -200,24 +238,30 @@ export class MemoryIdempotencyStore implements IdempotencyStore, OutcomeStore {
   }
 
   recordOutcome(outcome: PaymentOutcome, ttlMs: number): PaymentOutcome {
-    const standing = this.readOutcome(outcome.paymentId);
+    const standing = this.#outcomes.get(outcome.paymentId);
     if (standing !== null) return standing;
-    const now = this.#now();
-    for (const [paymentId, held] of this.#outcomes) {
-      if (this.#outcomes.size < this.#maxEntries && held.expiresAt > now) break;
-      this.#outcomes.delete(paymentId);
-    }
-    this.#outcomes.set(outcome.paymentId, { outcome, expiresAt: now + ttlMs });
+    this.#outcomes.set(outcome.paymentId, outcome, ttlMs);
     this.#listeners.deliver(outcome);
     return outcome;
   }
 
   readOutcome(paymentId: string): PaymentOutcome | null {
-    const held = this.#outcomes.get(paymentId);
-    if (held === undefined) return null;
-    if (held.expiresAt > this.#now()) return held.outcome;
-    this.#outcomes.delete(paymentId);
-    return null;
+    return this.#outcomes.get(paymentId);
+  }
+
+  /**
+   * Synchronous, so atomic within the process: of two payments of one order handled at once,
+   * the first to get here pays it.
+   */
+  claimOrder(orderId: string, paymentId: string, ttlMs: number): string {
+    const payer = this.#orders.get(orderId);
+    if (payer !== null) return payer;
+    this.#orders.set(orderId, paymentId, ttlMs);
+    return paymentId;
+  }
+
+  orderPaidBy(orderId: string): string | null {
+    return this.#orders.get(orderId);
   }
 
   /** In process: live at once, and nothing to reconnect. */

@@ -3,35 +3,15 @@
  * table's, its DDL, its creation on first use, and the LISTEN/NOTIFY channel named from it.
  * What it shares with the idempotency table is postgres-toolkit.ts's.
  */
-import {
-  DEFAULT_TABLE,
-  ensureStoreTable,
-  fnv,
-  quotedName,
-  storeTable,
-  tableDdl,
-} from './postgres-toolkit';
-import type { PostgresQueryable, StoreTable } from './postgres-toolkit';
+import { DEFAULT_TABLE, ensureStoreTable, fnv, siblingTable, tableDdl } from './postgres-toolkit';
+import type { PostgresQueryable, SiblingTable } from './postgres-toolkit';
 
 /** The outcomes table: its schema (when given), its name, and both quoted as SQL. */
-export interface OutcomesTable extends StoreTable {
-  /** The idempotency table it was named from, quoted as SQL. */
-  claims: string;
-}
-
-const SUFFIX = '_outcomes';
+export type OutcomesTable = SiblingTable;
 
 /** The outcomes table for an idempotency table: its schema (when given), name and quoted name. */
 export function outcomesTableName(table: string): OutcomesTable {
-  // Checked as the idempotency table's option, each part bare or double-quoted.
-  const { schema, name: base } = storeTable(table, true);
-  // PostgreSQL would silently cut a longer name to 63, which could name the idempotency table
-  // itself: keep a prefix and tell names apart by a hash of the whole.
-  const name =
-    base.length + SUFFIX.length <= 63
-      ? base + SUFFIX
-      : `${base.slice(0, 63 - SUFFIX.length - 9)}_${fnv(base)}${SUFFIX}`;
-  return { schema, name, quoted: quotedName(schema, name), claims: quotedName(schema, base) };
+  return siblingTable(table, '_outcomes');
 }
 
 /** The DDL run on first use when the outcomes table is missing, for those who migrate by hand. */

@@ -1,8 +1,9 @@
 /**
- * The PostgreSQL toolkit: what both tables of the store (postgres.ts, postgres-outcomes.ts)
- * share: the pool they query, the table option's default and its one check, creation under a
- * lock (once per store), the sweep, the statement that completes a claim, and the FNV hash that
- * names statements, channels and cut names alike on every node.
+ * The PostgreSQL toolkit: what the tables of the store (postgres.ts, postgres-outcomes.ts,
+ * postgres-orders.ts) share: the pool they query, the table option's default and its one check,
+ * the names of the tables beside the idempotency table, creation under a lock (once per store),
+ * the sweep, the statement that completes a claim, and the FNV hash that names statements,
+ * channels and cut names alike on every node.
  */
 import { WebhookConfigError } from '../errors';
 
@@ -63,6 +64,25 @@ export function storeTable(table: unknown, quoted = false): StoreTable {
   return { schema, name, quoted: quotedName(schema, name) };
 }
 
+/** A table beside the idempotency table (its outcomes, its paid orders), in the same schema. */
+export interface SiblingTable extends StoreTable {
+  /** The idempotency table it was named from, quoted as SQL. */
+  claims: string;
+}
+
+/** The table named `<idempotency table><suffix>` (`_outcomes`, `_orders`), in its schema. */
+export function siblingTable(table: string, suffix: string): SiblingTable {
+  // Checked as the idempotency table's option, each part bare or double-quoted.
+  const { schema, name: base } = storeTable(table, true);
+  // PostgreSQL would silently cut a longer name to 63, which could name the idempotency table
+  // itself: keep a prefix and tell names apart by a hash of the whole.
+  const name =
+    base.length + suffix.length <= 63
+      ? base + suffix
+      : `${base.slice(0, 63 - suffix.length - 9)}_${fnv(base)}${suffix}`;
+  return { schema, name, quoted: quotedName(schema, name), claims: quotedName(schema, base) };
+}
+
 /** `schema.name` (or `name`) quoted as SQL. */
 export function quotedName(schema: string | undefined, name: string): string {
   return (schema === undefined ? [name] : [schema, name]).map((part) => `"${part}"`).join('.');
@@ -117,7 +137,7 @@ export function completeClaimSql(claims: string, key: number, ttl: number): stri
 export async function ensureStoreTable(
   pool: PostgresQueryable,
   table: StoreTable,
-  what: 'idempotency' | 'outcomes',
+  what: 'idempotency' | 'outcomes' | 'orders',
   ddl: string,
 ): Promise<string> {
   const resolveSql =
@@ -147,7 +167,7 @@ export async function ensureStoreTable(
 async function createStoreTable(
   pool: PostgresQueryable,
   table: StoreTable,
-  what: 'idempotency' | 'outcomes',
+  what: 'idempotency' | 'outcomes' | 'orders',
   ddl: string,
 ): Promise<void> {
   // The parts came from the table option's checks: letters, digits and _ only, safe inside

@@ -18,6 +18,8 @@
  */
 import { COMPLETED_CLAIM, IN_PROGRESS_CLAIM, newClaimToken } from './idempotency';
 import type { IdempotencyClaim, IdempotencyStore } from './idempotency';
+import { postgresOrders } from './postgres-orders';
+import type { PostgresOrderStore } from './postgres-orders';
 import { postgresOutcomes } from './postgres-outcomes';
 import {
   completeClaimSql,
@@ -34,6 +36,7 @@ import type { PostgresOutcomeStore } from './postgres-outcomes';
 import { amountOf, checkOption, requiredOption, withMethods } from '../option-checks';
 
 export { postgresOutcomesDdl } from './postgres-outcomes';
+export { postgresOrdersDdl } from './postgres-orders';
 
 export type { PostgresQueryable } from './postgres-toolkit';
 
@@ -89,13 +92,14 @@ function ddl(name: string): string {
 }
 
 /**
- * The PostgreSQL store: claims (IdempotencyStore) and payment outcomes (OutcomeStore, for
- * createPaymentStatusHandler) in two tables, `<table>` and `<table>_outcomes`; outcomes reach
- * every instance through LISTEN/NOTIFY on one connection per store, taken from the pool while
+ * The PostgreSQL store: claims (IdempotencyStore), payment outcomes (OutcomeStore, for
+ * createPaymentStatusHandler) and paid orders (OrderStore, for expectedPayment's `orderId`) in
+ * three tables, `<table>`, `<table>_outcomes` and `<table>_orders`; outcomes reach every
+ * instance through LISTEN/NOTIFY on one connection per store, taken from the pool while
  * somebody waits (so the pool needs at least two connections) and given back when nobody does
  * or on `close()` (postgres-outcomes.ts).
  */
-export type PostgresStore = IdempotencyStore & PostgresOutcomeStore;
+export type PostgresStore = IdempotencyStore & PostgresOutcomeStore & PostgresOrderStore;
 
 export function createPostgresStore(options: PostgresStoreOptions): PostgresStore {
   const pool = requiredOption(
@@ -191,6 +195,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
     complete: (key, token, ttlMs) => acted(completeQuery, [key, token, ttlMs]),
     release: (key, token) => acted(releaseQuery, [key, token]),
     ...outcomes,
+    ...postgresOrders({ pool, table: name, cleanupIntervalMs, statement }),
     async completeWithOutcome(key, token, ttlMs, outcome, outcomeTtlMs) {
       await ensureTable();
       return outcomes.completeWithOutcome(key, token, ttlMs, outcome, outcomeTtlMs);

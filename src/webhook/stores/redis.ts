@@ -6,7 +6,9 @@
  *
  * Each call is one Lua script (EVALSHA, falling back to EVAL once after a SCRIPT FLUSH or a
  * failover): the claim is `SET key token NX PX ttl` plus, when taken, one GET of the state;
- * renew, complete and release compare the token and act in the same atomic step.
+ * renew, complete and release compare the token and act in the same atomic step. Paid orders
+ * (OrderStore) are `<prefix>order:<orderId>`, holding the paymentId that paid, claimed by one
+ * script that answers the holder or sets this payment in the same atomic step.
  *
  * The store can keep its promise only as well as the server keeps its keys: an evicting
  * maxmemory-policy, or a server without persistence, forgets completion markers, and each
@@ -68,8 +70,15 @@ export interface RedisStoreOptions {
   listenerCheckMs?: number;
 }
 
-/** The Redis store: claims (IdempotencyStore) and payment outcomes (OutcomeStore). */
-export type RedisStore = IdempotencyStore & RedisOutcomeStore;
+/**
+ * The Redis store: claims (IdempotencyStore), payment outcomes (OutcomeStore) and paid orders
+ * (OrderStore: `<prefix>order:<orderId>`, holding the paymentId that paid it).
+ */
+export type RedisStore = IdempotencyStore &
+  RedisOutcomeStore & {
+    claimOrder(orderId: string, paymentId: string, ttlMs: number): Promise<string>;
+    orderPaidBy(orderId: string): Promise<string | null>;
+  };
 
 /** The prefix createRedisStore uses when given none. */
 const DEFAULT_PREFIX = 'servicepay:idempotency:';
@@ -90,6 +99,11 @@ return 1`;
 const RELEASE = `if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 redis.call('DEL', KEYS[1])
 return 1`;
+/** The order's payment: the one that holds the key, else this one, set in the same step. */
+const CLAIM_ORDER = `local held = redis.call('GET', KEYS[1])
+if held then return held end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return ARGV[1]`;
 
 /** Replies that a server gives for a while (starting, busy, failing over): check again later. */
 const TRANSIENT_REPLIES = new Set(['LOADING', 'BUSY', 'TRYAGAIN', 'MASTERDOWN', 'CLUSTERDOWN']);
@@ -205,6 +219,9 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
   const renew = script(RENEW);
   const complete = script(COMPLETE);
   const release = script(RELEASE);
+  const claimOrder = luaScript(client, CLAIM_ORDER);
+  // Beside the outcomes' `outcome:` keys; a custom idempotencyKey must not start with `order:`.
+  const orderKey = (orderId: string): string => `${prefix}order:${orderId}`;
 
   const outcomes = redisOutcomes({
     client,
@@ -231,5 +248,11 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
       token !== COMPLETED && (await complete(key, token, px(ttlMs))) === 1,
     release: async (key, token) => token !== COMPLETED && (await release(key, token)) === 1,
     ...outcomes,
+    claimOrder: async (orderId, paymentId, ttlMs) =>
+      String(await claimOrder(orderKey(orderId), paymentId, px(ttlMs))),
+    async orderPaidBy(orderId) {
+      const payer = await client.sendCommand(['GET', orderKey(orderId)]);
+      return payer === null || payer === undefined ? null : String(payer);
+    },
   };
 }

@@ -193,4 +193,11 @@ export interface WebhookNotificationContext {
   rawBody: Uint8Array;
   /** The address the delivery came from, when known. */
   sourceAddress: string | undefined;
+  /**
+   * The paymentId that paid the notification's order, when expectedPayment named the order
+   * (`orderId`) and a payment paid it: for a FAILED, another attempt of an order already paid
+   * (do not cancel it); for a matching COMPLETED, this payment itself. Null otherwise, and in
+   * the context given to expectedPayment (the order is not known yet).
+   */
+  orderPaidBy: string | null;
 }

@@ -10,10 +10,15 @@ import { MemoryIdempotencyStore, WebhookConfigError } from 'servicepay/webhook';
 import type {
   IdempotencyClaim,
   IdempotencyStore,
+  OrderStore,
   OutcomeStore,
   PaymentOutcome,
 } from 'servicepay/webhook';
-import { createPostgresStore, postgresStoreDdl } from 'servicepay/webhook/postgres';
+import {
+  createPostgresStore,
+  postgresOrdersDdl,
+  postgresStoreDdl,
+} from 'servicepay/webhook/postgres';
 import { createRedisStore } from 'servicepay/webhook/redis';
 import {
   checkIdempotencyStore,
@@ -107,18 +112,21 @@ function tokenBlindStore(): IdempotencyStore {
 }
 
 /**
- * A memory store with some methods replaced (`own`, given the store underneath); every other
- * property is the memory store's own, bound to it. Without `own`: a Proxy that forwards all.
+ * A memory store with some methods replaced (`own`, given the store underneath; one given as
+ * undefined is taken away); every other property is the memory store's own, bound to it.
+ * Without `own`: a Proxy that forwards all.
  */
 function memoryWith(
-  own: (inner: MemoryIdempotencyStore) => Partial<IdempotencyStore & OutcomeStore> = () => ({}),
+  own: (
+    inner: MemoryIdempotencyStore,
+  ) => Partial<IdempotencyStore & OutcomeStore & OrderStore> = () => ({}),
 ): () => IdempotencyStore {
   return () => {
     const inner = new MemoryIdempotencyStore();
     const replaced: Partial<Record<PropertyKey, unknown>> = own(inner);
     return new Proxy(inner, {
       get(target, property) {
-        if (replaced[property] !== undefined) return replaced[property];
+        if (property in replaced) return replaced[property];
         const value: unknown = Reflect.get(target, property);
         return typeof value === 'function' ? value.bind(target) : value;
       },
@@ -163,6 +171,30 @@ const lastWins = memoryWith(() => ({
 /** Subscribing resolves, but nobody is ever told. */
 const deaf = memoryWith(() => ({ subscribeOutcome: () => () => {} }));
 
+/** An order's payer read and written across an await: two payments can both pay it. */
+const racyOrders = memoryWith(() => {
+  const paid = new Map<string, string>();
+  return {
+    async claimOrder(orderId, paymentId) {
+      const payer = paid.get(orderId);
+      await delay(1); // a round trip between the read and the write
+      if (payer !== undefined) return payer;
+      paid.set(orderId, paymentId);
+      return paymentId;
+    },
+    orderPaidBy: (orderId) => paid.get(orderId) ?? null,
+  };
+});
+
+/** Paid orders that are never forgotten. */
+const ordersForever = memoryWith((inner) => ({
+  claimOrder: (orderId: string, paymentId: string) =>
+    inner.claimOrder(orderId, paymentId, 3_600_000),
+}));
+
+/** claimOrder without orderPaidBy. */
+const halfOrders = memoryWith(() => ({ orderPaidBy: undefined as never }));
+
 /** Claims answered without their token. */
 function untokened(): IdempotencyStore {
   const inner = new MemoryIdempotencyStore();
@@ -183,6 +215,9 @@ describe('checkIdempotencyStore', () => {
     ['whose claims under load are stamped with a stale clock', 'claim-life', staleUnderLoad],
     ['whose outcomes are last-wins', 'outcome-record', lastWins],
     ['whose outcome subscriptions are deaf', 'outcome-subscribe', deaf],
+    ['whose order claim reads and writes in two steps', 'order-claim', racyOrders],
+    ['whose paid orders never expire', 'order-claim', ordersForever],
+    ['with claimOrder but no orderPaidBy', 'order-claim', halfOrders],
     ['that is not a store', 'store-shape', () => ({}) as IdempotencyStore],
     ['whose claim has no token', 'claim-answer', untokened],
   ])(
@@ -281,6 +316,19 @@ describe('createPostgresStore on a real PostgreSQL', () => {
     expect((await store.claim('k', 60_000)).state).toBe('claimed');
     const { rows } = await pool.query('SELECT count(*)::int AS n FROM webhooks.by_hand');
     expect(rows).toEqual([{ n: 1 }]);
+  });
+
+  it('keeps paid orders in <table>_orders (the documented DDL): one row per order, its payment', async () => {
+    await pool.query('CREATE SCHEMA IF NOT EXISTS webhooks');
+    await pool.query(postgresOrdersDdl('webhooks.orders_by_hand'));
+    const store = createPostgresStore({ pool, table: 'webhooks.orders_by_hand' });
+    expect(await store.claimOrder('order-1', 'pay-1', 60_000)).toBe('pay-1');
+    expect(await store.claimOrder('order-1', 'pay-2', 60_000)).toBe('pay-1');
+    expect(await store.orderPaidBy('order-1')).toBe('pay-1');
+    const { rows } = await pool.query(
+      `SELECT order_id, payment_id, round(extract(epoch FROM expires_at - now())) AS seconds FROM webhooks.orders_by_hand_orders`,
+    );
+    expect(rows).toEqual([{ order_id: 'order-1', payment_id: 'pay-1', seconds: '60' }]);
   });
 
   it('sweeps rows expired for over a minute beside a claim, never in front of it', async () => {
@@ -382,6 +430,20 @@ describe.skipIf(!redisAvailable)('createRedisStore on a real Redis', () => {
     },
     KIT_TIMEOUT,
   );
+
+  it('keeps paid orders as <prefix>order:<orderId>, holding the payment that paid', async () => {
+    const store = createRedisStore({
+      client,
+      prefix: `${prefix}orders:`,
+      checkServerConfig: false,
+    });
+    expect(await store.claimOrder('order-1', 'pay-1', 60_000)).toBe('pay-1');
+    expect(await store.claimOrder('order-1', 'pay-2', 60_000)).toBe('pay-1');
+    expect(await store.orderPaidBy('order-1')).toBe('pay-1');
+    expect(await store.orderPaidBy('order-2')).toBeNull();
+    expect(await client.get(`${prefix}orders:order:order-1`)).toBe('pay-1');
+    expect(Math.round((await client.pTTL(`${prefix}orders:order:order-1`)) / 1000)).toBe(60);
+  });
 
   it('keeps the documented layout: <prefix><key> holds the token, then "completed"', async () => {
     const store = createRedisStore({

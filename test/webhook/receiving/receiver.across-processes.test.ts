@@ -5,10 +5,6 @@
 // at once and resends whatever was not answered 200, while handlers throw, outlive their
 // claim, and one process is killed with SIGKILL mid-handler. The merchant's own table then
 // says whether each notification was handled successfully exactly once.
-import { fork } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
-import { rmSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { delay, send } from '../support/http';
@@ -17,7 +13,8 @@ import { notification, signed } from '../support/notifications';
 import type { SignedDelivery } from '../support/notifications';
 import { redisServerPath, startPostgres, startRedis } from '../support/servers.mjs';
 import type { TestServer } from '../support/servers.mjs';
-import { bundleForNode, nodeBundleDir } from '../support/node-bundle.mjs';
+import { receiverProcesses } from '../support/receiver-processes';
+import type { ReceiverProcess as Receiver } from '../support/receiver-processes';
 
 const CLAIM_TTL_MS = 1000;
 /** Resend rounds before giving up: a safety net, far beyond what a passing run needs. */
@@ -26,8 +23,7 @@ const RESEND_EVERY_MS = 250;
 const redisAvailable = Boolean(process.env.REDIS_URL) || redisServerPath() !== null;
 
 const keys = serviceKeys();
-const bundleDir = nodeBundleDir();
-const bundle = `${bundleDir}receiver-process.mjs`;
+const processes = receiverProcesses();
 
 let postgres: TestServer;
 let redis: TestServer | null = null;
@@ -35,10 +31,7 @@ let pool: pg.Pool;
 let scenarios = 0;
 
 beforeAll(async () => {
-  await bundleForNode(
-    fileURLToPath(new URL('../support/receiver-process.ts', import.meta.url)),
-    bundle,
-  );
+  await processes.bundle();
   [postgres, redis] = await Promise.all([
     startPostgres(),
     redisAvailable ? startRedis() : Promise.resolve(null),
@@ -50,15 +43,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await pool?.end();
   await Promise.all([postgres?.stop(), redis?.stop()]);
-  rmSync(bundleDir, { recursive: true, force: true });
+  processes.remove();
 }, 60_000);
-
-interface Receiver {
-  name: string;
-  child: ChildProcess;
-  port: number;
-  killed: boolean;
-}
 
 interface Scenario {
   store: 'postgres' | 'redis';
@@ -83,29 +69,6 @@ interface Result {
   killed: Receiver[];
 }
 
-async function startReceiver(name: string, env: Record<string, string>): Promise<Receiver> {
-  const child = fork(bundle, [], {
-    env: { ...process.env, ...env, RECEIVER_NAME: name },
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`receiver ${name} exited (${code})`)));
-    child.on('message', (message: { type: string; port?: number }) => {
-      if (message.type === 'ready') resolve(message.port as number);
-    });
-  });
-  child.removeAllListeners('exit');
-  return { name, child, port, killed: false };
-}
-
-async function drain(receiver: Receiver): Promise<void> {
-  if (receiver.killed || receiver.child.exitCode !== null) return;
-  await new Promise<void>((resolve) => {
-    receiver.child.once('exit', () => resolve());
-    receiver.child.send({ type: 'drain' });
-  });
-}
-
 async function run(scenario: Scenario): Promise<Result> {
   const n = ++scenarios;
   const tables = { handled: `handled_${n}`, attempts: `attempts_${n}` };
@@ -127,7 +90,7 @@ async function run(scenario: Scenario): Promise<Result> {
     SLOW_MS: String(scenario.slowMs),
   };
   const receivers = await Promise.all(
-    Array.from({ length: scenario.processes }, (_, i) => startReceiver(`r${i + 1}`, env)),
+    Array.from({ length: scenario.processes }, (_, i) => processes.start(`r${i + 1}`, env)),
   );
   const killed: Receiver[] = [];
   for (const receiver of receivers) {
@@ -178,7 +141,7 @@ async function run(scenario: Scenario): Promise<Result> {
   }
   await Promise.all(sent);
   // Every handler still running ends before the table is read, so none can add a row later.
-  await Promise.all(receivers.map(drain));
+  await Promise.all(receivers.map((receiver) => processes.drain(receiver)));
 
   const counts = async (table: string) => {
     const { rows } = await pool.query(

@@ -143,7 +143,7 @@ describe('reconciliation: expectedPayment', () => {
       expect(await m.deliver(n)).toBe(200);
       expect(await m.answer(n)).toBe('NEEDS_REVIEW');
       expect(mismatches).toEqual([
-        { notification: n, reason, expected: change === null ? null : order },
+        { notification: n, reason, expected: change === null ? null : order, paidBy: null },
       ]);
       expect(m.record.notifications).toEqual([]);
       expect(m.record.errors).toEqual([]);
@@ -192,15 +192,25 @@ describe('reconciliation: expectedPayment', () => {
     expect(onMismatch.mock.calls[0]?.[0]).toMatchObject({ reason: 'no-order', expected: null });
   });
 
-  it('FAILED is recorded FAILED whatever the order: expectedPayment is not asked', async () => {
-    const expectedPayment = vi.fn(() => null);
-    const m = merchant({ expectedPayment });
-    const failed = notification({ paymentStatus: 'FAILED', errorDescription: 'Rejected' });
-    expect(await m.deliver(failed)).toBe(200);
-    expect(await m.answer(failed)).toBe('FAILED');
-    expect(m.record.notifications).toEqual([failed]);
-    expect(expectedPayment).not.toHaveBeenCalled();
-  });
+  it.each<[string, ExpectedPayment | null]>([
+    ['no order', null],
+    ['an order of another amount', { amount: 99, reference: 'OTHER' }],
+    ['a closed order', { amount: 12.5, acceptsPayment: false }],
+  ])(
+    'FAILED against %s is recorded FAILED and handed on: only its orderId is read',
+    async (_, answer) => {
+      const expectedPayment = vi.fn(() => answer);
+      const onMismatch = vi.fn();
+      const m = merchant({ expectedPayment, onMismatch });
+      const failed = notification({ paymentStatus: 'FAILED', errorDescription: 'Rejected' });
+      expect(await m.deliver(failed)).toBe(200);
+      expect(await m.answer(failed)).toBe('FAILED');
+      expect(m.record.notifications).toEqual([failed]);
+      expect(m.record.contexts[0]?.orderPaidBy).toBeNull();
+      expect(expectedPayment).toHaveBeenCalledTimes(1);
+      expect(onMismatch).not.toHaveBeenCalled();
+    },
+  );
 
   it('without onMismatch: one line to onError (200, needs-review), not a 5xx', async () => {
     const m = merchant({ expectedPayment: () => ({ amount: 12.5 }) });
@@ -219,7 +229,7 @@ describe('reconciliation: expectedPayment', () => {
       notification: n,
     });
     expect((m.record.errors[0]?.error as Error).message).toBe(
-      'servicepay: payment pay-1 (merchantPaymentId "order-1") was COMPLETED for 0.01 GBP, reference "ORDER-1", but its order expects 12.5 GBP (mismatch: amount); recorded NEEDS_REVIEW, not paid. Answered 200; pass onMismatch to handle these.',
+      'servicepay: payment pay-1 (merchantPaymentId "order-1") was COMPLETED for 0.01 GBP, reference "ORDER-1", but its order\'s amount differs (mismatch: amount); recorded NEEDS_REVIEW, not paid. Answered 200; pass onMismatch to handle these.',
     );
   });
 
@@ -231,7 +241,7 @@ describe('reconciliation: expectedPayment', () => {
       },
     ],
     ['rejects', () => Promise.reject(new Error('database down'))],
-    ['answers a string amount', () => ({ amount: '12.50' }) as never],
+    ['answers a string amount that is no decimal', () => ({ amount: '12,50' }) as never],
   ])(
     'expectedPayment %s: 500 and onError, nothing recorded; the resend is asked again',
     async (_, failing) => {

@@ -115,6 +115,26 @@ describe('MemoryIdempotencyStore', () => {
     expect(store.size).toBe(3);
   });
 
+  it('keeps which payment paid each order for its ttl, at most maxEntries orders, oldest dropped first', () => {
+    const time = clock();
+    const store = new MemoryIdempotencyStore({ maxEntries: 2, now: time.now });
+    expect(store.claimOrder('o1', 'pay-a', 1000)).toBe('pay-a');
+    expect(store.claimOrder('o1', 'pay-b', 1000)).toBe('pay-a');
+    expect(store.orderPaidBy('o1')).toBe('pay-a');
+    time.advance(1000);
+    expect(store.orderPaidBy('o1')).toBeNull();
+    expect(store.claimOrder('o1', 'pay-b', 1000)).toBe('pay-b');
+    store.claimOrder('o2', 'pay-c', 1000);
+    store.claimOrder('o3', 'pay-d', 1000); // full: o1, the oldest, goes
+    expect([store.orderPaidBy('o1'), store.orderPaidBy('o2'), store.orderPaidBy('o3')]).toEqual([
+      null,
+      'pay-c',
+      'pay-d',
+    ]);
+    // Orders have their own bound: claims are not crowded out by them.
+    expect(store.claim('k', 1000).state).toBe('claimed');
+  });
+
   it('never drops a live claim to make room: completed markers go first, then a claim is refused', () => {
     const time = clock();
     const store = new MemoryIdempotencyStore({ maxEntries: 3, now: time.now });

@@ -1,7 +1,8 @@
-// One receiver process of test/webhook/receiving/receiver.across-processes.test.ts: a node:http server with
-// createWebhookHandler on the shared store, and a merchant handler that records each run in
-// the merchant's own PostgreSQL tables. The test bundles this file with esbuild (a child
-// process has no vitest aliases) and forks it; it talks over IPC:
+// One receiver process of the tests across processes (receiving/receiver.across-processes and
+// receiving/reconcile.orders.processes): a node:http server with createWebhookHandler on the
+// shared store, and a merchant handler that records each run in the merchant's own PostgreSQL
+// tables. The tests start it through support/receiver-processes.ts, which bundles this file
+// with esbuild (a child process has no vitest aliases) and forks it; it talks over IPC:
 //   child -> parent: { type: 'ready', port }, { type: 'hanging', paymentId }, { type: 'drained' }
 //   parent -> child: { type: 'drain' } (stop taking deliveries, finish running handlers, exit)
 //
@@ -10,11 +11,15 @@
 //   throw-once  its first run anywhere throws (the merchant's code failed; nothing written)
 //   slow        runs SLOW_MS (longer than a claim): outlives its claim unless it is renewed
 //   hang-once   its first run anywhere hangs and tells the parent, which kills this process
+//
+// With MISMATCHES_TABLE set, the merchant reconciles: expectedPayment names the order the
+// payment's metadata gives (orderId) for the amount paid, and onMismatch records each payment
+// recorded NEEDS_REVIEW in that table (payment_id, reason, paid_by, process).
 import { createServer } from 'node:http';
 import pg from 'pg';
 import { createClient } from 'redis';
 import { createWebhookHandler } from '../../../src/webhook/index';
-import type { IdempotencyStore } from '../../../src/webhook/index';
+import type { IdempotencyStore, WebhookHandlerOptions } from '../../../src/webhook/index';
 import { createPostgresStore } from '../../../src/webhook/stores/postgres';
 import { createRedisStore } from '../../../src/webhook/stores/redis';
 
@@ -40,6 +45,22 @@ if (env.STORE === 'redis') {
 }
 
 const { HANDLED, ATTEMPTS } = { HANDLED: env.HANDLED_TABLE, ATTEMPTS: env.ATTEMPTS_TABLE };
+const MISMATCHES = env.MISMATCHES_TABLE;
+const reconciliation: Pick<WebhookHandlerOptions, 'expectedPayment' | 'onMismatch'> =
+  MISMATCHES === undefined || MISMATCHES === ''
+    ? {}
+    : {
+        expectedPayment: (n) => ({
+          amount: n.paymentRequest.amount,
+          orderId: String(n.paymentMetadata?.orderId),
+        }),
+        async onMismatch({ notification, reason, paidBy }) {
+          await pool.query(
+            `INSERT INTO ${MISMATCHES} (payment_id, reason, paid_by, process) VALUES ($1, $2, $3, $4)`,
+            [notification.paymentId, reason, paidBy, name],
+          );
+        },
+      };
 let running = 0;
 /** Deliveries this process has taken and not yet answered (their completion included). */
 let answering = 0;
@@ -51,6 +72,7 @@ const handler = createWebhookHandler({
   claimTtlMs,
   maxHandlingMs: Number(env.MAX_HANDLING_MS),
   onError: () => {},
+  ...reconciliation,
   async onNotification(notification) {
     running++;
     try {
