@@ -12,7 +12,7 @@ import { createRoot } from 'react-dom/client';
 import { DEFAULT_RESULT_MESSAGES, ServiceEvent, ServicePay } from 'servicepay';
 import type { ServiceError, ServicePayHandle } from 'servicepay';
 import { extras } from 'servicepay/extras';
-import { formatAmount, loadOrder, rememberOrder } from './order';
+import { formatAmount, formatTime, loadOrder, rememberOrder } from './order';
 import type { Order } from './order';
 import { REVIEW_CONTACT, Result, SiteHeader } from './result';
 
@@ -32,7 +32,41 @@ const FEATURED_BANKS = ['barclays', 'monzo'];
 
 const config = JSON.parse(document.getElementById('config')!.textContent!) as Config;
 
-function Checkout({ order }: { order: Order }) {
+/**
+ * Whether the order has closed: its window to pay ended while the page was open (the server
+ * decides; this only stops offering to pay an order the server no longer takes payment for).
+ */
+function useClosed(order: Order): boolean {
+  const left = () => Date.parse(order.closesAt) - Date.now();
+  const [closed, setClosed] = useState(() => left() <= 0);
+  useEffect(() => {
+    if (closed) return;
+    // A timer's delay is at most 2^31 - 1 ms; an order's window is minutes.
+    const timer = setTimeout(() => setClosed(true), Math.min(Math.max(left(), 0), 2 ** 31 - 1));
+    return () => clearTimeout(timer);
+  });
+  return closed;
+}
+
+/** The checkout of the order the server gave; a fresh order once it has closed. */
+function Shop({ first }: { first: Order }) {
+  const [order, setOrder] = useState(first);
+  const [failed, setFailed] = useState(false);
+  if (failed) return <OrderUnavailable />;
+  const startAgain = () =>
+    loadOrder({ fresh: true }).then(
+      (next) => {
+        // The new order's address, so that a reload pays it rather than the closed one.
+        window.history.replaceState(null, '', window.location.pathname);
+        setOrder(next);
+      },
+      () => setFailed(true),
+    );
+  return <Checkout key={order.orderId} order={order} onStartAgain={startAgain} />;
+}
+
+function Checkout({ order, onStartAgain }: { order: Order; onStartAgain: () => void }) {
+  const closed = useClosed(order);
   const [events, setEvents] = useState<string[]>([]);
   const [errors, setErrors] = useState<ServiceError[]>([]);
   // Paid in this page (the desktop handoff): the order is confirmed here, as on the result page.
@@ -68,36 +102,51 @@ function Checkout({ order }: { order: Order }) {
           <dl>
             <dt>Payment reference (shown in your banking app)</dt>
             <dd data-testid="reference">{order.reference}</dd>
+            <dt>We hold this order for you until</dt>
+            <dd data-testid="closes-at">{formatTime(order.closesAt)}</dd>
           </dl>
         </section>
-        <ServicePay
-          ref={service}
-          environment="SANDBOX"
-          applicationId={config.applicationId}
-          baseUrl={config.sandboxUrl}
-          nonce={config.nonce}
-          payment={payment}
-          extras={extras}
-          statusUrl={config.statusUrl}
-          reviewContact={REVIEW_CONTACT}
-          rememberBank
-          featuredInstitutions={FEATURED_BANKS}
-          eventConsumer={(event) => {
-            // The result page shows this order while the bank has not confirmed yet.
-            if (event === ServiceEvent.PAYMENT_INITIATED) rememberOrder(order);
-            log(event);
-          }}
-          errorConsumer={(error) => setErrors((all) => [...all, error])}
-          onHandoffShown={(handoff) => log(`onHandoffShown: ${handoff.institution.name}`)}
-          // The outcome of a payment approved on the phone, shown in place by the handoff panel:
-          // the shop does here what its result page does (result.tsx).
-          onResult={({ status }) => {
-            log(`onResult: ${status}`);
-            if (status !== 'COMPLETED') return;
-            setConfirmed(true);
-            document.title = `${DEFAULT_RESULT_MESSAGES.received} – ${config.merchantName}`;
-          }}
-        />
+        {closed && !confirmed ? (
+          <section className="closed" aria-labelledby="closed-title">
+            <h2 id="closed-title">This order has closed</h2>
+            <p>
+              We held it for 15 minutes and the time is up, so it can no longer be paid. Nothing has
+              been taken for it. Start a new order to pay now.
+            </p>
+            <button type="button" className="primary" onClick={onStartAgain}>
+              Start a new order
+            </button>
+          </section>
+        ) : (
+          <ServicePay
+            ref={service}
+            environment="SANDBOX"
+            applicationId={config.applicationId}
+            baseUrl={config.sandboxUrl}
+            nonce={config.nonce}
+            payment={payment}
+            extras={extras}
+            statusUrl={config.statusUrl}
+            reviewContact={REVIEW_CONTACT}
+            rememberBank
+            featuredInstitutions={FEATURED_BANKS}
+            eventConsumer={(event) => {
+              // The result page shows this order while the bank has not confirmed yet.
+              if (event === ServiceEvent.PAYMENT_INITIATED) rememberOrder(order);
+              log(event);
+            }}
+            errorConsumer={(error) => setErrors((all) => [...all, error])}
+            onHandoffShown={(handoff) => log(`onHandoffShown: ${handoff.institution.name}`)}
+            // The outcome of a payment approved on the phone, shown in place by the handoff panel:
+            // the shop does here what its result page does (result.tsx).
+            onResult={({ status }) => {
+              log(`onResult: ${status}`);
+              if (status !== 'COMPLETED') return;
+              setConfirmed(true);
+              document.title = `${DEFAULT_RESULT_MESSAGES.received} – ${config.merchantName}`;
+            }}
+          />
+        )}
         {/* For the developer trying the example, not for the shopper: a real checkout shows none
           of this. Closed by default, so the page reads as a shop; the counts show activity. */}
         <details className="developer">
@@ -169,7 +218,7 @@ if (window.location.pathname === '/return') {
   // Asked once, before the checkout renders: the page has nothing to pay until the server
   // has made the order.
   loadOrder().then(
-    (order) => render(<Checkout order={order} />),
+    (order) => render(<Shop first={order} />),
     () => render(<OrderUnavailable />),
   );
 }

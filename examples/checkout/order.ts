@@ -27,16 +27,20 @@ export function lastOrder(): Order | null {
 }
 
 /**
- * Asks the shop's server for the order to pay: the tab's open one, or a new one. A
- * `?reference=` on the page's address asks for a new order with that reference, as given: the
- * example's way to see the component refuse an invalid payment.
+ * Asks the shop's server for the order to pay: the one the page's address names
+ * (`?order=…`, the order's own address, as a link in an e-mail would give it), else the tab's,
+ * while it still takes payment; otherwise a new one (and `fresh` always asks for a new one).
+ * A `?reference=` on the page's address asks for a new order with that reference, as given:
+ * the example's way to see the component refuse an invalid payment.
  */
-export async function loadOrder(): Promise<Order> {
-  const reference = new URLSearchParams(window.location.search).get('reference');
+export async function loadOrder({ fresh = false } = {}): Promise<Order> {
+  const query = new URLSearchParams(window.location.search);
+  const reference = query.get('reference');
+  const orderId = fresh ? undefined : (query.get('order') ?? lastOrder()?.orderId);
   const response = await fetch('/api/orders', {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify(reference === null ? { orderId: lastOrder()?.orderId } : { reference }),
+    body: JSON.stringify(reference === null || fresh ? { orderId } : { reference }),
   });
   if (!response.ok) throw new Error(`servicepay example: POST /api/orders: ${response.status}`);
   return (await response.json()) as Order;
@@ -46,3 +50,8 @@ const POUNDS = new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'GB
 
 /** 12.5 → "£12.50". */
 export const formatAmount = (amount: number): string => POUNDS.format(amount);
+
+const CLOCK = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit' });
+
+/** An ISO time → "14:32", in the shopper's time zone. */
+export const formatTime = (iso: string): string => CLOCK.format(new Date(iso));

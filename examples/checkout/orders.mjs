@@ -11,35 +11,59 @@ export const ITEM = 'Single-origin coffee beans, 1\u00a0kg';
 export const PRICE = 12.5;
 /** The first order's number: its reference is ORDER-1042, the next ORDER-1043. */
 const FIRST_NUMBER = 1042;
+/**
+ * How long an order takes payment: 15 minutes, as a shop holds stock for a basket. After it the
+ * order is closed: a payment that still arrives for it (a bank that took its time, a tab left
+ * open) is money the shop must decide about, so the receiver records it for review
+ * (`acceptsPayment: false`), and the page offers a fresh order.
+ */
+export const ORDER_WINDOW_MS = 15 * 60_000;
 
 /**
  * An order as the page is told it, and as the shop keeps it: `open` until a payment that
  * matches it is confirmed (`paid`), or `needs-review` when a confirmed payment named it but did
- * not match it (another amount or reference): money may have moved, someone checks by hand.
+ * not match it (another amount or reference, or it came after the order closed): money may
+ * have moved, someone checks by hand. An open order closes at `closesAt` (an ISO time).
  * @typedef {{
  *   orderId: string, item: string, amount: number, currency: 'GBP', reference: string,
- *   status: 'open' | 'paid' | 'needs-review'
+ *   closesAt: string, status: 'open' | 'paid' | 'needs-review'
  * }} Order
  */
 
-/** The fields of an order the page is given (not its status). */
-const forPage = (/** @type {Order} */ { orderId, item, amount, currency, reference }) => ({
-  orderId,
-  item,
-  amount,
-  currency,
-  reference,
-});
+/**
+ * A payment the receiver did not count for its order (`onMismatch`): the shop's log of what to
+ * refund or check, e.g. a second payment of an order already paid (`already-paid`, `paidBy`).
+ * @typedef {{
+ *   paymentId: string, orderId: string | null, reason: string, paidBy: string | null
+ * }} Review
+ */
 
-export function createOrderBook() {
+/** The fields of an order the page is given (not its status). */
+const forPage = (
+  /** @type {Order} */ { orderId, item, amount, currency, reference, closesAt },
+) => ({ orderId, item, amount, currency, reference, closesAt });
+
+/**
+ * @param {{ windowMs?: number, now?: () => number }} [options] how long an order takes
+ *   payment, and the clock (the tests' time scale)
+ */
+export function createOrderBook({ windowMs = ORDER_WINDOW_MS, now = Date.now } = {}) {
   /** @type {Map<string, Order>} */
   const orders = new Map();
+  /** @type {Review[]} */
+  const reviews = [];
   let number = FIRST_NUMBER;
+
+  /** Whether an order still takes payment: open, and its window not over. */
+  const takesPayment = (/** @type {Order} */ order) =>
+    order.status === 'open' && now() < Date.parse(order.closesAt);
 
   return {
     orders,
+    reviews,
     /**
-     * A new order, or the open one the tab already has (a reload, "Try again"). A `reference`
+     * A new order, or the open one asked for (the tab's own after a reload or "Try again",
+     * or the order's address, `/?order=…`) while it still takes payment. A `reference`
      * is the example's way to try an invalid payment (`?reference=` on the checkout's
      * address): stored as given, even too long, so that the component is what refuses it.
      * @param {{ orderId?: unknown, reference?: unknown }} request
@@ -47,7 +71,7 @@ export function createOrderBook() {
      */
     open({ orderId, reference }) {
       const existing = typeof orderId === 'string' ? orders.get(orderId) : undefined;
-      if (reference === undefined && existing?.status === 'open') {
+      if (reference === undefined && existing && takesPayment(existing)) {
         return { order: forPage(existing), created: false };
       }
       /** @type {Order} */
@@ -58,6 +82,7 @@ export function createOrderBook() {
         amount: PRICE,
         currency: 'GBP',
         reference: typeof reference === 'string' ? reference : `ORDER-${number++}`,
+        closesAt: new Date(now() + windowMs).toISOString(),
         status: 'open',
       };
       orders.set(order.orderId, order);
@@ -68,14 +93,24 @@ export function createOrderBook() {
      * The receiver's `expectedPayment`: the order a notification names by its metadata's
      * orderId, as this server stored it, or null when it names none of ours. Looked up by the
      * order's own id and compared in full: a payment that names another order pays that order
-     * only if it carries that order's amount and reference.
+     * only if it carries that order's amount and reference. Naming the order (`orderId`) lets
+     * the receiver count one payment per order: a second tab's payment of a paid order is
+     * recorded for review (`already-paid`), never paid twice. A closed order no longer takes
+     * payment (`acceptsPayment`); a paid one is left to the receiver, which knows its payment.
      * @param {import('servicepay/webhook').WebhookNotification} notification
+     * @returns {import('servicepay/webhook').ExpectedPayment | null}
      */
     expectedPayment(notification) {
       const order = orderOf(notification);
-      return order
-        ? { amount: order.amount, currency: order.currency, reference: order.reference }
-        : null;
+      if (!order) return null;
+      const { orderId, amount, currency, reference, status } = order;
+      return {
+        orderId,
+        amount,
+        currency,
+        reference,
+        acceptsPayment: status === 'paid' || takesPayment(order),
+      };
     },
 
     /**
@@ -89,13 +124,24 @@ export function createOrderBook() {
     },
 
     /**
-     * A confirmed payment that does not match its order: the order stays unpaid, marked for
-     * a person to check (and refund or chase the difference).
-     * @param {import('servicepay/webhook').WebhookNotification} notification
+     * A confirmed payment the receiver did not count for its order (`onMismatch`): logged for a
+     * person to refund or check. A paid order stays paid (a second payment of it is the one to
+     * refund); any other is marked for review.
+     * @param {import('servicepay/webhook').PaymentMismatch} mismatch
      */
-    review(notification) {
+    review({ notification, reason, paidBy }) {
       const order = orderOf(notification);
       if (order && order.status !== 'paid') order.status = 'needs-review';
+      reviews.push({
+        paymentId: notification.paymentId,
+        orderId: order?.orderId ?? null,
+        reason,
+        paidBy,
+      });
+      const paid = paidBy ? ` (the order was paid by ${paidBy}: refund this one)` : '';
+      console.log(
+        `example shop: payment ${notification.paymentId} recorded for review: ${reason}${paid}`,
+      );
     },
   };
 

@@ -27,6 +27,13 @@ const shopMessages = (shop: string): Partial<PaymentResultMessages> => ({
 export const REVIEW_CONTACT =
   'Questions? Email orders@example-coffee.test and quote your reference.';
 
+/**
+ * How the shopper will hear when their bank takes its time (minutes, sometimes hours): shown
+ * while the page waits past its first minute, and after it stops listening. The page may be
+ * closed meanwhile; the shop's receiver still hears the bank's answer.
+ */
+export const PENDING_NOTICE = 'We will email you as soon as your bank confirms the payment.';
+
 function Summary({ order }: { order: Order }) {
   return (
     <dl className="summary">
@@ -72,6 +79,7 @@ export function Result({ shop, nonce }: { shop: string; nonce: string }) {
             document.title = `${heading} – ${shop}`;
           }}
           reviewContact={REVIEW_CONTACT}
+          pendingNotice={PENDING_NOTICE}
           // Back to the checkout with the banks open (app.tsx reads ?choose-bank), the same
           // order ready.
           onTryAgain={() => window.location.assign('/?choose-bank')}

@@ -1,7 +1,14 @@
 // Types for the example server (plain ESM so that `npm start` runs it with node directly).
-import type { MemoryIdempotencyStore, WebhookNotification } from 'servicepay/webhook';
+import type {
+  MemoryIdempotencyStore,
+  PaymentMismatchReason,
+  WebhookNotification,
+} from 'servicepay/webhook';
 
 export declare function buildCheckoutBundle(): Promise<string>;
+
+/** How long an order takes payment: 15 minutes (orders.mjs). */
+export declare const ORDER_WINDOW_MS: number;
 
 /** The shop's own record of a payment, written by its onNotification. */
 export interface StoredPayment {
@@ -17,7 +24,8 @@ export interface StoredPayment {
 
 /**
  * An order the shop made (orders.mjs): `open` until a payment that matches it is confirmed,
- * `needs-review` when a confirmed payment named it but did not match it.
+ * `needs-review` when a confirmed payment named it but did not match it (or came after the
+ * order closed). An open order takes payment until `closesAt` (an ISO time).
  */
 export interface Order {
   orderId: string;
@@ -25,10 +33,27 @@ export interface Order {
   amount: number;
   currency: 'GBP';
   reference: string;
+  closesAt: string;
   status: 'open' | 'paid' | 'needs-review';
 }
 
-export declare function startCheckout(options?: { port?: number; host?: string }): Promise<{
+/** A payment the receiver did not count for its order (onMismatch), for a person to check. */
+export interface Review {
+  paymentId: string;
+  orderId: string | null;
+  reason: PaymentMismatchReason;
+  /** For `already-paid`: the payment that paid the order (refund the other). */
+  paidBy: string | null;
+}
+
+export declare function startCheckout(options?: {
+  port?: number;
+  host?: string;
+  /** How long an order takes payment. @default 900000 (15 minutes) */
+  orderWindowMs?: number;
+  /** The shop's clock (tests run an order's life on a time scale). @default Date.now */
+  now?: () => number;
+}): Promise<{
   url: string;
   /** The shop's display name, the payee to give the sandbox. */
   merchantName: string;
@@ -43,6 +68,8 @@ export declare function startCheckout(options?: { port?: number; host?: string }
   payments: Map<string, StoredPayment>;
   /** The shop's orders, by orderId: made by POST /api/orders, settled by the receiver. */
   orders: Map<string, Order>;
+  /** What the receiver recorded for review, in order (the shop's log of refunds to make). */
+  reviews: Review[];
   /** The store the receiver records outcomes in and the status endpoint reads. */
   store: MemoryIdempotencyStore;
   useSandbox(target: { url: string; applicationId: string }): void;

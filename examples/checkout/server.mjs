@@ -22,6 +22,8 @@ import { SANDBOX_BASE_URL } from 'servicepay/sandbox';
 import { compressedAsset, sendAsset } from './assets.mjs';
 import { createOrderBook } from './orders.mjs';
 
+export { ORDER_WINDOW_MS } from './orders.mjs';
+
 const here = (/** @type {string} */ path) => fileURLToPath(new URL(path, import.meta.url));
 
 /** Bundles the page against the built package (run `npm run build` first). */
@@ -133,13 +135,15 @@ async function readPageFiles() {
 }
 
 /**
- * @param {{ port?: number, host?: string }} [options]
+ * @param {{ port?: number, host?: string, orderWindowMs?: number, now?: () => number }} [options]
+ *   `orderWindowMs`: how long an order takes payment (orders.mjs, 15 minutes); `now`: the
+ *   shop's clock, for tests that run an order's life on a time scale
  */
-export async function startCheckout({ port = 4000, host = '127.0.0.1' } = {}) {
+export async function startCheckout({ port = 4000, host = '127.0.0.1', orderWindowMs, now } = {}) {
   const { assets, scriptTagHtml, returnHtml } = await pageFiles();
   /** @type {Map<string, StoredPayment>} */
   const payments = new Map();
-  const orderBook = createOrderBook();
+  const orderBook = createOrderBook({ windowMs: orderWindowMs, now });
   // One store for the receiver and the status endpoint: the receiver records each payment's
   // outcome in it once onNotification succeeded, the endpoint reads it and hears it recorded.
   // In memory for one process; several instances share createPostgresStore or createRedisStore.
@@ -281,6 +285,7 @@ export async function startCheckout({ port = 4000, host = '127.0.0.1' } = {}) {
     statusUrl: `${origin}/api/payments/status`,
     payments,
     orders: orderBook.orders,
+    reviews: orderBook.reviews,
     store,
     /**
      * Points the page and the webhook receiver at a sandbox (started after this server,
@@ -298,7 +303,7 @@ export async function startCheckout({ port = 4000, host = '127.0.0.1' } = {}) {
         // compared with the order it names, as this server made it. One that does not match is
         // recorded as NEEDS_REVIEW (the result page says the shop will check it), not paid.
         expectedPayment: (notification) => orderBook.expectedPayment(notification),
-        onMismatch: ({ notification }) => orderBook.review(notification),
+        onMismatch: (mismatch) => orderBook.review(mismatch),
         // The shop's own side effect; the outcome for the return page is recorded by the
         // receiver itself, in `store`, once this has returned.
         onNotification(notification) {

@@ -15,6 +15,7 @@
     headingLevel: 1,
     // Shown with "We need to check this payment": a payment that does not match its order.
     reviewContact: 'Questions? Email orders@example-coffee.test and quote your reference.',
+    pendingNotice: 'We will email you as soon as your bank confirms the payment.',
     // Back to the plain checkout, to choose a bank again.
     onTryAgain: () => window.location.assign('/script-tag/'),
   });

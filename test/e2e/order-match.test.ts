@@ -166,6 +166,8 @@ describe('POST /api/orders', () => {
       amount: 12.5,
       currency: 'GBP',
       reference: 'ORDER-1042',
+      // Held for 15 minutes (orders.mjs), the time shown on the order.
+      closesAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
     });
     // The tab's open order again (a reload, Try again); a new one for an unknown id.
     const again = await post(JSON.stringify({ orderId: order.orderId }));

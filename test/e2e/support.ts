@@ -12,6 +12,7 @@ import { launchChromium } from '../helpers/browser';
 import { sandboxKeyFile } from '../helpers/sandbox-key';
 
 export type Checkout = Awaited<ReturnType<typeof startCheckout>>;
+export type CheckoutOptions = NonNullable<Parameters<typeof startCheckout>[0]>;
 export type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
 /** Webhook retries in milliseconds rather than seconds, bounded. */
@@ -21,12 +22,15 @@ export const FAST_RETRY = { initialDelayMs: 20, factor: 2, maxDelayMs: 200, maxA
  * The example checkout and a sandbox that sends it webhooks and returns shoppers to it;
  * `sandboxOptions` adds to (or overrides) the sandbox's.
  */
-export async function startCheckoutWithSandbox(sandboxOptions: SandboxOptions = {}): Promise<{
+export async function startCheckoutWithSandbox(
+  sandboxOptions: SandboxOptions = {},
+  checkoutOptions: CheckoutOptions = {},
+): Promise<{
   checkout: Checkout;
   sandbox: Sandbox;
   stop(): Promise<void>;
 }> {
-  const checkout = await startCheckout({ port: 0 });
+  const checkout = await startCheckout({ ...checkoutOptions, port: 0 });
   const sandbox = await startSandbox({
     port: 0,
     webhookUrl: checkout.webhookUrl,
@@ -59,10 +63,13 @@ export function watchFailures(page: Page): string[] {
 
 /**
  * Registers a test file's hooks: one Chromium for the file, and for each test a fresh checkout
- * with its sandbox and a page, whose failures are listed, all closed afterwards. The returned
- * object holds the current test's.
+ * with its sandbox (with these options) and a page, whose failures are listed, all closed
+ * afterwards. The returned object holds the current test's.
  */
-export function shopPerTest() {
+export function shopPerTest({
+  sandbox: sandboxOptions,
+  checkout: checkoutOptions,
+}: { sandbox?: SandboxOptions; checkout?: CheckoutOptions } = {}) {
   const shop = {} as {
     browser: Browser;
     checkout: Checkout;
@@ -77,7 +84,7 @@ export function shopPerTest() {
   });
   afterAll(() => shop.browser?.close());
   beforeEach(async () => {
-    Object.assign(shop, await startCheckoutWithSandbox());
+    Object.assign(shop, await startCheckoutWithSandbox(sandboxOptions, checkoutOptions));
     shop.page = await shop.browser.newPage();
     shop.failures = watchFailures(shop.page);
   });

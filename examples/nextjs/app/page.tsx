@@ -8,6 +8,7 @@ import Link from 'next/link';
 import { ServiceEvent, ServicePay, validatePaymentArgs } from 'servicepay';
 import { checkoutConfig } from '../lib/config';
 import { ITEM, createOrder } from '../lib/orders';
+import { OrderWindow } from './order-window';
 
 export default async function CheckoutPage() {
   // Render per request, so the configuration is read at run time, not frozen at build.
@@ -32,12 +33,14 @@ export default async function CheckoutPage() {
           {ITEM.name}: £{order.amount.toFixed(2)}, reference {order.reference}
         </p>
       </section>
-      <ServicePay
-        environment="SANDBOX"
-        applicationId={applicationId}
-        baseUrl={sandboxUrl}
-        payment={payment}
-      />
+      <OrderWindow closesAt={order.closesAt}>
+        <ServicePay
+          environment="SANDBOX"
+          applicationId={applicationId}
+          baseUrl={sandboxUrl}
+          payment={payment}
+        />
+      </OrderWindow>
       <p>
         <Link href="/quick-pay">Other ways to pay</Link>
       </p>

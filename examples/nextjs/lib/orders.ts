@@ -10,10 +10,17 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
 import { isFinalNotification } from 'servicepay/webhook';
-import type { ExpectedPayment, WebhookNotification } from 'servicepay/webhook';
+import type { ExpectedPayment, PaymentMismatch, WebhookNotification } from 'servicepay/webhook';
 
 /** What the shop sells, at the price only the server decides. */
 export const ITEM = { name: 'Single-origin coffee beans, 1 kg', amount: 12.5 } as const;
+
+/**
+ * How long an order takes payment: 15 minutes, as a shop holds stock for a basket. A payment
+ * that still arrives after it (a bank that took its time) is recorded for review
+ * (`acceptsPayment: false`), never counted as paid: the shop decides to fulfil or refund it.
+ */
+export const ORDER_WINDOW_MS = 15 * 60_000;
 
 export interface Order {
   /** Random: the key a payment names its order by must not be guessable. */
@@ -21,7 +28,12 @@ export interface Order {
   amount: number;
   currency: 'GBP';
   reference: string;
-  /** `needs-review`: a confirmed payment named it but did not match it (checked by hand). */
+  /** When the order stops taking payment (an ISO time). */
+  closesAt: string;
+  /**
+   * `needs-review`: a confirmed payment named it but did not match it, or came after it closed
+   * (checked by hand).
+   */
   status: 'open' | 'paid' | 'needs-review';
 }
 
@@ -47,6 +59,7 @@ export function createOrder(): Order {
     amount: ITEM.amount,
     currency: 'GBP',
     reference: `COFFEE-${1042 + book.orders.size}`,
+    closesAt: new Date(Date.now() + ORDER_WINDOW_MS).toISOString(),
     status: 'open',
   };
   book.orders.set(order.orderId, order);
@@ -63,18 +76,32 @@ function orderOf(notification: WebhookNotification): Order | undefined {
  * The webhook route's `expectedPayment`: the named order's amount, currency and reference as
  * this server stored them, or null for none of ours. Looked up by the order's own id and
  * compared in full, so a payment that names another order pays it only with its full amount.
+ * Naming the order (`orderId`) has the receiver count one payment per order: a second payment
+ * of a paid order is recorded for review (`already-paid`). An open order past its window no
+ * longer takes payment (`acceptsPayment: false`, `order-closed`).
  */
 export function expectedPayment(notification: WebhookNotification): ExpectedPayment | null {
   const order = orderOf(notification);
-  return order
-    ? { amount: order.amount, currency: order.currency, reference: order.reference }
-    : null;
+  if (!order) return null;
+  const closed = order.status !== 'paid' && Date.now() >= Date.parse(order.closesAt);
+  return {
+    orderId: order.orderId,
+    amount: order.amount,
+    currency: order.currency,
+    reference: order.reference,
+    acceptsPayment: !closed,
+  };
 }
 
-/** The webhook route's `onMismatch`: the named order stays unpaid, marked for a person. */
-export function reviewOrder(notification: WebhookNotification): void {
+/**
+ * The webhook route's `onMismatch`: a paid order stays paid (a second payment of it is the one
+ * to refund); another is marked for a person to check.
+ */
+export function reviewOrder({ notification, reason, paidBy }: PaymentMismatch): void {
   const order = orderOf(notification);
   if (order && order.status !== 'paid') order.status = 'needs-review';
+  const refund = paidBy ? `; the order was paid by ${paidBy}: refund this one` : '';
+  console.log(`payment ${notification.paymentId} recorded for review: ${reason}${refund}`);
 }
 
 /**

@@ -11,6 +11,8 @@ export function OrderResult({ children }: { children: ReactNode }) {
     <PaymentResult
       statusUrl="/api/payments/status"
       headingLevel={1}
+      // How the shopper hears when the bank takes its time (shown after the first minute).
+      pendingNotice="We will email you as soon as your bank confirms the payment."
       // Back to the checkout, to pay with the same bank or another.
       onTryAgain={() => router.push('/')}
     >

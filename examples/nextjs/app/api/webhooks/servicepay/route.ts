@@ -19,7 +19,7 @@ const receive = createFetchWebhookHandler({
   // the order it names, as the server made it; one that does not match is recorded
   // NEEDS_REVIEW (the result page says the shop will check it) and goes to onMismatch.
   expectedPayment,
-  onMismatch: ({ notification }) => reviewOrder(notification),
+  onMismatch: reviewOrder,
   // Called once per distinct notification that matched (or FAILED), after its signature was
   // verified on the exact bytes.
   onNotification: (notification) => recordPayment(notification),
