@@ -10,8 +10,8 @@ import { COMMAND_NAMES } from './commands/commands';
 import type { CommandName } from './commands/commands';
 import { commandRoute } from './commands/routes';
 import type { CommandRouteParts } from './commands/routes';
-import { sendIcon } from './contract/icons';
-import { createPayment, listInstitutions, showPayment } from './contract/payments';
+import { listInstitutions, sendIcon } from './contract/institutions';
+import { createPayment, showPayment } from './contract/payments';
 import type { PaymentParts } from './contract/payments';
 import { SCRIPT_HOST_PATH, serveScriptHost } from './contract/script-host';
 import { deliveryEvents, showDeliveries } from './pages/deliveries-page';
@@ -26,7 +26,7 @@ import {
   STYLESHEET_PATH,
   sendDeliveriesScript,
   sendStylesheet,
-} from './pages/page-assets';
+} from './pages/page';
 import type { SandboxContext } from './service';
 
 type Handler = () => void | Promise<void>;

@@ -4,12 +4,11 @@
  * commands (resend, break, check), gathered as the running sandbox's parts. Callers get copies
  * of payments, so nothing outside can change a payment (or the webhook built from it).
  */
-import { createHash } from 'node:crypto';
 import { PUBLIC_KEY_PATH } from '../core/index';
 import { createCommands } from './commands/commands';
 import type { Commands } from './commands/commands';
-import { createDeliverer } from './deliveries';
-import type { Deliverer } from './deliveries';
+import { createDeliverer } from './deliveries/deliverer';
+import type { Deliverer } from './deliveries/deliverer';
 import { createReceiverCheck } from './diagnosis';
 import type { ReceiverCheck } from './diagnosis';
 import { SandboxError } from './errors';
@@ -52,28 +51,6 @@ export interface SandboxContext {
   ): SandboxPayment | undefined;
   /** Resend, break, the receiver check (commands/). */
   commands: Commands;
-}
-
-/**
- * Identifies a request body for Idempotency-Key comparison: the same JSON value gives the same
- * fingerprint whatever its key order or whitespace, so a client that re-serialises its retry
- * is not refused.
- */
-export function requestFingerprint(value: unknown): string {
-  return createHash('sha256').update(canonicalJson(value)).digest('hex');
-}
-
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (typeof value === 'object' && value !== null) {
-    const entries = Object.keys(value)
-      .sort()
-      .map(
-        (key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`,
-      );
-    return `{${entries.join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
 }
 
 /**

@@ -1,12 +1,10 @@
 /** `servicepay-sandbox [options]`: starts the sandbox and runs it until asked to stop. */
 import { PUBLIC_KEY_PATH } from '../../core/index';
-import { merchantNames, unavailableFlags, UsageError } from './flags';
 import { SCRIPT_HOST_PATH } from '../contract/script-host';
 import { SANDBOX_DEFAULT_PORT } from '../options';
 import { startSandbox } from '../server';
-import type { CliIo } from './exit';
-import { EXIT_OK } from './exit';
-import { parse } from './parse';
+import { EXIT_OK, UsageError, merchantNames, parse, unavailableFlags } from './args';
+import type { CliIo } from './args';
 import { SERVER_OPTIONS } from './usage';
 
 export async function serveCommand(argv: readonly string[], io: CliIo): Promise<number> {

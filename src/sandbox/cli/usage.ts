@@ -1,6 +1,6 @@
 /** The `servicepay-sandbox` command's usage text and each command's flags (node:util parseArgs). */
 import type { ParseArgsConfig } from 'node:util';
-import { DEFAULT_SANDBOX_ADDRESS } from './client';
+import { SANDBOX_BASE_URL } from '../../core/index';
 import { BANK_ERROR_DESCRIPTION } from '../notification';
 import {
   DEFAULT_DELIVERY_HISTORY,
@@ -8,6 +8,9 @@ import {
   DEFAULT_MERCHANT_NAME,
   SANDBOX_DEFAULT_PORT,
 } from '../options';
+
+/** Where the commands that act on a running sandbox find it unless --sandbox says otherwise. */
+export const DEFAULT_SANDBOX_ADDRESS = SANDBOX_BASE_URL;
 
 export const USAGE = `Usage:
   servicepay-sandbox [options]                 Start the ServicePay sandbox

@@ -9,7 +9,7 @@ import { SandboxError, unknownPayment } from '../errors';
 import { checkFaults } from '../faults';
 import { checkNeedsWebhookUrl } from '../diagnosis';
 import type { ReceiverCheck } from '../diagnosis';
-import type { Deliverer } from '../deliveries';
+import type { Deliverer } from '../deliveries/deliverer';
 import type { PaymentStore } from '../payment-store';
 import type {
   ArmedFaults,

@@ -1,24 +1,18 @@
 /**
- * What the component and merchant pages call, from any origin: the bank list and payment
- * requests (validated as the component validates them); and a payment's status, for tools on
- * this machine (no CORS). JSON errors are `{ "error": "<message>" }`, the message being what
- * the component reports to errorConsumer. The icons and the script host are beside it.
+ * What the component and merchant pages call, from any origin: payment requests (validated as
+ * the component validates them); and a payment's status, for tools on this machine (no CORS).
+ * JSON errors are `{ "error": "<message>" }`, the message being what the component reports to
+ * errorConsumer. The banks and their icons (institutions.ts) and the script host are beside it.
  */
+import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isUuid } from '../../core/index';
 import { readBody, sendError, sendJson } from '../http';
 import type { Doors } from '../http';
 import type { ResolvedOptions } from '../options';
 import { bankPath } from '../pages/page';
-import { requestFingerprint } from '../service';
 import type { PaymentStore } from '../payment-store';
 import type { SandboxPayment } from '../types';
-import {
-  applicationIdError,
-  environmentError,
-  isEnvironment,
-  validateInitiation,
-} from './validation';
+import { validateInitiation } from './validation';
 
 /**
  * Largest payment request accepted. Metadata may be 5000 characters, each up to 6 bytes once
@@ -35,25 +29,26 @@ export interface PaymentParts {
   log: (line: string) => void;
 }
 
-export function listInstitutions(
-  req: IncomingMessage,
-  res: ServerResponse,
-  query: URLSearchParams,
-  { institutions, doors }: Pick<PaymentParts, 'institutions' | 'doors'>,
-): void {
-  const environment = query.get('environment');
-  if (!isEnvironment(environment)) return sendError(res, 400, environmentError(environment));
-  const applicationId = query.get('applicationId');
-  if (!isUuid(applicationId)) return sendError(res, 400, applicationIdError(applicationId));
-  const origin = doors.origin(req);
-  const listed = Array.from(institutions.values(), ({ id, name, available }) => ({
-    id,
-    name,
-    iconUrl: `${origin}/icons/${id}.svg`,
-    // Only the exception is sent: an absent field means available, as in the contract.
-    ...(available ? {} : { available: false }),
-  }));
-  sendJson(res, 200, { institutions: listed });
+/**
+ * Identifies a request body for Idempotency-Key comparison: the same JSON value gives the same
+ * fingerprint whatever its key order or whitespace, so a client that re-serialises its retry
+ * is not refused.
+ */
+function requestFingerprint(value: unknown): string {
+  return createHash('sha256').update(canonicalJson(value)).digest('hex');
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const entries = Object.keys(value)
+      .sort()
+      .map(
+        (key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`,
+      );
+    return `{${entries.join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
 }
 
 export async function createPayment(

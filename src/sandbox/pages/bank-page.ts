@@ -6,8 +6,8 @@
  * locked doors).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { html } from '../html';
-import type { Html } from '../html';
+import { html } from './html';
+import type { Html } from './html';
 import { MAX_FORM_BYTES, formFields, readBody } from '../http';
 import type { Doors } from '../http';
 import { BANK_ERROR_DESCRIPTION, REJECTED_DESCRIPTION } from '../notification';

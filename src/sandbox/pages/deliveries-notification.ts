@@ -3,14 +3,13 @@
  * purpose), the request as sent, and every attempt with its answer and, for a failure, its
  * likely cause. Also what the page's live region says of an attempt.
  */
-import { isRefusal } from '../deliveries/attempt-line';
+import { isRefusal } from '../deliveries/attempt-log';
 import { checkCaseState, shownAttempts } from './receiver-check-page';
 import type { CheckCaseView } from './receiver-check-page';
-import type { NotificationView } from '../deliveries';
-import { html, joinHtml } from '../html';
-import type { Html } from '../html';
-import { scrollTable, timeElement } from './page';
-import { STACK_COLUMNS } from './stack-tables';
+import type { NotificationView } from '../deliveries/deliverer';
+import { html, joinHtml } from './html';
+import type { Html } from './html';
+import { STACK_COLUMNS, scrollTable, timeElement } from './page';
 import type { DeliveryReason, WebhookDeliveryAttempt } from '../types';
 
 const REASONS: Record<DeliveryReason, string> = {

@@ -1,19 +1,126 @@
 /**
- * The deliveries page's routes: the page (its HTML: deliveries-view.ts) and its event stream.
- * Its forms' actions are the command layer's (commands/).
+ * The deliveries page, a webhook workbench: what the sandbox does with notifications, break it
+ * on purpose (with the faults armed), the receiver check, and the notifications themselves
+ * (deliveries-notification.ts); its routes, the page and its event stream. Plain forms that
+ * work without script, whose actions are the command layer's (commands/); the page's one
+ * script (deliveries-live.js, served as a file) only keeps it up to date.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { checkCaseView, checkPart } from './receiver-check-page';
-import type { CheckState } from './receiver-check-page';
-import { attemptSummary, notificationSection } from './deliveries-notification';
-import { armedList, deliveriesPage } from './deliveries-view';
-import type { Deliverer } from '../deliveries';
+import type { Deliverer, NotificationView } from '../deliveries/deliverer';
 import type { ReceiverCheck } from '../diagnosis';
+import { describeFaults } from '../faults';
 import { DELIVERIES_FORM, startEventStream } from '../http';
 import type { Doors } from '../http';
 import type { ResolvedOptions } from '../options';
-import { pageCsp, sendHtml } from './page';
-import type { WebhookDeliveryAttempt } from '../types';
+import type { ArmedFaults, WebhookDeliveryAttempt } from '../types';
+import {
+  attemptSummary,
+  faultFields,
+  hidden,
+  notificationSection,
+} from './deliveries-notification';
+import { html, joinHtml } from './html';
+import type { Html } from './html';
+import { DELIVERIES_SCRIPT_PATH, htmlDocument, orNone, pageCsp, sendHtml } from './page';
+import { checkCaseView, checkPart, checkSection } from './receiver-check-page';
+import type { CheckState } from './receiver-check-page';
+
+export interface DeliveriesPageContext {
+  webhookUrl: string | undefined;
+  /** The deliveries forms' token. */
+  token: string;
+  /** This page's notifications, the latest activity first. */
+  notifications: readonly NotificationView[];
+  /** 1-based page number, and how many there are. */
+  page: number;
+  pages: number;
+  /** Kept at most: attempts (deliveryHistory), payments with their notifications (maxPayments). */
+  kept: { attempts: number; payments: number };
+  armed: ArmedFaults;
+  check: CheckState;
+  /** The latest attempt's id when the page was made: its event stream starts after it. */
+  lastAttemptId: number;
+}
+
+/** The faults armed and not yet used: replaced as a whole while the page is open. */
+export function armedList(armed: ArmedFaults): Html {
+  const items = [
+    armed.next &&
+      html`<li>The next ${armed.next.remaining} notification${armed.next.remaining === 1 ? '' : 's'}: ${describeFaults(armed.next.faults)}</li>`,
+    ...armed.payments.map(
+      (p) =>
+        html`<li>Payment <code>${p.paymentId}</code>, its next delivery: ${describeFaults(p.faults)}</li>`,
+    ),
+  ].filter((item) => item !== null);
+  const list =
+    items.length > 0
+      ? html`<p>Armed, not used yet:</p><ul>${joinHtml(items, html`\n`)}</ul>`
+      : html`<p>Nothing armed: notifications are sent plainly.</p>`;
+  return html`<div id="armed-faults">${list}</div>`;
+}
+
+function breakSection(context: DeliveriesPageContext): Html {
+  return html`<section id="break" aria-labelledby="break-heading">
+<h2 id="break-heading">Break it on purpose</h2>
+<p>What the real service may do to a notification, done on purpose so you can see your receiver do its work once: send it twice at the same moment, send it again after your 200, lose it on the network before it reaches you (then retry), or hold it back. Arm faults for the next notifications as payments settle, or for one payment by its id; to break one already sent, use “Resend it broken on purpose” below it.</p>
+${armedList(context.armed)}
+<details data-key="break-form"><summary>Arm faults</summary>
+<form method="post" action="/deliveries/break">
+${hidden('token', context.token)}
+<fieldset><legend>Which notifications</legend>
+<div class="field check"><input type="radio" name="target" value="next" id="break-target-next" checked><label for="break-target-next">The next notifications</label></div>
+<div class="field"><label for="break-count">How many</label><input type="number" inputmode="numeric" name="count" id="break-count" min="0" max="1000" step="1" value="1"></div>
+<div class="field check"><input type="radio" name="target" value="payment" id="break-target-payment"><label for="break-target-payment">One payment</label></div>
+<div class="field"><label for="break-payment-id">Its payment id</label><input type="text" name="paymentId" id="break-payment-id" autocomplete="off" spellcheck="false"></div>
+</fieldset>
+<fieldset><legend>Faults</legend>
+${faultFields('break')}
+</fieldset>
+<div class="actions"><button type="submit">Arm these faults</button></div>
+</form>
+</details>
+</section>`;
+}
+
+function pageLinks(context: DeliveriesPageContext): Html | null {
+  if (context.pages <= 1) return null;
+  const links = [
+    context.page > 1 &&
+      html`<a href="/deliveries${context.page === 2 ? '' : `?page=${context.page - 1}`}">Newer notifications</a>`,
+    context.page < context.pages &&
+      html`<a href="/deliveries?page=${context.page + 1}">Older notifications</a>`,
+  ].filter((link) => link !== false);
+  return html`<nav aria-label="Pages of notifications"><p>Page ${context.page} of ${context.pages}: ${joinHtml(links, html` · `)}</p></nav>`;
+}
+
+export function deliveriesPage(context: DeliveriesPageContext): Html {
+  const live = context.page === 1;
+  const groups = context.notifications.map((view) =>
+    notificationSection(view, context.token, checkCaseView(view, context.check)),
+  );
+  const list =
+    groups.length > 0
+      ? joinHtml(groups, html`\n`)
+      : html`<p id="no-deliveries">No delivery attempts yet.</p>`;
+  const body = html`<main class="wide"${live && html` data-events="/deliveries/events?after=${context.lastAttemptId}"`}>
+<h1>Webhook deliveries</h1>
+<p>Each notification is PUT to ${orNone(context.webhookUrl)} until the receiver answers HTTP 200, waiting longer after each failure, with the same bytes and signature every time. Every attempt is listed with the request as sent, the answer, how long it took and, for a failure, its likely cause. The latest ${context.kept.attempts} attempts and ${context.kept.payments} payments with their notifications are kept; older ones are forgotten. <a href="/deliveries.json">JSON</a> · <a href="/">Sandbox home</a></p>
+${live && html`<p class="note">This page updates by itself while it is open: new attempts appear without reloading.</p>`}
+<p id="deliveries-live" class="live" role="status" aria-live="polite"></p>
+${breakSection(context)}
+${checkSection(context.check, context.token)}
+<h2 id="notifications-heading">Notifications, latest activity first</h2>
+<div id="notifications">
+${list}
+</div>
+${pageLinks(context)}
+</main>`;
+  return htmlDocument({
+    title: 'Webhook deliveries – ServicePay sandbox',
+    body,
+    scripts: live ? [DELIVERIES_SCRIPT_PATH] : [],
+  });
+}
 
 /** What the deliveries page's routes use of a running sandbox. */
 export interface DeliveriesParts {

@@ -3,8 +3,8 @@
  * latest payments.
  */
 import type { ServerResponse } from 'node:http';
-import { html, joinHtml } from '../html';
-import type { Html } from '../html';
+import { html, joinHtml } from './html';
+import type { Html } from './html';
 import {
   bankPath,
   formatAmount,

@@ -477,7 +477,7 @@ describe('the executable', { timeout: 60_000 }, () => {
     const outfile = join(dir, 'sandbox-cli.mjs');
     // What rollup will build; bundled here because the tests run on sources.
     await build({
-      entryPoints: ['src/sandbox/cli.ts'],
+      entryPoints: ['src/sandbox/cli/bin.ts'],
       bundle: true,
       platform: 'node',
       format: 'esm',

@@ -1,5 +1,5 @@
 /**
- * Webhook delivery, put together from its four parts (deliveries/): the attempt log (every
+ * Webhook delivery, put together from its four parts (this folder): the attempt log (every
  * attempt kept in full, the oldest dropped beyond `deliveryHistory`), the fault plan (faults
  * armed ahead of the notifications they break), the sender (a notification signed once, each
  * copy retried until 200) and the scheduler (the timers, the attempts in flight, the stop).
@@ -9,14 +9,14 @@
  * survive (two copies at once, one more after a 200, network failures before the receiver,
  * a delay).
  */
-import type { SendCheck } from './diagnosis';
-import { SandboxError } from './errors';
-import { describeFailure } from './notification';
-import { createAttemptLog } from './deliveries/attempt-log';
-import { createFaultPlan } from './deliveries/fault-plan';
-import { createScheduler } from './deliveries/scheduler';
-import { createSender } from './deliveries/sender';
-import type { Notification } from './deliveries/sender';
+import type { SendCheck } from '../diagnosis';
+import { SandboxError } from '../errors';
+import { describeFailure } from '../notification';
+import { createAttemptLog } from './attempt-log';
+import { createFaultPlan } from './fault-plan';
+import { createScheduler } from './scheduler';
+import { createSender } from './sender';
+import type { Notification } from './sender';
 import type {
   ArmedFaults,
   DeliveryFaults,
@@ -24,10 +24,10 @@ import type {
   FinalPaymentStatus,
   WebhookDeliveryAttempt,
   WebhookRequestRecord,
-} from './types';
-import type { SandboxRetryOptions } from './sandbox-options';
+} from '../types';
+import type { SandboxRetryOptions } from '../sandbox-options';
 
-export { SIMULATED_FAILURE, retryDelay } from './deliveries/sender';
+export { SIMULATED_FAILURE, retryDelay } from './sender';
 
 export interface DelivererOptions {
   /** Receiver address; without one, notifications are not sent. */
