@@ -42,15 +42,9 @@ export interface ResolvedOptions {
   bankCheckMs: number;
   settleAfterMs: number;
   timeScale: number;
+  /** A wait of the sandbox's clock in real milliseconds: divided by timeScale, within a timer. */
+  scaled(ms: number): number;
 }
-
-export const DEFAULT_RETRY: Readonly<Required<SandboxRetryOptions>> = Object.freeze({
-  initialDelayMs: 500,
-  factor: 2,
-  maxDelayMs: 30_000,
-  maxAttempts: 20,
-  timeoutMs: 5_000,
-});
 
 /**
  * Delivery attempts kept by default: hundreds of payments' worth, a few megabytes at most
@@ -122,6 +116,7 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
       throw new SandboxConfigError(`servicepay: sandbox option ${option} must be ${what}.`, option);
     }
   }
+  const timeScale = numberOption(options, 'timeScale');
   return {
     port,
     host,
@@ -144,16 +139,17 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     authorisationWindowMs: numberOption(options, 'authorisationWindowMs'),
     bankCheckMs: numberOption(options, 'bankCheckMs'),
     settleAfterMs: numberOption(options, 'settleAfterMs'),
-    timeScale: numberOption(options, 'timeScale'),
+    timeScale,
+    scaled: (ms) => Math.min(ms / timeScale, MAX_TIMER_MS),
   };
 }
 
 /**
- * The numeric options: each one's default, its bounds and what it counts. Bounded on purpose: a
- * typo must not keep everything in memory, nor overflow a timer. All are integers but the time
- * scale, any factor (1.5 as well as 600).
+ * The numeric options: each one's default, its bounds and what it counts, an integer unless
+ * marked 'fraction'. Bounded on purpose: a typo must not keep everything in memory, overflow a
+ * timer, or retry without end.
  */
-type Bounds = [fallback: number, min: number, max: number, what: string];
+type Bounds = [fallback: number, min: number, max: number, what: string, fraction?: 'fraction'];
 const NUMBERS = {
   port: [SANDBOX_DEFAULT_PORT, 0, 65535, '0 picks a free port'],
   deliveryHistory: [DEFAULT_DELIVERY_HISTORY, 1, 100_000, 'the delivery attempts kept'],
@@ -161,26 +157,39 @@ const NUMBERS = {
   authorisationWindowMs: [DEFAULT_AUTHORISATION_WINDOW_MS, 1, MAX_TIMER_MS, 'milliseconds'],
   bankCheckMs: [DEFAULT_BANK_CHECK_MS, 0, MAX_TIMER_MS, 'milliseconds'],
   settleAfterMs: [DEFAULT_SETTLE_AFTER_MS, 0, MAX_TIMER_MS, 'milliseconds'],
-  timeScale: [1, 0.001, 1_000_000, 'a factor'],
+  // Any factor, 1.5 as well as 600.
+  timeScale: [1, 0.001, 1_000_000, 'a factor', 'fraction'],
 } satisfies Partial<Record<keyof SandboxOptions, Bounds>>;
+const RETRY: Record<keyof SandboxRetryOptions, Bounds> = {
+  initialDelayMs: [500, 0, MAX_TIMER_MS, 'milliseconds', 'fraction'],
+  factor: [2, 1, 100, 'a factor', 'fraction'],
+  maxDelayMs: [30_000, 0, MAX_TIMER_MS, 'milliseconds', 'fraction'],
+  maxAttempts: [20, 1, 1000, 'attempts'],
+  timeoutMs: [5_000, 1, MAX_TIMER_MS, 'milliseconds', 'fraction'],
+};
 
-/** A numeric option, checked: its default when absent, else a number within its bounds. */
-function numberOption(
-  options: SandboxOptions,
-  option: keyof typeof NUMBERS & keyof SandboxOptions,
-): number {
-  const [fallback, min, max, what]: Bounds = NUMBERS[option];
-  const integer = option !== 'timeScale';
-  const value: unknown = options[option];
+/** The webhook retry policy's defaults. */
+export const DEFAULT_RETRY: Readonly<Required<SandboxRetryOptions>> = Object.freeze(
+  retryPolicy({}),
+);
+
+/** A numeric option, checked. */
+function numberOption(options: SandboxOptions, option: keyof typeof NUMBERS): number {
+  return checkNumber(options[option], option, NUMBERS[option]);
+}
+
+/** A number, checked: its default when absent, else a number within its bounds. */
+function checkNumber(value: unknown, option: string, bounds: Bounds): number {
+  const [fallback, min, max, what, fraction] = bounds;
   if (value === undefined) return fallback;
   if (
     typeof value !== 'number' ||
-    !(integer ? Number.isInteger(value) : Number.isFinite(value)) ||
+    !(fraction ? Number.isFinite(value) : Number.isInteger(value)) ||
     value < min ||
     value > max
   ) {
     throw new SandboxConfigError(
-      `servicepay: sandbox option ${option} must be ${integer ? 'an integer' : 'a number'} from ${min} to ${max} (${what}), got ${String(value)}.`,
+      `servicepay: sandbox option ${option} must be ${fraction ? 'a number' : 'an integer'} from ${min} to ${max} (${what}), got ${String(value)}.`,
       option,
     );
   }
@@ -279,39 +288,14 @@ function callbackUrl(value: unknown, option: string): URL | undefined {
   return url;
 }
 
+/** The retry option, checked: each key within its bounds, the default where not given. */
 function retryPolicy(retry: SandboxRetryOptions | undefined): Required<SandboxRetryOptions> {
   if (retry !== undefined && (typeof retry !== 'object' || retry === null)) {
     throw new SandboxConfigError('servicepay: sandbox option retry must be an object.', 'retry');
   }
-  const policy = { ...DEFAULT_RETRY, ...stripUndefined(retry ?? {}) };
-  const check = (key: keyof SandboxRetryOptions, ok: (n: number) => boolean, rule: string) => {
-    const value = policy[key];
-    if (typeof value !== 'number' || !ok(value)) {
-      throw new SandboxConfigError(
-        `servicepay: sandbox option retry.${key} must be ${rule}, got ${String(value)}.`,
-        `retry.${key}`,
-      );
-    }
-  };
-  // Bounded on purpose: a typo must not produce a retry loop that never ends or a timer
-  // overflow.
-  const MAX_MS = MAX_TIMER_MS;
-  check(
-    'initialDelayMs',
-    (n) => Number.isFinite(n) && n >= 0 && n <= MAX_MS,
-    'from 0 to 2147483647',
-  );
-  check('factor', (n) => Number.isFinite(n) && n >= 1 && n <= 100, 'from 1 to 100');
-  check('maxDelayMs', (n) => Number.isFinite(n) && n >= 0 && n <= MAX_MS, 'from 0 to 2147483647');
-  check(
-    'maxAttempts',
-    (n) => Number.isInteger(n) && n >= 1 && n <= 1000,
-    'an integer from 1 to 1000',
-  );
-  check('timeoutMs', (n) => Number.isFinite(n) && n > 0 && n <= MAX_MS, 'from 1 to 2147483647');
-  return policy;
-}
-
-function stripUndefined<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+  const entries = Object.entries(RETRY).map(([key, bounds]) => [
+    key,
+    checkNumber(retry?.[key as keyof SandboxRetryOptions], `retry.${key}`, bounds),
+  ]);
+  return Object.fromEntries(entries) as Required<SandboxRetryOptions>;
 }

@@ -1,14 +1,14 @@
 /**
- * The commands that act on a running sandbox (resend, break, check-receiver, rotate-key): the
- * CLI's door to its command layer. The flags become a command, POSTed as the JSON that the
+ * The commands that act on a running sandbox (resend, break, check-receiver, complete-late,
+ * pay-again, rotate-key): the CLI's door to its command layer. The flags become a command, POSTed as the JSON that the
  * sandbox's `/deliveries/<command>` (and `/keys/…`) take from tools on this machine.
  */
 import { commandToJson } from '../commands/commands';
 import type { DeliveriesCommand } from '../commands/commands';
 import { caseSpec } from '../diagnosis';
-import { describeFaults } from '../faults';
+import { describeFaults } from '../deliveries/faults';
 import { describeFailure } from '../notification';
-import type { ArmedFaults, DeliveryFaults, ReceiverCheckReport } from '../types';
+import type { ArmedFaults, DeliveryFaults, ReceiverCheckReport, SandboxPayment } from '../types';
 import { EXIT_FAILURE, EXIT_OK, UsageError, parse, wholeNumber } from './args';
 import type { CliIo } from './args';
 import {
@@ -145,6 +145,27 @@ export async function checkReceiverCommand(argv: readonly string[], io: CliIo): 
   }
   io.out(report.note);
   return failed === 0 ? EXIT_OK : EXIT_FAILURE;
+}
+
+/** `complete-late <payment-id>` and `pay-again <payment-id>`: a payment's late or second pay. */
+export async function paymentCommand(
+  name: 'complete-late' | 'pay-again',
+  argv: readonly string[],
+  io: CliIo,
+): Promise<number> {
+  const { values, positionals } = parse(argv, CHECK_OPTIONS, true);
+  if (positionals.length !== 1) {
+    throw new UsageError(`${name} needs one payment id: servicepay-sandbox ${name} <payment-id>`);
+  }
+  const answer = await run(values.sandbox, { name, paymentId: positionals[0]! });
+  const payment = answer.payment as SandboxPayment;
+  io.out(
+    name === 'complete-late'
+      ? `Payment ${payment.paymentId} is COMPLETED now: its late notification is on its way.`
+      : `Paid again: payment ${payment.paymentId} (merchantPaymentId ${String(payment.merchantPaymentId)}), COMPLETED, for the order of ${positionals[0]}.`,
+  );
+  io.out(`Watch it at ${String(answer.deliveries)}`);
+  return EXIT_OK;
 }
 
 /** `rotate-key [--prepare]`: rehearses a key rotation on a running sandbox. */

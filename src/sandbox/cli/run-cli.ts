@@ -5,7 +5,13 @@
  */
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, HelpRequested, UsageError } from './args';
 import type { CliIo } from './args';
-import { breakCommand, checkReceiverCommand, resendCommand, rotateKeyCommand } from './remote';
+import {
+  breakCommand,
+  checkReceiverCommand,
+  paymentCommand,
+  resendCommand,
+  rotateKeyCommand,
+} from './remote';
 import { sendWebhookCommand } from './send-webhook';
 import { serveCommand } from './serve';
 import { USAGE } from './usage';
@@ -31,6 +37,9 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
     if (argv[0] === 'break') return await breakCommand(argv.slice(1), io);
     if (argv[0] === 'check-receiver') return await checkReceiverCommand(argv.slice(1), io);
     if (argv[0] === 'rotate-key') return await rotateKeyCommand(argv.slice(1), io);
+    if (argv[0] === 'complete-late' || argv[0] === 'pay-again') {
+      return await paymentCommand(argv[0], argv.slice(1), io);
+    }
     return await serveCommand(argv, io);
   } catch (error) {
     if (error instanceof HelpRequested) {

@@ -11,7 +11,7 @@ import { send, sendError, sendJson } from '../http';
 import type { Doors } from '../http';
 import { html } from '../pages/html';
 import type { SandboxInstitution } from '../sandbox-options';
-import { applicationIdError, environmentError, isEnvironment } from './validation';
+import { applicationIdError, environmentError, isEnvironment } from './payments';
 
 /** The banks of a running sandbox, by id, each with every field. */
 export type Institutions = ReadonlyMap<string, Required<SandboxInstitution>>;

@@ -4,6 +4,7 @@
  * a line (attemptLine) and told to the listeners (the deliveries page's event stream,
  * onDelivery).
  */
+import { createListeners } from '../listeners';
 import { hintLine } from './hints';
 import type { WebhookDeliveryAttempt } from '../types';
 
@@ -46,9 +47,11 @@ export interface AttemptLog {
   attempts(): WebhookDeliveryAttempt[];
   /** The attempts kept, newest first (not copies: to read only). */
   newestFirst(): Iterable<WebhookDeliveryAttempt>;
+  /** The id of the latest attempt (0 before the first). */
   lastAttemptId(): number;
   /** The attempts kept with an id above `id`, oldest first (not copies: to read only). */
   attemptsAfter(id: number): readonly WebhookDeliveryAttempt[];
+  /** Calls the listener with each new attempt record; returns the unsubscribe function. */
   subscribe(listener: (attempt: WebhookDeliveryAttempt) => void): () => void;
   clear(): void;
 }
@@ -61,7 +64,12 @@ export function createAttemptLog(options: {
 }): AttemptLog {
   const { log } = options;
   const records: WebhookDeliveryAttempt[] = [];
-  const listeners = new Set<(attempt: WebhookDeliveryAttempt) => void>();
+  // A throwing observer must not stop the delivery it observes.
+  const listeners = createListeners<WebhookDeliveryAttempt>((error) =>
+    log(`onDelivery threw: ${options.describe(error)}`),
+  );
+  const { onAttempt } = options;
+  if (onAttempt) listeners.subscribe((attempt) => onAttempt(structuredClone(attempt)));
   let lastId = 0;
 
   return {
@@ -70,14 +78,7 @@ export function createAttemptLog(options: {
       records.push(attempt);
       if (records.length > options.history) records.splice(0, records.length - options.history);
       log(attemptLine(attempt, forged));
-      for (const listener of [...listeners, options.onAttempt]) {
-        try {
-          listener?.(structuredClone(attempt));
-        } catch (error) {
-          // A throwing observer must not stop the delivery it observes.
-          log(`onDelivery threw: ${options.describe(error)}`);
-        }
-      }
+      listeners.emit(structuredClone(attempt));
     },
     attempts: () => records.map((attempt) => structuredClone(attempt)),
     *newestFirst() {
@@ -90,10 +91,7 @@ export function createAttemptLog(options: {
       while (start > 0 && records[start - 1]!.id > id) start -= 1;
       return records.slice(start);
     },
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    clear: () => listeners.clear(),
+    subscribe: listeners.subscribe,
+    clear: listeners.clear,
   };
 }

@@ -1,6 +1,7 @@
 /**
  * The deliveries page, a webhook workbench: what the sandbox does with notifications, break it
- * on purpose (with the faults armed), the receiver check, and the notifications themselves
+ * on purpose (with the faults armed), the receiver check, slow and lost payments (what is
+ * scheduled, a late COMPLETED, a second paid attempt), and the notifications themselves
  * (deliveries-notification.ts); its routes, the page and its event stream. Plain forms that
  * work without script, whose actions are the command layer's (commands/); the page's one
  * script (deliveries-live.js, served as a file) only keeps it up to date.
@@ -8,11 +9,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Deliverer, NotificationView } from '../deliveries/deliverer';
 import type { ReceiverCheck } from '../diagnosis';
-import { describeFaults } from '../faults';
+import { describeFaults } from '../deliveries/faults';
 import { DELIVERIES_FORM, startEventStream } from '../http';
 import type { Doors } from '../http';
+import type { Lifecycle } from '../lifecycle';
 import type { ResolvedOptions } from '../options';
-import type { ArmedFaults, WebhookDeliveryAttempt } from '../types';
+import type { ArmedFaults, ScheduledStep, WebhookDeliveryAttempt } from '../types';
 import {
   attemptSummary,
   faultFields,
@@ -21,7 +23,14 @@ import {
 } from './deliveries-notification';
 import { html, joinHtml } from './html';
 import type { Html } from './html';
-import { DELIVERIES_SCRIPT_PATH, htmlDocument, orNone, pageCsp, sendHtml } from './page';
+import {
+  DELIVERIES_SCRIPT_PATH,
+  htmlDocument,
+  orNone,
+  pageCsp,
+  sendHtml,
+  timeElement,
+} from './page';
 import { checkCaseView, checkPart, checkSection } from './receiver-check-page';
 import type { CheckState } from './receiver-check-page';
 
@@ -40,6 +49,52 @@ export interface DeliveriesPageContext {
   check: CheckState;
   /** The latest attempt's id when the page was made: its event stream starts after it. */
   lastAttemptId: number;
+  scheduled: readonly ScheduledStep[];
+  waits: Waits;
+}
+
+type Waits = Pick<
+  ResolvedOptions,
+  'authorisationWindowMs' | 'bankCheckMs' | 'settleAfterMs' | 'timeScale'
+>;
+
+const WHEN: Record<ScheduledStep['reason'], string> = {
+  'authorisation-window': 'when its authorisation window closes',
+  'bank-check': 'when the bank’s check ends',
+  settlement: 'when it settles',
+};
+
+/** The steps scheduled and not taken yet: replaced as a whole while the page is open. */
+export function scheduledList(steps: readonly ScheduledStep[]): Html {
+  const items = steps.map(
+    (step) =>
+      html`<li>Payment <code>${step.paymentId}</code>: ${step.status} ${WHEN[step.reason]}, at ${timeElement(step.at)}</li>`,
+  );
+  const list =
+    items.length > 0
+      ? html`<p>Scheduled:</p><ul>${joinHtml(items, html`\n`)}</ul>`
+      : html`<p>Nothing scheduled.</p>`;
+  return html`<div id="scheduled">${list}</div>`;
+}
+
+const minutes = (ms: number) => `${Number((ms / 60_000).toFixed(3))} min`;
+
+function lifecycleSection(context: DeliveriesPageContext): Html {
+  const { waits } = context;
+  const scale =
+    waits.timeScale !== 1 &&
+    html` The sandbox’s clock runs ${waits.timeScale} times faster (timeScale): these waits, and a delivery’s delay, take that much less real time.`;
+  return html`<section id="lifecycle" aria-labelledby="lifecycle-heading">
+<h2 id="lifecycle-heading">Slow and lost payments</h2>
+<p>Beside Approve, Reject and Bank error, the bank page plays a shopper who leaves without deciding (FAILED when the authorisation window of ${minutes(waits.authorisationWindowMs)} closes), a bank still checking (PENDING at once, COMPLETED ${minutes(waits.bankCheckMs)} later) and a payment that settles later (COMPLETED, then SETTLED ${minutes(waits.settleAfterMs)} later).${scale} What was sent, and when, is under each notification below.</p>
+${scheduledList(context.scheduled)}
+<form method="post" action="/deliveries/complete-late">
+${hidden('token', context.token)}
+<div class="field"><label for="lifecycle-payment-id">Payment id</label><input type="text" name="paymentId" id="lifecycle-payment-id" autocomplete="off" spellcheck="false" required></div>
+<p class="note">A late COMPLETED completes that payment now (one left undecided or FAILED), as a bank that confirms after the shop gave up on the order. Paying its order again makes a second payment of the same amount and metadata, COMPLETED, as a shopper who paid in two tabs.</p>
+<div class="actions"><button type="submit">Send a late COMPLETED</button><button type="submit" formaction="/deliveries/pay-again">Pay the same order again</button></div>
+</form>
+</section>`;
 }
 
 /** The faults armed and not yet used: replaced as a whole while the page is open. */
@@ -109,6 +164,7 @@ ${live && html`<p class="note">This page updates by itself while it is open: new
 <p id="deliveries-live" class="live" role="status" aria-live="polite"></p>
 ${breakSection(context)}
 ${checkSection(context.check, context.token)}
+${lifecycleSection(context)}
 <h2 id="notifications-heading">Notifications, latest activity first</h2>
 <div id="notifications">
 ${list}
@@ -124,10 +180,11 @@ ${pageLinks(context)}
 
 /** What the deliveries page's routes use of a running sandbox. */
 export interface DeliveriesParts {
-  options: Pick<ResolvedOptions, 'webhookUrl' | 'deliveryHistory' | 'maxPayments'>;
+  options: Pick<ResolvedOptions, 'webhookUrl' | 'deliveryHistory' | 'maxPayments'> & Waits;
   doors: Pick<Doors, 'token'>;
   deliverer: Deliverer;
   checker: ReceiverCheck;
+  lifecycle: Pick<Lifecycle, 'scheduled' | 'subscribe'>;
 }
 
 /** Notifications per page of /deliveries: enough to scan, few enough to render at once. */
@@ -159,6 +216,8 @@ export function showDeliveries(
     armed: deliverer.armed(),
     check: checkState(parts),
     lastAttemptId: deliverer.lastAttemptId(),
+    scheduled: parts.lifecycle.scheduled(),
+    waits: options,
   });
   sendHtml(
     res,
@@ -172,7 +231,8 @@ export function showDeliveries(
 
 /**
  * The deliveries page's event stream: each new attempt as its notification's section, the
- * receiver check's part when a check starts or ends, and the armed faults when they change.
+ * receiver check's part when a check starts or ends, and the armed faults and the scheduled
+ * steps when they change.
  * Nothing but what the page shows, and only to this origin (no CORS).
  */
 export function deliveryEvents(
@@ -181,7 +241,7 @@ export function deliveryEvents(
   query: URLSearchParams,
   parts: DeliveriesParts,
 ): void {
-  const { doors, deliverer, checker } = parts;
+  const { doors, deliverer, checker, lifecycle } = parts;
   startEventStream(res);
   const token = doors.token(DELIVERIES_FORM);
   const write = (event: string, data: unknown, id?: number) => {
@@ -206,6 +266,8 @@ export function deliveryEvents(
     write('check', { html: String(checkPart(state, token)), summary });
   };
   const sendArmed = () => write('section', { html: String(armedList(deliverer.armed())) });
+  const sendScheduled = () =>
+    write('section', { html: String(scheduledList(lifecycle.scheduled())) });
   // What happened between the page's rendering (or a dropped connection: the browser then
   // sends Last-Event-ID) and now, so that an attempt made meanwhile is not missed.
   const after = Number(req.headers['last-event-id'] ?? query.get('after') ?? Number.NaN);
@@ -218,13 +280,13 @@ export function deliveryEvents(
     for (const attempt of missed.values()) sendAttempt(attempt);
     sendCheck(false);
     sendArmed();
+    sendScheduled();
   }
-  const offAttempts = deliverer.subscribe(sendAttempt);
-  const offCheck = checker.subscribe(() => sendCheck(true));
-  const offArmed = deliverer.subscribeArmed(sendArmed);
-  res.on('close', () => {
-    offAttempts();
-    offCheck();
-    offArmed();
-  });
+  const offs = [
+    deliverer.subscribe(sendAttempt),
+    checker.subscribe(() => sendCheck(true)),
+    deliverer.subscribeArmed(sendArmed),
+    lifecycle.subscribe(sendScheduled),
+  ];
+  res.on('close', () => offs.forEach((off) => off()));
 }
