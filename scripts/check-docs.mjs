@@ -249,6 +249,20 @@ const REFERENCES = [
     table: 'the options table of `window.Service`',
     extra: [],
   },
+  {
+    type: 'SandboxOptions',
+    source: 'src/sandbox/sandbox-options.ts',
+    doc: 'docs/sandbox.md',
+    table: 'the options table of `startSandbox`',
+    extra: [],
+  },
+  {
+    type: 'Sandbox',
+    source: 'src/sandbox/types.ts',
+    doc: 'docs/sandbox.md',
+    table: 'the table of what `startSandbox` resolves with',
+    extra: [],
+  },
 ];
 
 /** Where `spec N.N` citations must lead. */

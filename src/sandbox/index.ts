@@ -17,6 +17,7 @@ export { SCRIPT_HOST_PATH } from './contract/script-host';
 export {
   buildTestWebhookPayload,
   BANK_ERROR_DESCRIPTION,
+  EXPIRED_DESCRIPTION,
   REJECTED_DESCRIPTION,
   sendTestWebhook,
 } from './notification';
@@ -34,6 +35,8 @@ export type {
   Sandbox,
   SandboxPayment,
   SandboxPaymentStatus,
+  BankDecision,
+  ScheduledStep,
   FinalPaymentStatus,
   SettleOutcome,
   WebhookDeliveryAttempt,
