@@ -30,12 +30,18 @@ export class UsageError extends Error {}
 /** `--help` (or `-h`) given to any command: runCli prints the usage and exits 0. */
 export class HelpRequested extends Error {}
 
-export function parse<T extends NonNullable<ParseArgsConfig['options']>>(
+type Options = NonNullable<ParseArgsConfig['options']>;
+/** What parseArgs gives for these options (named, so the package's declarations can say it). */
+type Parsed<T extends Options> = ReturnType<
+  typeof parseArgs<{ args: string[]; options: T; strict: true; allowPositionals: boolean }>
+>;
+
+export function parse<T extends Options>(
   args: readonly string[],
   options: T,
   allowPositionals = false,
-) {
-  let parsed;
+): Parsed<T> {
+  let parsed: Parsed<T>;
   try {
     parsed = parseArgs({ args: [...args], options, strict: true, allowPositionals });
   } catch (error) {
