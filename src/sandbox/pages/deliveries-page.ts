@@ -7,7 +7,7 @@
  * script (deliveries-live.js, served as a file) only keeps it up to date.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Deliverer, NotificationView } from '../deliveries/deliverer';
+import type { Deliverer } from '../deliveries/deliverer';
 import type { ReceiverCheck } from '../diagnosis';
 import { describeFaults } from '../deliveries/faults';
 import { DELIVERIES_FORM, startEventStream } from '../http';
@@ -34,30 +34,6 @@ import {
 import { checkCaseView, checkPart, checkSection } from './receiver-check-page';
 import type { CheckState } from './receiver-check-page';
 
-export interface DeliveriesPageContext {
-  webhookUrl: string | undefined;
-  /** The deliveries forms' token. */
-  token: string;
-  /** This page's notifications, the latest activity first. */
-  notifications: readonly NotificationView[];
-  /** 1-based page number, and how many there are. */
-  page: number;
-  pages: number;
-  /** Kept at most: attempts (deliveryHistory), payments with their notifications (maxPayments). */
-  kept: { attempts: number; payments: number };
-  armed: ArmedFaults;
-  check: CheckState;
-  /** The latest attempt's id when the page was made: its event stream starts after it. */
-  lastAttemptId: number;
-  scheduled: readonly ScheduledStep[];
-  waits: Waits;
-}
-
-type Waits = Pick<
-  ResolvedOptions,
-  'authorisationWindowMs' | 'bankCheckMs' | 'settleAfterMs' | 'timeScale'
->;
-
 const WHEN: Record<ScheduledStep['reason'], string> = {
   'authorisation-window': 'when its authorisation window closes',
   'bank-check': 'when the bank’s check ends',
@@ -79,17 +55,16 @@ export function scheduledList(steps: readonly ScheduledStep[]): Html {
 
 const minutes = (ms: number) => `${Number((ms / 60_000).toFixed(3))} min`;
 
-function lifecycleSection(context: DeliveriesPageContext): Html {
-  const { waits } = context;
+function lifecycleSection({ options: waits, lifecycle }: DeliveriesParts, token: string): Html {
   const scale =
     waits.timeScale !== 1 &&
     html` The sandbox’s clock runs ${waits.timeScale} times faster (timeScale): these waits, and a delivery’s delay, take that much less real time.`;
   return html`<section id="lifecycle" aria-labelledby="lifecycle-heading">
 <h2 id="lifecycle-heading">Slow and lost payments</h2>
 <p>Beside Approve, Reject and Bank error, the bank page plays a shopper who leaves without deciding (FAILED when the authorisation window of ${minutes(waits.authorisationWindowMs)} closes), a bank still checking (PENDING at once, COMPLETED ${minutes(waits.bankCheckMs)} later) and a payment that settles later (COMPLETED, then SETTLED ${minutes(waits.settleAfterMs)} later).${scale} What was sent, and when, is under each notification below.</p>
-${scheduledList(context.scheduled)}
+${scheduledList(lifecycle.scheduled())}
 <form method="post" action="/deliveries/complete-late">
-${hidden('token', context.token)}
+${hidden('token', token)}
 <div class="field"><label for="lifecycle-payment-id">Payment id</label><input type="text" name="paymentId" id="lifecycle-payment-id" autocomplete="off" spellcheck="false" required></div>
 <p class="note">A late COMPLETED completes that payment now (one left undecided or FAILED), as a bank that confirms after the shop gave up on the order. Paying its order again makes a second payment of the same amount and metadata, COMPLETED, as a shopper who paid in two tabs.</p>
 <div class="actions"><button type="submit">Send a late COMPLETED</button><button type="submit" formaction="/deliveries/pay-again">Pay the same order again</button></div>
@@ -114,14 +89,14 @@ export function armedList(armed: ArmedFaults): Html {
   return html`<div id="armed-faults">${list}</div>`;
 }
 
-function breakSection(context: DeliveriesPageContext): Html {
+function breakSection(armed: ArmedFaults, token: string): Html {
   return html`<section id="break" aria-labelledby="break-heading">
 <h2 id="break-heading">Break it on purpose</h2>
 <p>What the real service may do to a notification, done on purpose so you can see your receiver do its work once: send it twice at the same moment, send it again after your 200, lose it on the network before it reaches you (then retry), or hold it back. Arm faults for the next notifications as payments settle, or for one payment by its id; to break one already sent, use “Resend it broken on purpose” below it.</p>
-${armedList(context.armed)}
+${armedList(armed)}
 <details data-key="break-form"><summary>Arm faults</summary>
 <form method="post" action="/deliveries/break">
-${hidden('token', context.token)}
+${hidden('token', token)}
 <fieldset><legend>Which notifications</legend>
 <div class="field check"><input type="radio" name="target" value="next" id="break-target-next" checked><label for="break-target-next">The next notifications</label></div>
 <div class="field"><label for="break-count">How many</label><input type="number" inputmode="numeric" name="count" id="break-count" min="0" max="1000" step="1" value="1"></div>
@@ -137,39 +112,48 @@ ${faultFields('break')}
 </section>`;
 }
 
-function pageLinks(context: DeliveriesPageContext): Html | null {
-  if (context.pages <= 1) return null;
+function pageLinks(page: number, pages: number): Html | null {
+  if (pages <= 1) return null;
   const links = [
-    context.page > 1 &&
-      html`<a href="/deliveries${context.page === 2 ? '' : `?page=${context.page - 1}`}">Newer notifications</a>`,
-    context.page < context.pages &&
-      html`<a href="/deliveries?page=${context.page + 1}">Older notifications</a>`,
+    page > 1 &&
+      html`<a href="/deliveries${page === 2 ? '' : `?page=${page - 1}`}">Newer notifications</a>`,
+    page < pages && html`<a href="/deliveries?page=${page + 1}">Older notifications</a>`,
   ].filter((link) => link !== false);
-  return html`<nav aria-label="Pages of notifications"><p>Page ${context.page} of ${context.pages}: ${joinHtml(links, html` · `)}</p></nav>`;
+  return html`<nav aria-label="Pages of notifications"><p>Page ${page} of ${pages}: ${joinHtml(links, html` · `)}</p></nav>`;
 }
 
-export function deliveriesPage(context: DeliveriesPageContext): Html {
-  const live = context.page === 1;
-  const groups = context.notifications.map((view) =>
-    notificationSection(view, context.token, checkCaseView(view, context.check)),
-  );
+/** The deliveries page: `?page=n` for older notifications (only the first page is live). */
+export function deliveriesPage(parts: DeliveriesParts, query: URLSearchParams): Html {
+  const { options, deliverer } = parts;
+  const token = parts.doors.token(DELIVERIES_FORM);
+  const check = checkState(parts);
+  const all = deliverer.notifications();
+  const pages = Math.max(1, Math.ceil(all.length / NOTIFICATIONS_PER_PAGE));
+  const asked = Number(query.get('page') ?? '1');
+  const page = Number.isInteger(asked) ? Math.min(Math.max(asked, 1), pages) : 1;
+  const start = (page - 1) * NOTIFICATIONS_PER_PAGE;
+  const live = page === 1;
+  const groups = all
+    .slice(start, start + NOTIFICATIONS_PER_PAGE)
+    .map((view) => notificationSection(view, token, checkCaseView(view, check)));
   const list =
     groups.length > 0
       ? joinHtml(groups, html`\n`)
       : html`<p id="no-deliveries">No delivery attempts yet.</p>`;
-  const body = html`<main class="wide"${live && html` data-events="/deliveries/events?after=${context.lastAttemptId}"`}>
+  // The event stream starts after the latest attempt when the page was made.
+  const body = html`<main class="wide"${live && html` data-events="/deliveries/events?after=${deliverer.lastAttemptId()}"`}>
 <h1>Webhook deliveries</h1>
-<p>Each notification is PUT to ${orNone(context.webhookUrl)} until the receiver answers HTTP 200, waiting longer after each failure, with the same bytes and signature every time. Every attempt is listed with the request as sent, the answer, how long it took and, for a failure, its likely cause. The latest ${context.kept.attempts} attempts and ${context.kept.payments} payments with their notifications are kept; older ones are forgotten. <a href="/deliveries.json">JSON</a> · <a href="/">Sandbox home</a></p>
+<p>Each notification is PUT to ${orNone(options.webhookUrl?.href)} until the receiver answers HTTP 200, waiting longer after each failure, with the same bytes and signature every time. Every attempt is listed with the request as sent, the answer, how long it took and, for a failure, its likely cause. The latest ${options.deliveryHistory} attempts and ${options.maxPayments} payments with their notifications are kept; older ones are forgotten. <a href="/deliveries.json">JSON</a> · <a href="/">Sandbox home</a></p>
 ${live && html`<p class="note">This page updates by itself while it is open: new attempts appear without reloading.</p>`}
 <p id="deliveries-live" class="live" role="status" aria-live="polite"></p>
-${breakSection(context)}
-${checkSection(context.check, context.token)}
-${lifecycleSection(context)}
+${breakSection(deliverer.armed(), token)}
+${checkSection(check, token)}
+${lifecycleSection(parts, token)}
 <h2 id="notifications-heading">Notifications, latest activity first</h2>
 <div id="notifications">
 ${list}
 </div>
-${pageLinks(context)}
+${pageLinks(page, pages)}
 </main>`;
   return htmlDocument({
     title: 'Webhook deliveries – ServicePay sandbox',
@@ -180,7 +164,16 @@ ${pageLinks(context)}
 
 /** What the deliveries page's routes use of a running sandbox. */
 export interface DeliveriesParts {
-  options: Pick<ResolvedOptions, 'webhookUrl' | 'deliveryHistory' | 'maxPayments'> & Waits;
+  options: Pick<
+    ResolvedOptions,
+    | 'webhookUrl'
+    | 'deliveryHistory'
+    | 'maxPayments'
+    | 'authorisationWindowMs'
+    | 'bankCheckMs'
+    | 'settleAfterMs'
+    | 'timeScale'
+  >;
   doors: Pick<Doors, 'token'>;
   deliverer: Deliverer;
   checker: ReceiverCheck;
@@ -194,35 +187,15 @@ function checkState({ checker, options }: DeliveriesParts): CheckState {
   return { ...checker.state(), available: options.webhookUrl !== undefined };
 }
 
-/** The deliveries page: `?page=n` for older notifications (only the first page is live). */
 export function showDeliveries(
   res: ServerResponse,
   query: URLSearchParams,
   parts: DeliveriesParts,
 ): void {
-  const { options, doors, deliverer } = parts;
-  const all = deliverer.notifications();
-  const pages = Math.max(1, Math.ceil(all.length / NOTIFICATIONS_PER_PAGE));
-  const asked = Number(query.get('page') ?? '1');
-  const page = Number.isInteger(asked) ? Math.min(Math.max(asked, 1), pages) : 1;
-  const start = (page - 1) * NOTIFICATIONS_PER_PAGE;
-  const html = deliveriesPage({
-    webhookUrl: options.webhookUrl?.href,
-    token: doors.token(DELIVERIES_FORM),
-    notifications: all.slice(start, start + NOTIFICATIONS_PER_PAGE),
-    page,
-    pages,
-    kept: { attempts: options.deliveryHistory, payments: options.maxPayments },
-    armed: deliverer.armed(),
-    check: checkState(parts),
-    lastAttemptId: deliverer.lastAttemptId(),
-    scheduled: parts.lifecycle.scheduled(),
-    waits: options,
-  });
   sendHtml(
     res,
     200,
-    html,
+    deliveriesPage(parts, query),
     // As on the bank page: its forms must send the real Origin, which the actions compare.
     { 'Referrer-Policy': 'same-origin' },
     pageCsp([], { script: true }),
