@@ -32,7 +32,7 @@ export const entries = {
   'webhook-redis': 'src/webhook/stores/redis.ts',
   'webhook-testing': 'src/webhook/testing.ts',
   sandbox: 'src/sandbox/index.ts',
-  'sandbox-cli': 'src/sandbox/cli.ts',
+  'sandbox-cli': 'src/sandbox/cli/bin.ts',
   vanilla: 'src/vanilla/index.ts',
 };
 

@@ -277,6 +277,20 @@ const REFERENCES = [
     table: 'the table of the context the receiver’s hooks are given',
     extra: [],
   },
+  {
+    type: 'SandboxOptions',
+    source: 'src/sandbox/sandbox-options.ts',
+    doc: 'docs/sandbox.md',
+    table: 'the options table of `startSandbox`',
+    extra: [],
+  },
+  {
+    type: 'Sandbox',
+    source: 'src/sandbox/types.ts',
+    doc: 'docs/sandbox.md',
+    table: 'the table of what `startSandbox` resolves with',
+    extra: [],
+  },
 ];
 
 /** Where `spec N.N` citations must lead. */

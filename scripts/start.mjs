@@ -1,7 +1,9 @@
 // `npm start`: builds the package when its sources are newer than dist/, starts the local
 // sandbox of the service and the example checkout (React, and the same on a plain page with the
 // script tag, served by the sandbox as its script host), prints the URLs to open, and stops both
-// cleanly on Ctrl-C. PORT, SANDBOX_PORT and HOST choose where they listen.
+// cleanly on Ctrl-C. PORT, SANDBOX_PORT and HOST choose where they listen; SANDBOX_TIME_SCALE,
+// SANDBOX_AUTHORISATION_WINDOW_MS, SANDBOX_BANK_CHECK_MS and SANDBOX_SETTLE_AFTER_MS the
+// sandbox's clock for slow and lost payments (docs/sandbox.md).
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -91,6 +93,18 @@ const host = process.env.HOST ?? '127.0.0.1';
 const unavailableBank = DEFAULT_INSTITUTIONS.find((institution) => institution.id === 'santander');
 const checkoutPort = Number(process.env.PORT ?? 4000);
 const sandboxPort = Number(process.env.SANDBOX_PORT ?? 4010);
+/** The sandbox's lifecycle options from the environment: `SANDBOX_TIME_SCALE=60 npm start`. */
+const LIFECYCLE_ENV = {
+  SANDBOX_TIME_SCALE: 'timeScale',
+  SANDBOX_AUTHORISATION_WINDOW_MS: 'authorisationWindowMs',
+  SANDBOX_BANK_CHECK_MS: 'bankCheckMs',
+  SANDBOX_SETTLE_AFTER_MS: 'settleAfterMs',
+};
+const lifecycle = Object.fromEntries(
+  Object.entries(LIFECYCLE_ENV)
+    .filter(([variable]) => process.env[variable] !== undefined)
+    .map(([variable, option]) => [option, Number(process.env[variable])]),
+);
 const running = [];
 async function stopAll() {
   await Promise.all(running.map((server) => server.stop()));
@@ -112,6 +126,7 @@ const sandbox = await listen('the sandbox', 'SANDBOX_PORT', sandboxPort, () =>
     // The bank page names the shop the shopper is paying, as a real bank's would.
     applications: { [SANDBOX_APPLICATION_ID]: { merchantName: checkout.merchantName } },
     unavailableInstitutions: [unavailableBank.id],
+    ...lifecycle,
   }),
 );
 running.push(sandbox);

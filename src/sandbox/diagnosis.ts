@@ -9,6 +9,7 @@
  * report says in so many words (RECEIVER_CHECK_NOTE).
  */
 import { SandboxError } from './errors';
+import { createListeners } from './listeners';
 import { buildTestWebhookPayload } from './notification';
 import type {
   DeliveryFaults,
@@ -207,16 +208,9 @@ export function createReceiverCheck(options: {
   const now = options.now ?? (() => new Date());
   let running: Promise<ReceiverCheckReport> | undefined;
   let report: ReceiverCheckReport | null = null;
-  const listeners = new Set<() => void>();
-  const notify = () => {
-    for (const listener of listeners) {
-      try {
-        listener();
-      } catch {
-        // A page's event stream that broke must not stop the check.
-      }
-    }
-  };
+  // A page's event stream that broke must not stop the check.
+  const listeners = createListeners();
+  const notify = () => listeners.emit();
   // Quick enough to wait for, enough attempts for the network-failures case to get through.
   const policy: Required<SandboxRetryOptions> = {
     initialDelayMs: Math.min(options.retry.initialDelayMs, 200),
@@ -300,10 +294,7 @@ export function createReceiverCheck(options: {
       return running;
     },
     state: () => ({ running: running !== undefined, report }),
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
+    subscribe: listeners.subscribe,
   };
 }
 

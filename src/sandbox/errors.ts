@@ -8,14 +8,16 @@
 /**
  * What went wrong, for code that acts on it: `unknown-payment` (no payment has the id),
  * `no-notification` (the payment has sent none), `payment-pending` (not final yet),
- * `no-webhook-url` (the sandbox sends no notification), `stopped` (the sandbox was stopped),
- * `invalid-argument` (a value given to a method, the API or the CLI), `invalid-option`
- * (SandboxConfigError), `body-too-large` (a request body over its limit), `listen-failed`.
+ * `payment-completed` (already COMPLETED or SETTLED), `no-webhook-url` (the sandbox sends no
+ * notification), `stopped` (the sandbox was stopped), `invalid-argument` (a value given to a
+ * method, the API or the CLI), `invalid-option` (SandboxConfigError), `body-too-large` (a
+ * request body over its limit), `listen-failed`.
  */
 export type SandboxErrorCode =
   | 'unknown-payment'
   | 'no-notification'
   | 'payment-pending'
+  | 'payment-completed'
   | 'no-webhook-url'
   | 'stopped'
   | 'invalid-argument'
@@ -31,6 +33,7 @@ export const HTTP_STATUS: Readonly<Record<SandboxErrorCode, number>> = Object.fr
   'unknown-payment': 404,
   'no-notification': 404,
   'payment-pending': 409,
+  'payment-completed': 409,
   'no-webhook-url': 409,
   stopped: 409,
   'invalid-argument': 400,

@@ -10,13 +10,14 @@ export {
   DEFAULT_MERCHANT_NAME,
   DEFAULT_DELIVERY_HISTORY,
   DEFAULT_MAX_PAYMENTS,
-  DEFAULT_INSTITUTIONS,
 } from './options';
+export { DEFAULT_INSTITUTIONS } from './contract/institutions';
 export { PUBLIC_KEY_PATH, SANDBOX_BASE_URL } from '../core/index';
 export { SCRIPT_HOST_PATH } from './contract/script-host';
 export {
   buildTestWebhookPayload,
   BANK_ERROR_DESCRIPTION,
+  EXPIRED_DESCRIPTION,
   REJECTED_DESCRIPTION,
   sendTestWebhook,
 } from './notification';
@@ -34,6 +35,8 @@ export type {
   Sandbox,
   SandboxPayment,
   SandboxPaymentStatus,
+  BankDecision,
+  ScheduledStep,
   FinalPaymentStatus,
   SettleOutcome,
   WebhookDeliveryAttempt,

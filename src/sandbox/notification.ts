@@ -28,10 +28,8 @@ import type { FinalPaymentStatus, SandboxPayment } from './types';
  */
 export type SandboxWebhookPayload = Required<WebhookNotification>;
 
-/** The payload for a payment that reached a final status. */
-export function webhookPayload(
-  payment: SandboxPayment & { status: FinalPaymentStatus },
-): SandboxWebhookPayload {
+/** The payload for a payment's status (final, or PENDING and SETTLED as the live service sends). */
+export function webhookPayload(payment: SandboxPayment): SandboxWebhookPayload {
   return {
     paymentId: payment.paymentId,
     merchantPaymentId: payment.merchantPaymentId,
@@ -67,6 +65,8 @@ export interface TestWebhookPayloadOverrides {
 export const BANK_ERROR_DESCRIPTION = 'The bank reported an error';
 /** The description the sandbox gives a payment the shopper rejected. */
 export const REJECTED_DESCRIPTION = 'The payment was rejected by the user';
+/** The description of a payment left undecided when its authorisation window closed. */
+export const EXPIRED_DESCRIPTION = 'The authorisation window expired before the user decided';
 
 /**
  * A manual test payload as in spec 5.3: COMPLETED with errorDescription null, or FAILED with a
@@ -277,7 +277,20 @@ export async function sendTestWebhook(
   };
 }
 
-/** The payload fields' types: a typo fails here, naming the field, not at the receiver. */
+/** What each payload field may be: a typo fails here, naming the field, not at the receiver. */
+const OVERRIDES: Record<keyof TestWebhookPayloadOverrides, [string, (v: unknown) => boolean]> = {
+  paymentId: ['a string', (v) => typeof v === 'string'],
+  merchantPaymentId: ['a string or null', (v) => v === null || typeof v === 'string'],
+  amount: ['a finite number', (v) => typeof v === 'number' && Number.isFinite(v)],
+  reference: ['a string', (v) => typeof v === 'string'],
+  metadata: [
+    'an object or null',
+    (v) => v === null || (typeof v === 'object' && !Array.isArray(v)),
+  ],
+  errorDescription: ['a string', (v) => typeof v === 'string'],
+};
+
+/** The payload fields' types (only those given); errorDescription only for FAILED. */
 function checkOverrides(
   status: FinalPaymentStatus,
   payload: TestWebhookPayloadOverrides | undefined,
@@ -285,38 +298,19 @@ function checkOverrides(
   if (payload === undefined) return;
   const fail = (field: string, rule: string, value: unknown): never => {
     throw new SandboxConfigError(
-      `servicepay: sendTestWebhook payload.${field} must be ${rule}, got ${JSON.stringify(value)}.`,
-      `payload.${field}`,
+      `servicepay: sendTestWebhook payload${field && `.${field}`} must be ${rule}, got ${JSON.stringify(value)}.`,
+      `payload${field && `.${field}`}`,
     );
   };
   if (typeof payload !== 'object' || payload === null) fail('', 'an object', payload);
-  const { paymentId, merchantPaymentId, amount, reference, metadata, errorDescription } = payload;
-  if (paymentId !== undefined && typeof paymentId !== 'string')
-    fail('paymentId', 'a string', paymentId);
-  if (
-    merchantPaymentId !== undefined &&
-    merchantPaymentId !== null &&
-    typeof merchantPaymentId !== 'string'
-  )
-    fail('merchantPaymentId', 'a string or null', merchantPaymentId);
-  if (amount !== undefined && (typeof amount !== 'number' || !Number.isFinite(amount)))
-    fail('amount', 'a finite number', amount);
-  if (reference !== undefined && typeof reference !== 'string')
-    fail('reference', 'a string', reference);
-  if (
-    metadata !== undefined &&
-    metadata !== null &&
-    (typeof metadata !== 'object' || Array.isArray(metadata))
-  )
-    fail('metadata', 'an object or null', metadata);
-  if (errorDescription !== undefined) {
-    if (typeof errorDescription !== 'string')
-      fail('errorDescription', 'a string', errorDescription);
-    if (status !== 'FAILED') {
-      throw new SandboxConfigError(
-        'servicepay: sendTestWebhook payload.errorDescription is only for status FAILED; a COMPLETED notification carries errorDescription null.',
-        'payload.errorDescription',
-      );
-    }
+  for (const [field, [rule, ok]] of Object.entries(OVERRIDES)) {
+    const value = payload[field as keyof TestWebhookPayloadOverrides];
+    if (value !== undefined && !ok(value)) fail(field, rule, value);
+  }
+  if (payload.errorDescription !== undefined && status !== 'FAILED') {
+    throw new SandboxConfigError(
+      'servicepay: sendTestWebhook payload.errorDescription is only for status FAILED; a COMPLETED notification carries errorDescription null.',
+      'payload.errorDescription',
+    );
   }
 }

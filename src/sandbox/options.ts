@@ -1,22 +1,20 @@
 /**
  * startSandbox's options, checked and completed with defaults, and the defaults themselves (the
- * banks, the retry policy, where the script host's files are). A mistake here fails the start
+ * retry policy, what is kept, the payment lifecycle's waits). A mistake here fails the start
  * with a message naming the option, rather than surfacing later as a confusing page or a
  * webhook that never arrives. Nothing here imports the routes: they read what this resolves.
+ *
+ * What the sandbox keeps in memory is bounded, the oldest dropped first: it runs for days beside
+ * a merchant's development server, and `POST /v1/payments` answers any origin (the browser
+ * component calls it).
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { SANDBOX_PORT, isUuid } from '../core/index';
+import { DEFAULT_INSTITUTIONS, institutionMap } from './contract/institutions';
+import { defaultScriptDir } from './contract/script-host';
+import type { Institutions } from './contract/institutions';
 import { SandboxConfigError } from './errors';
-import { keptCounts } from './kept';
 import type { WebhookDeliveryAttempt } from './types';
-import type {
-  SandboxApplication,
-  SandboxInstitution,
-  SandboxOptions,
-  SandboxRetryOptions,
-} from './sandbox-options';
+import type { SandboxApplication, SandboxOptions, SandboxRetryOptions } from './sandbox-options';
 
 /** The sandbox's default port, the one the component's SANDBOX default address uses. */
 export const SANDBOX_DEFAULT_PORT = SANDBOX_PORT;
@@ -27,7 +25,7 @@ export interface ResolvedOptions {
   webhookUrl: URL | undefined;
   webCallbackUrl: URL | undefined;
   mobileCallbackUrl: URL | undefined;
-  institutions: ReadonlyMap<string, Required<SandboxInstitution>>;
+  institutions: Institutions;
   retry: Required<SandboxRetryOptions>;
   keyFile: string | undefined;
   /** Where the script host's files are; undefined when the package's dist was not found. */
@@ -39,17 +37,39 @@ export interface ResolvedOptions {
   onDelivery: ((attempt: WebhookDeliveryAttempt) => void) | undefined;
   deliveryHistory: number;
   maxPayments: number;
+  /** The payment lifecycle's waits, as given (the time scale divides them when scheduled). */
+  authorisationWindowMs: number;
+  bankCheckMs: number;
+  settleAfterMs: number;
+  timeScale: number;
+  /** A wait of the sandbox's clock in real milliseconds: divided by timeScale, within a timer. */
+  scaled(ms: number): number;
 }
 
-export const DEFAULT_RETRY: Readonly<Required<SandboxRetryOptions>> = Object.freeze({
-  initialDelayMs: 500,
-  factor: 2,
-  maxDelayMs: 30_000,
-  maxAttempts: 20,
-  timeoutMs: 5_000,
-});
+/**
+ * Delivery attempts kept by default: hundreds of payments' worth, a few megabytes at most
+ * (each keeps its request and up to 4 KiB of answer). Beyond 100,000 the deliveries page and
+ * /deliveries.json would be too slow to be of use.
+ */
+export const DEFAULT_DELIVERY_HISTORY = 1000;
+/**
+ * Payments kept by default, each with its notification: a few days of a developer's testing,
+ * about 20 MB (10,000 payments and their notifications took about 180 MB).
+ */
+export const DEFAULT_MAX_PAYMENTS = 1000;
 
-export { DEFAULT_DELIVERY_HISTORY, DEFAULT_MAX_PAYMENTS } from './kept';
+/** How long a shopper who left the bank page has to come back (authorisationWindowMs). */
+export const DEFAULT_AUTHORISATION_WINDOW_MS = 15 * 60_000;
+/**
+ * How long the bank checks an approved payment (bankCheckMs): longer than the result page's
+ * first minute, so that the shopper sees it say that their bank is still confirming.
+ */
+export const DEFAULT_BANK_CHECK_MS = 2 * 60_000;
+/** From COMPLETED to SETTLED (settleAfterMs). */
+export const DEFAULT_SETTLE_AFTER_MS = 5 * 60_000;
+
+/** The longest timer Node keeps (setTimeout fires at once beyond it). */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * The payee when none is configured: neutral, so that it is plainly not some other shop's
@@ -58,40 +78,9 @@ export { DEFAULT_DELIVERY_HISTORY, DEFAULT_MAX_PAYMENTS } from './kept';
  */
 export const DEFAULT_MERCHANT_NAME = 'Sandbox merchant';
 
-/**
- * The banks the sandbox offers by default: the UK's large retail banks and the app banks
- * shoppers most often pick, so a checkout looks and searches as it will in production.
- * Colours approximate each brand; icons are generated locally (no external URLs).
- */
-export const DEFAULT_INSTITUTIONS: readonly SandboxInstitution[] = Object.freeze(
-  [
-    { id: 'barclays', name: 'Barclays', colour: '#00395d' },
-    { id: 'hsbc', name: 'HSBC UK', colour: '#db0011' },
-    { id: 'lloyds', name: 'Lloyds Bank', colour: '#006a4d' },
-    { id: 'natwest', name: 'NatWest', colour: '#5a287d' },
-    { id: 'santander', name: 'Santander UK', colour: '#ec0000' },
-    { id: 'nationwide', name: 'Nationwide', colour: '#002f6c' },
-    { id: 'monzo', name: 'Monzo', colour: '#ff4f40' },
-    { id: 'starling', name: 'Starling Bank', colour: '#6935d3' },
-    { id: 'revolut', name: 'Revolut', colour: '#191c1f' },
-    { id: 'halifax', name: 'Halifax', colour: '#005eb8' },
-    { id: 'tsb', name: 'TSB', colour: '#0055a4' },
-    { id: 'co-operative-bank', name: 'Co-operative Bank', colour: '#00b1e7' },
-    { id: 'metro-bank', name: 'Metro Bank', colour: '#c8102e' },
-    { id: 'first-direct', name: 'first direct', colour: '#000000' },
-    { id: 'bank-of-scotland', name: 'Bank of Scotland', colour: '#0a3d7e' },
-    { id: 'rbs', name: 'Royal Bank of Scotland', colour: '#0a2f64' },
-    { id: 'virgin-money', name: 'Virgin Money', colour: '#c4003d' },
-    { id: 'chase', name: 'Chase UK', colour: '#117aca' },
-    { id: 'danske', name: 'Danske Bank', colour: '#003755' },
-    { id: 'ulster-bank', name: 'Ulster Bank', colour: '#00305e' },
-  ].map((institution) => Object.freeze(institution)),
-);
-
 /** Long enough for any trading name, short enough for the bank page's heading. */
 const MAX_MERCHANT_NAME = 100;
 
-const INSTITUTION_ID = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
 // Schemes that would run code or read local files when a browser is redirected to them.
 const UNSAFE_SCHEMES = new Set(['javascript:', 'data:', 'vbscript:', 'file:', 'blob:']);
 
@@ -99,13 +88,7 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
   if (typeof options !== 'object' || options === null) {
     throw new SandboxConfigError('servicepay: startSandbox takes an options object.', 'options');
   }
-  const port = options.port ?? SANDBOX_DEFAULT_PORT;
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new SandboxConfigError(
-      `servicepay: sandbox option port must be an integer from 0 to 65535 (0 picks a free port), got ${String(port)}.`,
-      'port',
-    );
-  }
+  const port = numberOption(options, 'port');
   const host = options.host ?? '127.0.0.1';
   if (typeof host !== 'string' || host.trim() === '') {
     throw new SandboxConfigError(
@@ -133,6 +116,7 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
       throw new SandboxConfigError(`servicepay: sandbox option ${option} must be ${what}.`, option);
     }
   }
+  const timeScale = numberOption(options, 'timeScale');
   return {
     port,
     host,
@@ -150,8 +134,66 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     publicUrl: publicOrigin(options.publicUrl),
     log: safeLog(options.log),
     onDelivery: options.onDelivery,
-    ...keptCounts(options),
+    deliveryHistory: numberOption(options, 'deliveryHistory'),
+    maxPayments: numberOption(options, 'maxPayments'),
+    authorisationWindowMs: numberOption(options, 'authorisationWindowMs'),
+    bankCheckMs: numberOption(options, 'bankCheckMs'),
+    settleAfterMs: numberOption(options, 'settleAfterMs'),
+    timeScale,
+    scaled: (ms) => Math.min(ms / timeScale, MAX_TIMER_MS),
   };
+}
+
+/**
+ * The numeric options: each one's default, its bounds and what it counts, an integer unless
+ * marked 'fraction'. Bounded on purpose: a typo must not keep everything in memory, overflow a
+ * timer, or retry without end.
+ */
+type Bounds = [fallback: number, min: number, max: number, what: string, fraction?: 'fraction'];
+const NUMBERS = {
+  port: [SANDBOX_DEFAULT_PORT, 0, 65535, '0 picks a free port'],
+  deliveryHistory: [DEFAULT_DELIVERY_HISTORY, 1, 100_000, 'the delivery attempts kept'],
+  maxPayments: [DEFAULT_MAX_PAYMENTS, 1, 100_000, 'the payments kept'],
+  authorisationWindowMs: [DEFAULT_AUTHORISATION_WINDOW_MS, 1, MAX_TIMER_MS, 'milliseconds'],
+  bankCheckMs: [DEFAULT_BANK_CHECK_MS, 0, MAX_TIMER_MS, 'milliseconds'],
+  settleAfterMs: [DEFAULT_SETTLE_AFTER_MS, 0, MAX_TIMER_MS, 'milliseconds'],
+  // Any factor, 1.5 as well as 600.
+  timeScale: [1, 0.001, 1_000_000, 'a factor', 'fraction'],
+} satisfies Partial<Record<keyof SandboxOptions, Bounds>>;
+const RETRY: Record<keyof SandboxRetryOptions, Bounds> = {
+  initialDelayMs: [500, 0, MAX_TIMER_MS, 'milliseconds', 'fraction'],
+  factor: [2, 1, 100, 'a factor', 'fraction'],
+  maxDelayMs: [30_000, 0, MAX_TIMER_MS, 'milliseconds', 'fraction'],
+  maxAttempts: [20, 1, 1000, 'attempts'],
+  timeoutMs: [5_000, 1, MAX_TIMER_MS, 'milliseconds', 'fraction'],
+};
+
+/** The webhook retry policy's defaults. */
+export const DEFAULT_RETRY: Readonly<Required<SandboxRetryOptions>> = Object.freeze(
+  retryPolicy({}),
+);
+
+/** A numeric option, checked. */
+function numberOption(options: SandboxOptions, option: keyof typeof NUMBERS): number {
+  return checkNumber(options[option], option, NUMBERS[option]);
+}
+
+/** A number, checked: its default when absent, else a number within its bounds. */
+function checkNumber(value: unknown, option: string, bounds: Bounds): number {
+  const [fallback, min, max, what, fraction] = bounds;
+  if (value === undefined) return fallback;
+  if (
+    typeof value !== 'number' ||
+    !(fraction ? Number.isFinite(value) : Number.isInteger(value)) ||
+    value < min ||
+    value > max
+  ) {
+    throw new SandboxConfigError(
+      `servicepay: sandbox option ${option} must be ${fraction ? 'a number' : 'an integer'} from ${min} to ${max} (${what}), got ${String(value)}.`,
+      option,
+    );
+  }
+  return value;
 }
 
 function displayName(value: unknown, option: string): string {
@@ -246,148 +288,14 @@ function callbackUrl(value: unknown, option: string): URL | undefined {
   return url;
 }
 
-/** The neutral background of a generated icon when an institution gives no colour. */
-export const DEFAULT_INSTITUTION_COLOUR = '#475569';
-const HEX_COLOUR = /^#[0-9a-f]{6}$/i;
-
-export function isHexColour(value: unknown): value is string {
-  return typeof value === 'string' && HEX_COLOUR.test(value);
-}
-
-function institutionMap(
-  list: readonly SandboxInstitution[],
-  unavailable: readonly string[] | undefined,
-): ReadonlyMap<string, Required<SandboxInstitution>> {
-  if (!Array.isArray(list) || list.length === 0) {
-    throw new SandboxConfigError(
-      'servicepay: sandbox option institutions must be a non-empty array of { id, name, colour?, available? }.',
-      'institutions',
-    );
-  }
-  const map = new Map<string, Required<SandboxInstitution>>();
-  for (const item of list as unknown[]) {
-    const { id, name, colour, available } = (item ?? {}) as Partial<
-      Record<keyof SandboxInstitution, unknown>
-    >;
-    if (typeof id !== 'string' || !INSTITUTION_ID.test(id)) {
-      throw new SandboxConfigError(
-        `servicepay: sandbox institution id ${JSON.stringify(id)} must be lower-case letters, digits and inner dashes (it names the icon file).`,
-        'institutions',
-      );
-    }
-    if (map.has(id)) {
-      throw new SandboxConfigError(
-        `servicepay: sandbox institution id "${id}" is listed twice.`,
-        'institutions',
-      );
-    }
-    if (typeof name !== 'string' || name.trim() === '') {
-      throw new SandboxConfigError(
-        `servicepay: sandbox institution "${id}" needs a name.`,
-        'institutions',
-      );
-    }
-    if (colour !== undefined && !isHexColour(colour)) {
-      throw new SandboxConfigError(
-        `servicepay: sandbox institution "${id}" colour must be #rrggbb, got ${JSON.stringify(colour)}.`,
-        'institutions',
-      );
-    }
-    if (available !== undefined && typeof available !== 'boolean') {
-      throw new SandboxConfigError(
-        `servicepay: sandbox institution "${id}" available must be true or false, got ${JSON.stringify(available)}.`,
-        'institutions',
-      );
-    }
-    map.set(id, {
-      id,
-      name,
-      colour: colour ?? DEFAULT_INSTITUTION_COLOUR,
-      available: available ?? true,
-    });
-  }
-  for (const id of unavailableIds(unavailable)) {
-    const institution = map.get(id);
-    if (institution === undefined) {
-      throw new SandboxConfigError(
-        `servicepay: sandbox option unavailableInstitutions names ${JSON.stringify(id)}, which is not a listed institution; the ids are ${[...map.keys()].join(', ')}.`,
-        'unavailableInstitutions',
-      );
-    }
-    map.set(id, { ...institution, available: false });
-  }
-  return map;
-}
-
-function unavailableIds(value: unknown): readonly string[] {
-  if (value === undefined) return [];
-  if (!Array.isArray(value) || value.some((id) => typeof id !== 'string')) {
-    throw new SandboxConfigError(
-      `servicepay: sandbox option unavailableInstitutions must be an array of institution ids such as ["santander"], got ${JSON.stringify(value)}.`,
-      'unavailableInstitutions',
-    );
-  }
-  return value as string[];
-}
-
+/** The retry option, checked: each key within its bounds, the default where not given. */
 function retryPolicy(retry: SandboxRetryOptions | undefined): Required<SandboxRetryOptions> {
   if (retry !== undefined && (typeof retry !== 'object' || retry === null)) {
     throw new SandboxConfigError('servicepay: sandbox option retry must be an object.', 'retry');
   }
-  const policy = { ...DEFAULT_RETRY, ...stripUndefined(retry ?? {}) };
-  const check = (key: keyof SandboxRetryOptions, ok: (n: number) => boolean, rule: string) => {
-    const value = policy[key];
-    if (typeof value !== 'number' || !ok(value)) {
-      throw new SandboxConfigError(
-        `servicepay: sandbox option retry.${key} must be ${rule}, got ${String(value)}.`,
-        `retry.${key}`,
-      );
-    }
-  };
-  // Bounded on purpose: a typo must not produce a retry loop that never ends or a timer
-  // overflow (setTimeout fires at once beyond 2^31-1 ms).
-  const MAX_MS = 2 ** 31 - 1;
-  check(
-    'initialDelayMs',
-    (n) => Number.isFinite(n) && n >= 0 && n <= MAX_MS,
-    'from 0 to 2147483647',
-  );
-  check('factor', (n) => Number.isFinite(n) && n >= 1 && n <= 100, 'from 1 to 100');
-  check('maxDelayMs', (n) => Number.isFinite(n) && n >= 0 && n <= MAX_MS, 'from 0 to 2147483647');
-  check(
-    'maxAttempts',
-    (n) => Number.isInteger(n) && n >= 1 && n <= 1000,
-    'an integer from 1 to 1000',
-  );
-  check('timeoutMs', (n) => Number.isFinite(n) && n > 0 && n <= MAX_MS, 'from 1 to 2147483647');
-  return policy;
-}
-
-function stripUndefined<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
-}
-
-/**
- * The dist/standalone directory of the servicepay package this module belongs to, found by
- * walking up to its package.json: the same answer from src/sandbox (tests), dist/ or
- * dist/chunks/ (built, ESM or CJS), and node_modules/servicepay. Undefined if there is none.
- */
-export function defaultScriptDir(from: string = import.meta.url): string | undefined {
-  let dir = dirname(fileURLToPath(from));
-  for (;;) {
-    const manifest = join(dir, 'package.json');
-    if (existsSync(manifest)) {
-      try {
-        if (
-          (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name === 'servicepay'
-        )
-          return join(dir, 'dist', 'standalone');
-      } catch {
-        // Not a package manifest we can read: keep looking above.
-      }
-    }
-    const parent = dirname(dir);
-    if (parent === dir) return undefined;
-    dir = parent;
-  }
+  const entries = Object.entries(RETRY).map(([key, bounds]) => [
+    key,
+    checkNumber(retry?.[key as keyof SandboxRetryOptions], `retry.${key}`, bounds),
+  ]);
+  return Object.fromEntries(entries) as Required<SandboxRetryOptions>;
 }

@@ -1,11 +1,12 @@
 /**
  * The sandbox's payments: a payment request that passed validation, and the store that keeps
- * the newest of them with their Idempotency-Keys. Its own file, so that what acts on payments
+ * the newest of them with their Idempotency-Keys and moves them between statuses (the moves
+ * themselves, and what they send, are lifecycle.ts's). Its own file, so that what acts on payments
  * (service.ts, the commands, the contract) imports it without importing each other.
  */
 import { randomUUID } from 'node:crypto';
 import type { AgentType, Environment } from '../core/index';
-import type { FinalPaymentStatus, SandboxPayment } from './types';
+import type { BankDecision, SandboxPayment, SandboxPaymentStatus } from './types';
 
 /** A payment request that passed validation (contract/validation.ts): what a new payment is made of. */
 export interface ValidInitiation {
@@ -34,14 +35,17 @@ export interface PaymentStore {
   get(paymentId: string): SandboxPayment | undefined;
   list(): SandboxPayment[];
   /**
-   * Settles a PENDING payment; a final one is left as it is (`changed: false`).
-   * Undefined for an unknown id.
+   * Moves a payment to `status` when it is in one of `from` (a PENDING one, by default); any
+   * other is left as it is (`changed: false`). Undefined for an unknown id.
    */
   settle(
     paymentId: string,
-    status: FinalPaymentStatus,
+    status: SandboxPaymentStatus,
     errorDescription: string | null,
+    from?: readonly SandboxPaymentStatus[],
   ): { payment: SandboxPayment; changed: boolean } | undefined;
+  /** Records the bank page's decision on a payment. */
+  decide(paymentId: string, decision: BankDecision): void;
 }
 
 /** The sandbox's payments, at most `kept` of them: the oldest are forgotten first. */
@@ -72,6 +76,7 @@ export function createPaymentStore(kept: number, now: () => Date = () => new Dat
         metadata: request.metadata === null ? null : structuredClone(request.metadata),
         agentType: request.agentType,
         status: 'PENDING',
+        decision: null,
         errorDescription: null,
         createdAt: now().toISOString(),
         settledAt: null,
@@ -99,14 +104,19 @@ export function createPaymentStore(kept: number, now: () => Date = () => new Dat
     list() {
       return Array.from(payments.values(), copy);
     },
-    settle(paymentId, status, errorDescription) {
+    settle(paymentId, status, errorDescription, from = ['PENDING']) {
       const payment = payments.get(paymentId);
       if (payment === undefined) return undefined;
-      if (payment.status !== 'PENDING') return { payment: copy(payment), changed: false };
+      if (!from.includes(payment.status)) return { payment: copy(payment), changed: false };
       payment.status = status;
       payment.errorDescription = status === 'FAILED' ? errorDescription : null;
-      payment.settledAt = now().toISOString();
+      // When it reached COMPLETED or FAILED: a SETTLED payment had reached COMPLETED before.
+      if (status !== 'SETTLED') payment.settledAt = now().toISOString();
       return { payment: copy(payment), changed: true };
+    },
+    decide(paymentId, decision) {
+      const payment = payments.get(paymentId);
+      if (payment !== undefined) payment.decision = decision;
     },
   };
 }

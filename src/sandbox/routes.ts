@@ -10,8 +10,8 @@ import { COMMAND_NAMES } from './commands/commands';
 import type { CommandName } from './commands/commands';
 import { commandRoute } from './commands/routes';
 import type { CommandRouteParts } from './commands/routes';
-import { sendIcon } from './contract/icons';
-import { createPayment, listInstitutions, showPayment } from './contract/payments';
+import { listInstitutions, sendIcon } from './contract/institutions';
+import { createPayment, showPayment } from './contract/payments';
 import type { PaymentParts } from './contract/payments';
 import { SCRIPT_HOST_PATH, serveScriptHost } from './contract/script-host';
 import { deliveryEvents, showDeliveries } from './pages/deliveries-page';
@@ -26,7 +26,7 @@ import {
   STYLESHEET_PATH,
   sendDeliveriesScript,
   sendStylesheet,
-} from './pages/page-assets';
+} from './pages/page';
 import type { SandboxContext } from './service';
 
 type Handler = () => void | Promise<void>;
@@ -57,15 +57,15 @@ const isCommand = (name: string): name is CommandName =>
 export type Match = (req: IncomingMessage, res: ServerResponse, url: URL) => Route | undefined;
 
 export function createRoutes(ctx: SandboxContext): Match {
-  const { options, keys, doors, payments, deliverer, checker, commands } = ctx;
+  const { options, keys, doors, payments, deliverer, checker, lifecycle, commands } = ctx;
   const indexParts: IndexParts = {
     options,
     applicationId: ctx.applicationId,
     baseUrl: ctx.baseUrl,
     payments,
   };
-  const bankParts: BankParts = { options, payments, doors, settle: ctx.settle };
-  const deliveriesParts: DeliveriesParts = { options, doors, deliverer, checker };
+  const bankParts: BankParts = { options, payments, doors, lifecycle };
+  const deliveriesParts: DeliveriesParts = { options, doors, deliverer, checker, lifecycle };
   const paymentParts: PaymentParts = {
     institutions: options.institutions,
     payments,
@@ -118,11 +118,12 @@ export function createRoutes(ctx: SandboxContext): Match {
             deliveries: deliverer.attempts(),
             armedFaults: deliverer.armed(),
             receiverCheck: checker.state(),
+            scheduled: lifecycle.scheduled(),
           }),
         );
     }
     let m: RegExpExecArray | null;
-    if ((m = /^\/deliveries\/([a-z]+)$/.exec(path)) && isCommand(m[1]!)) {
+    if ((m = /^\/deliveries\/([a-z-]+)$/.exec(path)) && isCommand(m[1]!)) {
       const name = m[1];
       return post(() => commandRoute(req, res, name, commandParts));
     }

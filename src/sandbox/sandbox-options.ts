@@ -154,4 +154,30 @@ export interface SandboxOptions {
    * @default 1000
    */
   maxPayments?: number;
+  /**
+   * How long a payment the shopper left undecided (the bank page's "Leave without deciding")
+   * waits for a decision: then it FAILS with `EXPIRED_DESCRIPTION` and its notification is
+   * sent. Other payments wait for their decision for as long as the sandbox runs.
+   * @default 900000 (15 minutes)
+   */
+  authorisationWindowMs?: number;
+  /**
+   * How long the bank keeps checking a payment approved with "Authorise, bank still checking":
+   * a PENDING notification at once, COMPLETED this long after.
+   * @default 120000 (2 minutes)
+   */
+  bankCheckMs?: number;
+  /**
+   * How long after its COMPLETED a payment approved with "Authorise, settles later" is SETTLED
+   * (a second notification).
+   * @default 300000 (5 minutes)
+   */
+  settleAfterMs?: number;
+  /**
+   * How much faster the sandbox's clock runs: every wait it plays (the authorisation window,
+   * the bank's check, the settlement, a delivery's delay and late resend) is divided by it, so
+   * `600` plays a 15-minute window in 1.5 s. Retries, timeouts and the times shown stay real.
+   * @default 1
+   */
+  timeScale?: number;
 }

@@ -31,12 +31,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const keys = await loadKeys(config.keyFile);
   let baseUrl = '';
   const ctx = createSandboxContext(config, keys, () => baseUrl);
-  const { payments, deliverer, commands } = ctx;
+  const { payments, deliverer, lifecycle, commands } = ctx;
   const server = createServer(createRequestHandler(ctx));
   try {
     await listen(server, config.port, config.host);
   } catch (cause) {
-    await deliverer.stop();
+    await ctx.stop();
     const code = (cause as NodeJS.ErrnoException).code;
     const hint =
       code === 'EADDRINUSE'
@@ -67,7 +67,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     applicationId: SANDBOX_APPLICATION_ID,
     settlePayment(paymentId: string, outcome: SettleOutcome): SandboxPayment {
       const { status, errorDescription } = checkOutcome(outcome);
-      const payment = ctx.settle(paymentId, status, errorDescription);
+      const payment = lifecycle.move(paymentId, status, errorDescription);
       if (payment === undefined) throw unknownPayment(paymentId);
       return payment;
     },
@@ -83,11 +83,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     },
     // Async, so that a refusal is a rejection, as for a check that fails.
     checkReceiver: async () => commands.run({ name: 'check' }).report,
+    completeLate: (paymentId) => commands.run({ name: 'complete-late', paymentId }).payment,
+    payAgain: (paymentId) => commands.run({ name: 'pay-again', paymentId }).payment,
+    get scheduled() {
+      return lifecycle.scheduled();
+    },
     get payments() {
       return new Map(payments.list().map((payment) => [payment.paymentId, payment]));
     },
     stop() {
-      stopped ??= Promise.all([closeServer(server), deliverer.stop()]).then(() => {
+      stopped ??= Promise.all([closeServer(server), ctx.stop()]).then(() => {
         config.log('sandbox stopped');
       });
       return stopped;

@@ -1,26 +1,28 @@
 /**
- * The simulated service behind the routes: its payments and their one transition (PENDING →
- * COMPLETED | FAILED), the notification a final payment sends, the receiver check and the
- * commands (resend, break, check), gathered as the running sandbox's parts. Callers get copies
- * of payments, so nothing outside can change a payment (or the webhook built from it).
+ * The simulated service behind the routes: its payments and their lifecycle (lifecycle.ts), the
+ * notification each status sends, the receiver check and the commands (resend, break, check, a
+ * late COMPLETED, a second paid attempt), gathered as the running sandbox's parts. Callers get
+ * copies of payments, so nothing outside can change a payment (or the webhook built from it).
  */
-import { createHash } from 'node:crypto';
 import { PUBLIC_KEY_PATH } from '../core/index';
 import { createCommands } from './commands/commands';
 import type { Commands } from './commands/commands';
-import { createDeliverer } from './deliveries';
-import type { Deliverer } from './deliveries';
+import { createDeliverer } from './deliveries/deliverer';
+import type { Deliverer } from './deliveries/deliverer';
+import { createScheduler } from './deliveries/scheduler';
 import { createReceiverCheck } from './diagnosis';
 import type { ReceiverCheck } from './diagnosis';
 import { SandboxError } from './errors';
 import { createDoors } from './http';
 import type { Doors } from './http';
 import type { SandboxKeys } from './keys/keys';
+import { createLifecycle } from './lifecycle';
+import type { Lifecycle } from './lifecycle';
 import { BANK_ERROR_DESCRIPTION, webhookPayload, webhookRequestHeaders } from './notification';
 import type { ResolvedOptions } from './options';
 import { createPaymentStore } from './payment-store';
 import type { PaymentStore } from './payment-store';
-import type { FinalPaymentStatus, SandboxPayment, SettleOutcome } from './types';
+import type { FinalPaymentStatus, SettleOutcome } from './types';
 
 /**
  * The application id the sandbox suggests. Fixed, so an example page can be configured once;
@@ -44,36 +46,12 @@ export interface SandboxContext {
   payments: PaymentStore;
   deliverer: Deliverer;
   checker: ReceiverCheck;
-  /** Settles a payment and, when it changed, sends its webhook. Undefined for an unknown id. */
-  settle(
-    paymentId: string,
-    status: FinalPaymentStatus,
-    errorDescription: string | null,
-  ): SandboxPayment | undefined;
-  /** Resend, break, the receiver check (commands/). */
+  /** The payments' moves, decisions and scheduled steps, each with its notification. */
+  lifecycle: Lifecycle;
+  /** Resend, break, the receiver check, a late COMPLETED, a second paid attempt (commands/). */
   commands: Commands;
-}
-
-/**
- * Identifies a request body for Idempotency-Key comparison: the same JSON value gives the same
- * fingerprint whatever its key order or whitespace, so a client that re-serialises its retry
- * is not refused.
- */
-export function requestFingerprint(value: unknown): string {
-  return createHash('sha256').update(canonicalJson(value)).digest('hex');
-}
-
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (typeof value === 'object' && value !== null) {
-    const entries = Object.keys(value)
-      .sort()
-      .map(
-        (key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`,
-      );
-    return `{${entries.join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
+  /** Cancels the scheduled steps and deliveries; resolves once nothing is in flight. */
+  stop(): Promise<void>;
 }
 
 /**
@@ -95,6 +73,7 @@ export function createSandboxContext(
     publicKeyUrl: () => `${baseUrl()}${PUBLIC_KEY_PATH}`,
     log: config.log,
     onAttempt: config.onDelivery,
+    scaled: config.scaled,
   });
   const checker = createReceiverCheck({
     url: config.webhookUrl,
@@ -103,24 +82,15 @@ export function createSandboxContext(
     log: config.log,
   });
 
-  function settle(
-    paymentId: string,
-    status: FinalPaymentStatus,
-    errorDescription: string | null,
-  ): SandboxPayment | undefined {
-    const result = payments.settle(paymentId, status, errorDescription);
-    if (result === undefined) return undefined;
-    const { payment, changed } = result;
-    if (changed) {
-      config.log(
-        `payment ${paymentId} ${payment.status}${payment.errorDescription ? `: ${payment.errorDescription}` : ''}`,
-      );
-      // Serialised once here: every attempt sends, and signs, these same bytes.
-      const body = JSON.stringify(webhookPayload({ ...payment, status }));
-      deliverer.deliver(paymentId, status, body);
-    }
-    return payment;
-  }
+  const clock = createScheduler();
+  const lifecycle = createLifecycle({
+    payments,
+    // Serialised once here: every attempt sends, and signs, these same bytes.
+    notify: (payment) =>
+      deliverer.deliver(payment.paymentId, payment.status, JSON.stringify(webhookPayload(payment))),
+    options: config,
+    scheduler: clock,
+  });
 
   return {
     options: config,
@@ -131,14 +101,16 @@ export function createSandboxContext(
     payments,
     deliverer,
     checker,
-    settle,
+    lifecycle,
     commands: createCommands({
       payments,
       deliverer,
       checker,
+      lifecycle,
       webhookUrl: config.webhookUrl,
       log: config.log,
     }),
+    stop: () => Promise.all([clock.stop(), deliverer.stop()]).then(() => undefined),
   };
 }
 

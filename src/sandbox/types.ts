@@ -5,11 +5,38 @@
  */
 import type { AgentType, Environment } from '../core/index';
 
-/** Where a sandbox payment is: waiting for the shopper's decision, or final (spec 3). */
-export type SandboxPaymentStatus = 'PENDING' | 'COMPLETED' | 'FAILED';
+/**
+ * Where a sandbox payment is: PENDING (waiting for the shopper's decision, or for the bank),
+ * then COMPLETED or FAILED (final, spec 3), and SETTLED after COMPLETED when the bank settles
+ * later. The live service notifies PENDING and SETTLED too; a receiver records neither.
+ */
+export type SandboxPaymentStatus = 'PENDING' | 'COMPLETED' | 'FAILED' | 'SETTLED';
 
 /** The final statuses, each announced by a webhook (spec 3, 6.1). */
 export type FinalPaymentStatus = 'COMPLETED' | 'FAILED';
+
+/**
+ * A decision on the bank page, as its form sends it: `approve`, `reject`, `error` (the bank
+ * fails it), `abandon` (the shopper leaves without deciding: FAILED when the authorisation
+ * window closes), `approve-pending` (PENDING at once, COMPLETED after bankCheckMs) and
+ * `approve-settles-later` (COMPLETED, then SETTLED after settleAfterMs).
+ */
+export type BankDecision =
+  'approve' | 'reject' | 'error' | 'abandon' | 'approve-pending' | 'approve-settles-later';
+
+/** A step of a payment's life that the sandbox has scheduled and not taken yet. */
+export interface ScheduledStep {
+  paymentId: string;
+  /** The status the payment then reaches, and whose notification is sent. */
+  status: 'COMPLETED' | 'FAILED' | 'SETTLED';
+  /**
+   * Why: `authorisation-window` (it closes on a payment left undecided), `bank-check` (the
+   * bank's check of an approved payment ends), `settlement`.
+   */
+  reason: 'authorisation-window' | 'bank-check' | 'settlement';
+  /** ISO 8601 time it is due (real time: the time scale applied). */
+  at: string;
+}
 
 /** A payment as the sandbox holds it. */
 export interface SandboxPayment {
@@ -26,6 +53,8 @@ export interface SandboxPayment {
   metadata: Record<string, unknown> | null;
   agentType: AgentType;
   status: SandboxPaymentStatus;
+  /** The bank page's decision, or null: none yet, or the payment was settled from code. */
+  decision: BankDecision | null;
   /** Why the payment failed; null unless status is FAILED. */
   errorDescription: string | null;
   /** ISO 8601 time of creation. */
@@ -52,7 +81,7 @@ export interface SettleOutcome {
 export type DeliveryOutcome = 'delivered' | 'retrying' | 'gave-up' | 'cancelled';
 
 /**
- * Why a copy of a notification was sent: `settled` (its payment reached a final status),
+ * Why a copy of a notification was sent: `settled` (its payment reached the status it carries),
  * `resend` (asked for: page, code or CLI), `twice-at-once` (the second copy sent beside the
  * first), `late-resend` (sent again after a 200), `receiver-check` (a case of the receiver
  * check).
@@ -132,7 +161,8 @@ export interface WebhookDeliveryAttempt {
   /** Numbers the attempts of this sandbox from 1: a later attempt has a larger id. */
   id: number;
   paymentId: string;
-  paymentStatus: FinalPaymentStatus;
+  /** The status the notification carries (a payment may send several: PENDING, then COMPLETED). */
+  paymentStatus: SandboxPaymentStatus;
   /** The receiver address. */
   url: string;
   /** Which copy of the notification: 1 for the first one sent, then one more per resend. */
@@ -247,8 +277,29 @@ export interface Sandbox {
    * @throws SandboxError when no webhookUrl is configured.
    */
   checkReceiver(): Promise<ReceiverCheckReport>;
+  /**
+   * A late COMPLETED for a past payment, as from a bank that confirms after the merchant gave
+   * up: the payment (PENDING, left undecided, or FAILED) is COMPLETED now and its notification
+   * sent. Returns the payment.
+   * @throws SandboxError `unknown-payment`, or `payment-completed` for one already COMPLETED or
+   * SETTLED (resend its notification instead).
+   */
+  completeLate(paymentId: string): SandboxPayment;
+  /**
+   * A second paid attempt for the order of a past payment, as when a shopper pays in two tabs:
+   * a new payment (a new paymentId, and a new merchantPaymentId when the first had one) with
+   * the same amount, reference, metadata, bank and application, COMPLETED at once with its
+   * notification. Returns the new payment.
+   * @throws SandboxError `unknown-payment`.
+   */
+  payAgain(paymentId: string): SandboxPayment;
+  /** The steps scheduled and not taken yet, soonest first (a copy). */
+  readonly scheduled: readonly ScheduledStep[];
   /** The payments kept (`maxPayments`, the latest) by paymentId, oldest first (a copy). */
   readonly payments: ReadonlyMap<string, SandboxPayment>;
-  /** Closes the server and its connections, cancels pending retries; resolves when done. */
+  /**
+   * Closes the server and its connections, cancels pending retries and the scheduled steps;
+   * resolves when done.
+   */
   stop(): Promise<void>;
 }

@@ -8,9 +8,13 @@ import {
   startSandbox,
 } from '../../src/sandbox/index';
 import type { SandboxOptions } from '../../src/sandbox/index';
-import { createDeliverer, retryDelay } from '../../src/sandbox/deliveries';
+import { createDeliverer, retryDelay } from '../../src/sandbox/deliveries/deliverer';
 import { escapeHtml } from '../../src/sandbox/pages/page';
-import { initials, institutionIconSvg, textColourFor } from '../../src/sandbox/contract/icons';
+import {
+  initials,
+  institutionIconSvg,
+  textColourFor,
+} from '../../src/sandbox/contract/institutions';
 import { trimPemArmour } from '../../src/sandbox/keys/keys';
 import { startReceiver } from './support/receiver';
 

@@ -1,21 +1,24 @@
 /**
  * The `servicepay-sandbox` command, as a function: arguments in, exit code out, output and
- * signals injected so tests run it in-process. src/sandbox/cli.ts is the thin executable
- * around it; each command has a file of its own here.
+ * signals injected so tests run it in-process. cli/bin.ts is the thin executable
+ * around it.
  */
-import { UsageError } from './flags';
-import { breakCommand, checkReceiverCommand, resendCommand } from './deliveries';
-import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from './exit';
-import type { CliIo } from './exit';
-import { HelpRequested } from './parse';
-import { rotateKeyCommand } from './rotate-key';
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, HelpRequested, UsageError } from './args';
+import type { CliIo } from './args';
+import {
+  breakCommand,
+  checkReceiverCommand,
+  paymentCommand,
+  resendCommand,
+  rotateKeyCommand,
+} from './remote';
 import { sendWebhookCommand } from './send-webhook';
 import { serveCommand } from './serve';
 import { USAGE } from './usage';
 import { SandboxConfigError } from '../errors';
 
-export { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from './exit';
-export type { CliIo } from './exit';
+export { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from './args';
+export type { CliIo } from './args';
 export {
   BREAK_OPTIONS,
   CHECK_OPTIONS,
@@ -34,6 +37,9 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
     if (argv[0] === 'break') return await breakCommand(argv.slice(1), io);
     if (argv[0] === 'check-receiver') return await checkReceiverCommand(argv.slice(1), io);
     if (argv[0] === 'rotate-key') return await rotateKeyCommand(argv.slice(1), io);
+    if (argv[0] === 'complete-late' || argv[0] === 'pay-again') {
+      return await paymentCommand(argv[0], argv.slice(1), io);
+    }
     return await serveCommand(argv, io);
   } catch (error) {
     if (error instanceof HelpRequested) {

@@ -1,10 +1,8 @@
 /** `servicepay-sandbox send-webhook`: one signed test notification to a receiver (spec 5.3). */
-import { UsageError } from './flags';
 import { sendTestWebhook } from '../notification';
 import type { TestWebhookPayloadOverrides } from '../notification';
-import type { CliIo } from './exit';
-import { EXIT_FAILURE, EXIT_OK } from './exit';
-import { parse } from './parse';
+import { EXIT_FAILURE, EXIT_OK, UsageError, parse } from './args';
+import type { CliIo } from './args';
 import { SEND_OPTIONS } from './usage';
 
 export async function sendWebhookCommand(argv: readonly string[], io: CliIo): Promise<number> {

@@ -1,32 +1,38 @@
 /** `servicepay-sandbox [options]`: starts the sandbox and runs it until asked to stop. */
 import { PUBLIC_KEY_PATH } from '../../core/index';
-import { merchantNames, unavailableFlags, UsageError } from './flags';
 import { SCRIPT_HOST_PATH } from '../contract/script-host';
-import { SANDBOX_DEFAULT_PORT } from '../options';
 import { startSandbox } from '../server';
-import type { CliIo } from './exit';
-import { EXIT_OK } from './exit';
-import { parse } from './parse';
+import type { SandboxOptions } from '../sandbox-options';
+import { EXIT_OK, UsageError, merchantNames, parse, unavailableFlags } from './args';
+import type { CliIo } from './args';
 import { SERVER_OPTIONS } from './usage';
+
+/** The flags that are numbers, and the option each one sets. */
+const NUMBER_FLAGS = {
+  port: 'port',
+  'delivery-history': 'deliveryHistory',
+  'max-payments': 'maxPayments',
+  'authorisation-window': 'authorisationWindowMs',
+  'bank-check': 'bankCheckMs',
+  'settle-after': 'settleAfterMs',
+  'time-scale': 'timeScale',
+} as const satisfies Record<string, keyof SandboxOptions>;
 
 export async function serveCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const { values } = parse(argv, SERVER_OPTIONS);
-  let port = SANDBOX_DEFAULT_PORT;
-  if (values.port !== undefined) {
-    if (!/^\d{1,5}$/.test(values.port))
-      throw new UsageError(`--port must be a number, got "${values.port}"`);
-    port = Number(values.port);
-  }
-  const [history, maxPayments] = (['delivery-history', 'max-payments'] as const).map((flag) => {
-    const value = values[flag];
-    if (value !== undefined && !/^\d{1,6}$/.test(value)) {
+  // The numbers, read here; their bounds are the options' (a SandboxConfigError names them).
+  const numbers: SandboxOptions = {};
+  for (const [flag, option] of Object.entries(NUMBER_FLAGS)) {
+    const value = values[flag as keyof typeof NUMBER_FLAGS];
+    if (value === undefined) continue;
+    if (!/^\d{1,10}(?:\.\d{1,6})?$/.test(value)) {
       throw new UsageError(`--${flag} must be a number, got "${value}"`);
     }
-    return value === undefined ? undefined : Number(value);
-  });
+    numbers[option] = Number(value);
+  }
   const unavailable = unavailableFlags(values.unavailable);
   const sandbox = await startSandbox({
-    port,
+    ...numbers,
     host: values.host,
     webhookUrl: values['webhook-url'],
     webCallbackUrl: values['web-callback-url'],
@@ -34,8 +40,6 @@ export async function serveCommand(argv: readonly string[], io: CliIo): Promise<
     keyFile: values['key-file'],
     ...merchantNames(values['merchant-name'] ?? []),
     publicUrl: values['public-url'],
-    deliveryHistory: history,
-    maxPayments,
     unavailableInstitutions: unavailable,
     log: (line) => io.out(`[sandbox] ${line}`),
   });
@@ -47,6 +51,11 @@ export async function serveCommand(argv: readonly string[], io: CliIo): Promise<
     `  deliveries      ${sandbox.url}/deliveries (every attempt, Resend, break it on purpose)`,
   );
   io.out(`  script host     ${sandbox.url}${SCRIPT_HOST_PATH} (the component for plain pages)`);
+  if (numbers.timeScale !== undefined) {
+    io.out(
+      `  time scale      ${numbers.timeScale} (the lifecycle's waits and delivery delays run faster)`,
+    );
+  }
   if (unavailable !== undefined) {
     io.out(`  unavailable     ${unavailable.join(', ')} (listed, but payments there are refused)`);
   }

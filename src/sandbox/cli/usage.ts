@@ -1,13 +1,19 @@
 /** The `servicepay-sandbox` command's usage text and each command's flags (node:util parseArgs). */
 import type { ParseArgsConfig } from 'node:util';
-import { DEFAULT_SANDBOX_ADDRESS } from './client';
+import { SANDBOX_BASE_URL } from '../../core/index';
 import { BANK_ERROR_DESCRIPTION } from '../notification';
 import {
+  DEFAULT_AUTHORISATION_WINDOW_MS,
+  DEFAULT_BANK_CHECK_MS,
   DEFAULT_DELIVERY_HISTORY,
   DEFAULT_MAX_PAYMENTS,
   DEFAULT_MERCHANT_NAME,
+  DEFAULT_SETTLE_AFTER_MS,
   SANDBOX_DEFAULT_PORT,
 } from '../options';
+
+/** Where the commands that act on a running sandbox find it unless --sandbox says otherwise. */
+export const DEFAULT_SANDBOX_ADDRESS = SANDBOX_BASE_URL;
 
 export const USAGE = `Usage:
   servicepay-sandbox [options]                 Start the ServicePay sandbox
@@ -21,6 +27,12 @@ export const USAGE = `Usage:
                                                on purpose
   servicepay-sandbox check-receiver            Run the receiver check against the sandbox's
                                                webhook URL and print what it answered
+  servicepay-sandbox complete-late <payment-id>
+                                               Send a late COMPLETED for a past payment (one
+                                               left undecided, or FAILED)
+  servicepay-sandbox pay-again <payment-id>    A second paid attempt for that payment's order:
+                                               a new payment, same amount and metadata,
+                                               COMPLETED
   servicepay-sandbox rotate-key [--prepare]    Rehearse a key rotation: --prepare prints the
                                                next key (publish it beside the current one);
                                                without it, the sandbox signs with that key
@@ -44,6 +56,14 @@ Sandbox options:
                                ${DEFAULT_MAX_PAYMENTS}); the oldest are forgotten
   --unavailable <id>[,<id>...] Banks listed as unavailable: shown, but a payment there is
                                refused (repeat the flag or separate ids with commas)
+  --authorisation-window <ms>  How long a payment left undecided on the bank page waits before
+                               it FAILS (default ${DEFAULT_AUTHORISATION_WINDOW_MS}: 15 minutes)
+  --bank-check <ms>            "Authorise, bank still checking": PENDING, then COMPLETED this
+                               much later (default ${DEFAULT_BANK_CHECK_MS})
+  --settle-after <ms>          "Authorise, settles later": COMPLETED, then SETTLED this much
+                               later (default ${DEFAULT_SETTLE_AFTER_MS})
+  --time-scale <factor>        Run those waits and delivery delays this many times faster
+                               (600: a 15-minute window in 1.5 s; default 1)
   -h, --help                   Show this help
 
 send-webhook options:
@@ -66,16 +86,17 @@ Faults (resend, break): what the real service may do, done on purpose
   --delay <ms>                 Wait this many milliseconds before the first attempt
   resend without faults applies those armed for the payment, if any.
 
-resend, break, check-receiver and rotate-key talk to a running sandbox:
+resend, break, check-receiver, complete-late, pay-again and rotate-key talk to a running
+sandbox:
   --sandbox <url>              Its address (default ${DEFAULT_SANDBOX_ADDRESS})
   --payment <id>               break: only this payment's next delivery (when it settles, or
                                its next resend)
   --next <n>                   break: the next n notifications (default 1; 0 disarms them)
 
-Exit status: 0 on success (sandbox stopped cleanly; receiver answered 200; resend or break
-accepted; every receiver check case as expected), 1 on failure (sandbox could not start or
-be reached; receiver answered another status or did not answer; a case not as expected), 2 on
-a usage error.`;
+Exit status: 0 on success (sandbox stopped cleanly; receiver answered 200; resend, break,
+complete-late or pay-again accepted; every receiver check case as expected), 1 on failure
+(sandbox could not start or be reached; receiver answered another status or did not answer; a
+case not as expected), 2 on a usage error.`;
 
 /** Every command takes -h/--help. */
 const HELP_OPTION = {
@@ -102,6 +123,10 @@ export const SERVER_OPTIONS = {
     'public-url',
     'delivery-history',
     'max-payments',
+    'authorisation-window',
+    'bank-check',
+    'settle-after',
+    'time-scale',
   ),
   'merchant-name': REPEATED,
   unavailable: REPEATED,
@@ -123,7 +148,7 @@ export const SEND_OPTIONS = {
   ...HELP_OPTION,
 } as const satisfies ParseArgsConfig['options'];
 
-/** The commands that talk to a running sandbox (resend, break, check-receiver, rotate-key). */
+/** The commands that talk to a running sandbox (all but the sandbox itself and send-webhook). */
 export const CHECK_OPTIONS = {
   sandbox: { type: 'string' },
   ...HELP_OPTION,

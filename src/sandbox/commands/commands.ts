@@ -1,38 +1,47 @@
 /**
- * The one command layer for resend, break and the receiver check. Four doors lead to it: the
+ * The one command layer for resend, break, the receiver check, a late COMPLETED and a second
+ * paid attempt for an order. Four doors lead to it: the
  * Sandbox methods, the JSON API (`POST /deliveries/<command>`), the deliveries page's forms
  * and the CLI (which sends the JSON). Each door only reads its input into a DeliveriesCommand
  * and writes the result its own way; what is allowed, what is checked and every refusal (a
  * SandboxError whose code HTTP_STATUS turns into a status) live here.
  */
 import { SandboxError, unknownPayment } from '../errors';
-import { checkFaults } from '../faults';
+import { checkFaults } from '../deliveries/faults';
 import { checkNeedsWebhookUrl } from '../diagnosis';
 import type { ReceiverCheck } from '../diagnosis';
-import type { Deliverer } from '../deliveries';
+import type { Deliverer } from '../deliveries/deliverer';
+import type { Lifecycle } from '../lifecycle';
 import type { PaymentStore } from '../payment-store';
 import type {
   ArmedFaults,
   DeliveryFaults,
   DeliveryFaultTarget,
   ReceiverCheckReport,
+  SandboxPayment,
 } from '../types';
 
 /** The commands' names, as in their paths (`/deliveries/resend`) and the CLI's words. */
-export const COMMAND_NAMES = ['resend', 'break', 'check'] as const;
+export const COMMAND_NAMES = ['resend', 'break', 'check', 'complete-late', 'pay-again'] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
 /** A command, whichever door it came through. Values are checked when it runs. */
 export type DeliveriesCommand =
   | { name: 'resend'; paymentId: string; faults?: DeliveryFaults }
   | { name: 'break'; faults: DeliveryFaults; target?: DeliveryFaultTarget }
-  | { name: 'check' };
+  | { name: 'check' }
+  | { name: 'complete-late' | 'pay-again'; paymentId: string };
 
-/** What each command gives back. The check's report comes when the check ends. */
+/**
+ * What each command gives back. The check's report comes when the check ends; a late COMPLETED
+ * gives its payment, a second paid attempt the new one.
+ */
 export interface CommandResults {
   resend: { paymentId: string; copy: number };
   break: { armed: ArmedFaults };
   check: { report: Promise<ReceiverCheckReport> };
+  'complete-late': { payment: SandboxPayment };
+  'pay-again': { payment: SandboxPayment };
 }
 
 export type CommandResult<C extends DeliveriesCommand = DeliveriesCommand> =
@@ -48,18 +57,20 @@ export interface Commands {
 
 export function createCommands(parts: {
   payments: Pick<PaymentStore, 'get'>;
-  deliverer: Pick<Deliverer, 'resend' | 'arm'>;
+  deliverer: Pick<Deliverer, 'resend' | 'arm' | 'notification'>;
   checker: Pick<ReceiverCheck, 'run'>;
+  lifecycle: Pick<Lifecycle, 'completeLate' | 'payAgain'>;
   webhookUrl: URL | undefined;
   log: (line: string) => void;
 }): Commands {
-  const { payments, deliverer, checker, webhookUrl, log } = parts;
+  const { payments, deliverer, checker, lifecycle, webhookUrl, log } = parts;
 
   function resend(paymentId: string, faults: DeliveryFaults | undefined) {
     // Without faults, those armed for the payment apply (the deliverer takes them).
     const checked = faults === undefined ? undefined : checkFaults(faults);
     const payment = payments.get(paymentId);
-    if (payment?.status === 'PENDING') {
+    // A PENDING payment has sent nothing, unless the bank is still checking it.
+    if (payment?.status === 'PENDING' && deliverer.notification(paymentId) === undefined) {
       throw new SandboxError(
         'payment-pending',
         `servicepay: the payment ${paymentId} is still PENDING, so it has no notification yet; approve or reject it first.`,
@@ -105,6 +116,10 @@ export function createCommands(parts: {
           return breakDeliveries(command.faults, command.target) as CommandResult<C>;
         case 'check':
           return check() as CommandResult<C>;
+        case 'complete-late':
+          return { payment: lifecycle.completeLate(command.paymentId) } as CommandResult<C>;
+        case 'pay-again':
+          return { payment: lifecycle.payAgain(command.paymentId) } as CommandResult<C>;
       }
       throw new SandboxError(
         'invalid-argument',
@@ -129,6 +144,8 @@ export function commandToJson(command: DeliveriesCommand): Record<string, unknow
       return { faults: command.faults, ...(command.target ?? { count: 1 }) };
     case 'check':
       return {};
+    default:
+      return { paymentId: command.paymentId };
   }
 }
 
@@ -155,6 +172,8 @@ export function commandFromJson(
       };
     case 'check':
       return { name };
+    default:
+      return { name, paymentId: String(input.paymentId ?? '') };
   }
 }
 
@@ -199,5 +218,7 @@ export function commandFromForm(name: CommandName, fields: URLSearchParams): Del
       };
     case 'check':
       return { name };
+    default:
+      return { name, paymentId: (fields.get('paymentId') ?? '').trim() };
   }
 }

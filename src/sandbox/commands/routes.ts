@@ -1,5 +1,5 @@
 /**
- * Two of the command layer's doors, `POST /deliveries/resend|break|check`: the deliveries
+ * Two of the command layer's doors, `POST /deliveries/<command>`: the deliveries
  * page's forms (their token, same origin; answered 303 back to the page) and JSON from a tool
  * on this machine (Doors.fromTool; the CLI is one). Each reads its input into a command, runs
  * it, and answers a refusal with the status of its code (HTTP_STATUS).
@@ -18,7 +18,7 @@ import type { Doors } from '../http';
 import { notificationAnchor } from '../pages/deliveries-notification';
 import { sendMessagePage, sendRedirect } from '../pages/page';
 import { commandFromForm, commandFromJson } from './commands';
-import type { CommandName, Commands, DeliveriesCommand } from './commands';
+import type { CommandName, CommandResult, Commands, DeliveriesCommand } from './commands';
 
 export interface CommandRouteParts {
   commands: Commands;
@@ -42,12 +42,12 @@ export async function commandRoute(
     : fromPage(req, res, name, body, parts);
 }
 
-/** Where the page shows a command's effect. */
-function anchorOf(command: DeliveriesCommand): string {
-  if (command.name === 'resend') {
-    return `/deliveries#${encodeURIComponent(notificationAnchor(command.paymentId))}`;
-  }
-  return command.name === 'break' ? '/deliveries#break' : '/deliveries#receiver-check';
+/** Where the page shows a command's effect: the payment's notifications (a new one's, for a second attempt), the armed faults, the check. */
+function anchorOf(command: DeliveriesCommand, result: CommandResult): string {
+  if (command.name === 'break') return '/deliveries#break';
+  if (command.name === 'check') return '/deliveries#receiver-check';
+  const paymentId = 'payment' in result ? result.payment.paymentId : command.paymentId;
+  return `/deliveries#${encodeURIComponent(notificationAnchor(paymentId))}`;
 }
 
 function fromPage(
@@ -64,12 +64,13 @@ function fromPage(
       res,
       403,
       'Action refused',
-      'The sandbox accepts Resend, break-it and receiver-check actions only from its own deliveries page. Open the deliveries page again and use its buttons.',
+      'The sandbox accepts the actions of its deliveries page (Resend, break it, the receiver check, a late COMPLETED, paying an order again) only from that page. Open the deliveries page again and use its buttons.',
     );
   }
   const command = commandFromForm(name, fields);
+  let result: CommandResult;
   try {
-    const result = commands.run(command);
+    result = commands.run(command);
     // The page shows the check running, then its report (live, or on reload).
     if ('report' in result) {
       result.report.catch((error: unknown) => log(`receiver check failed: ${String(error)}`));
@@ -79,8 +80,7 @@ function fromPage(
     if (status === undefined) throw error;
     return sendMessagePage(res, status, 'Not done', (error as Error).message);
   }
-  const location = anchorOf(command);
-  sendRedirect(res, location);
+  sendRedirect(res, anchorOf(command, result));
 }
 
 async function fromTool(
@@ -109,13 +109,12 @@ async function fromTool(
   const command = commandFromJson(name, input);
   try {
     const result = commands.run(command);
-    if ('copy' in result) {
-      return sendJson(res, 202, {
-        ...result,
-        deliveries: `${doors.origin(req)}${anchorOf(command)}`,
-      });
-    }
-    return sendJson(res, 200, 'armed' in result ? result : await result.report);
+    if ('report' in result) return sendJson(res, 200, await result.report);
+    if ('armed' in result) return sendJson(res, 200, result);
+    return sendJson(res, 202, {
+      ...result,
+      deliveries: `${doors.origin(req)}${anchorOf(command, result)}`,
+    });
   } catch (error) {
     const status = httpStatusOf(error);
     if (status === undefined) throw error;

@@ -1,24 +1,19 @@
 /**
- * What the component and merchant pages call, from any origin: the bank list and payment
- * requests (validated as the component validates them); and a payment's status, for tools on
- * this machine (no CORS). JSON errors are `{ "error": "<message>" }`, the message being what
- * the component reports to errorConsumer. The icons and the script host are beside it.
+ * What the component and merchant pages call, from any origin: payment requests (validated as
+ * the component validates them); and a payment's status, for tools on this machine (no CORS).
+ * JSON errors are `{ "error": "<message>" }`, the message being what the component reports to
+ * errorConsumer. The banks and their icons (institutions.ts) and the script host are beside it.
  */
+import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isUuid } from '../../core/index';
+import { formatValidationIssue, isUuid, validatePaymentArgs } from '../../core/index';
+import type { Environment, ValidationIssue } from '../../core/index';
 import { readBody, sendError, sendJson } from '../http';
 import type { Doors } from '../http';
 import type { ResolvedOptions } from '../options';
 import { bankPath } from '../pages/page';
-import { requestFingerprint } from '../service';
-import type { PaymentStore } from '../payment-store';
+import type { PaymentStore, ValidInitiation } from '../payment-store';
 import type { SandboxPayment } from '../types';
-import {
-  applicationIdError,
-  environmentError,
-  isEnvironment,
-  validateInitiation,
-} from './validation';
 
 /**
  * Largest payment request accepted. Metadata may be 5000 characters, each up to 6 bytes once
@@ -35,25 +30,26 @@ export interface PaymentParts {
   log: (line: string) => void;
 }
 
-export function listInstitutions(
-  req: IncomingMessage,
-  res: ServerResponse,
-  query: URLSearchParams,
-  { institutions, doors }: Pick<PaymentParts, 'institutions' | 'doors'>,
-): void {
-  const environment = query.get('environment');
-  if (!isEnvironment(environment)) return sendError(res, 400, environmentError(environment));
-  const applicationId = query.get('applicationId');
-  if (!isUuid(applicationId)) return sendError(res, 400, applicationIdError(applicationId));
-  const origin = doors.origin(req);
-  const listed = Array.from(institutions.values(), ({ id, name, available }) => ({
-    id,
-    name,
-    iconUrl: `${origin}/icons/${id}.svg`,
-    // Only the exception is sent: an absent field means available, as in the contract.
-    ...(available ? {} : { available: false }),
-  }));
-  sendJson(res, 200, { institutions: listed });
+/**
+ * Identifies a request body for Idempotency-Key comparison: the same JSON value gives the same
+ * fingerprint whatever its key order or whitespace, so a client that re-serialises its retry
+ * is not refused.
+ */
+function requestFingerprint(value: unknown): string {
+  return createHash('sha256').update(canonicalJson(value)).digest('hex');
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const entries = Object.keys(value)
+      .sort()
+      .map(
+        (key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`,
+      );
+    return `{${entries.join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
 }
 
 export async function createPayment(
@@ -170,4 +166,83 @@ export function showPayment(
     settledAt: payment.settledAt,
     authorisationUrl: created(doors.origin(req), payment).authorisationUrl,
   });
+}
+
+// Validation of `POST /v1/payments` bodies (the PaymentInitiation of src/core/transport.ts).
+// The payment fields reuse core's createPayment rules, so the sandbox refuses exactly what the
+// component refuses, with the same `Input validation error: …` strings (spec 2.4, 7.3).
+
+export type InitiationResult = { ok: true; value: ValidInitiation } | { ok: false; error: string };
+
+export function isEnvironment(value: unknown): value is Environment {
+  return value === 'SANDBOX' || value === 'LIVE';
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const invalid = (field: string, value: unknown, reason: string): InitiationResult => ({
+  ok: false,
+  error: formatValidationIssue({ field, value, reason } satisfies ValidationIssue),
+});
+
+/** The message for an applicationId that is not a UUID (shared with the institutions route). */
+export function applicationIdError(value: unknown): string {
+  return formatValidationIssue({ field: 'applicationId', value, reason: 'must be a UUID' });
+}
+
+/** The message for an environment other than SANDBOX or LIVE. */
+export function environmentError(value: unknown): string {
+  return formatValidationIssue({ field: 'environment', value, reason: 'must be SANDBOX or LIVE' });
+}
+
+export function validateInitiation(
+  body: unknown,
+  isKnownInstitution: (id: string) => boolean,
+): InitiationResult {
+  if (!isObject(body)) return invalid('request', body, 'must be a JSON object');
+  const { environment, applicationId, institutionId, paymentRequest } = body;
+  if (!isEnvironment(environment)) return { ok: false, error: environmentError(environment) };
+  if (!isUuid(applicationId)) return { ok: false, error: applicationIdError(applicationId) };
+  if (typeof institutionId !== 'string' || !isKnownInstitution(institutionId)) {
+    return invalid(
+      'institutionId',
+      institutionId,
+      'must be the id of an institution listed by GET /v1/institutions',
+    );
+  }
+  if (!isObject(paymentRequest))
+    return invalid('paymentRequest', paymentRequest, 'must be an object');
+  const { amount, currency, reference } = paymentRequest;
+  if (currency !== 'GBP') {
+    return invalid('paymentRequest.currency', currency, 'must be GBP (the only currency)');
+  }
+  const merchantPaymentId = body.merchantPaymentId ?? undefined;
+  const metadata = body.paymentMetadata ?? undefined;
+  // The component always sends agentType; WEB_BROWSER is its default (spec 2.2) for others.
+  const agentType = body.agentType ?? 'WEB_BROWSER';
+  const checked = validatePaymentArgs({
+    amount,
+    paymentReference: reference,
+    currency,
+    merchantPaymentId,
+    metadata,
+    agentType,
+  });
+  if (!checked.ok) return { ok: false, error: formatValidationIssue(checked.issue) };
+  const payment = checked.value;
+  return {
+    ok: true,
+    value: {
+      environment,
+      applicationId,
+      institutionId,
+      amount: payment.amount,
+      reference: payment.reference,
+      merchantPaymentId: payment.merchantPaymentId ?? null,
+      metadata: payment.metadata ?? null,
+      agentType: payment.agentType ?? 'WEB_BROWSER',
+    },
+  };
 }

@@ -5,9 +5,11 @@
  * come from the package's dist/standalone, which `npm run build` writes.
  */
 import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import { readFile, readdir } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { send, sendError, sendNotModified } from '../http';
 
 /** The script host's address on the sandbox; the bare path serves the newest script. */
@@ -96,4 +98,29 @@ export async function serveScriptHost(
       ? 'text/css; charset=utf-8'
       : 'text/javascript; charset=utf-8',
   });
+}
+
+/**
+ * The dist/standalone directory of the servicepay package this module belongs to, found by
+ * walking up to its package.json: the same answer from src/sandbox (tests), dist/ or
+ * dist/chunks/ (built, ESM or CJS), and node_modules/servicepay. Undefined if there is none.
+ */
+export function defaultScriptDir(from: string = import.meta.url): string | undefined {
+  let dir = dirname(fileURLToPath(from));
+  for (;;) {
+    const manifest = join(dir, 'package.json');
+    if (existsSync(manifest)) {
+      try {
+        if (
+          (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name === 'servicepay'
+        )
+          return join(dir, 'dist', 'standalone');
+      } catch {
+        // Not a package manifest we can read: keep looking above.
+      }
+    }
+    const parent = dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
 }

@@ -1,10 +1,42 @@
 /**
  * Every delivery attempt, kept in full (the request, the answer, how long it took, a hint at
  * the cause of a failure), the oldest dropped beyond `deliveryHistory`; each new one logged in
- * a line and told to the listeners (the deliveries page's event stream, onDelivery).
+ * a line (attemptLine) and told to the listeners (the deliveries page's event stream,
+ * onDelivery).
  */
-import { attemptLine } from './attempt-line';
+import { createListeners } from '../listeners';
+import { hintLine } from './hints';
 import type { WebhookDeliveryAttempt } from '../types';
+
+/** A 4xx: the refusal the receiver check's forged case wants. */
+export const isRefusal = (status: number | null): boolean =>
+  status !== null && Math.floor(status / 100) === 4;
+
+/**
+ * "webhook COMPLETED <id> attempt 1 → HTTP 401; giving up after 3 attempts. Likely cause: …".
+ * The receiver check's forged case (`forged`) is sent once, and a 4xx is the answer it wants:
+ * said as such, not as a delivery giving up over a likely cause.
+ */
+export function attemptLine(attempt: WebhookDeliveryAttempt, forged: boolean): string {
+  const result = attempt.status !== null ? `HTTP ${attempt.status}` : attempt.error;
+  const refusedAsWanted = forged && isRefusal(attempt.status);
+  const next =
+    attempt.outcome === 'retrying'
+      ? `; next attempt at ${attempt.nextAttemptAt}`
+      : attempt.outcome !== 'gave-up'
+        ? ''
+        : refusedAsWanted
+          ? '; refused, as the receiver check’s forged case expects'
+          : forged
+            ? '; sent once, as the receiver check’s forged case is'
+            : `; giving up after ${attempt.attempt} attempts`;
+  const copy =
+    attempt.copy > 1 || attempt.reason !== 'settled'
+      ? ` (copy ${attempt.copy}, ${attempt.reason})`
+      : '';
+  const hint = attempt.hint && !refusedAsWanted ? `. ${hintLine(attempt)}` : '';
+  return `webhook ${attempt.paymentStatus} ${attempt.paymentId} attempt ${attempt.attempt}${copy} → ${result}${next}${hint}`;
+}
 
 export interface AttemptLog {
   /** The id the next attempt gets. */
@@ -15,9 +47,11 @@ export interface AttemptLog {
   attempts(): WebhookDeliveryAttempt[];
   /** The attempts kept, newest first (not copies: to read only). */
   newestFirst(): Iterable<WebhookDeliveryAttempt>;
+  /** The id of the latest attempt (0 before the first). */
   lastAttemptId(): number;
   /** The attempts kept with an id above `id`, oldest first (not copies: to read only). */
   attemptsAfter(id: number): readonly WebhookDeliveryAttempt[];
+  /** Calls the listener with each new attempt record; returns the unsubscribe function. */
   subscribe(listener: (attempt: WebhookDeliveryAttempt) => void): () => void;
   clear(): void;
 }
@@ -30,7 +64,12 @@ export function createAttemptLog(options: {
 }): AttemptLog {
   const { log } = options;
   const records: WebhookDeliveryAttempt[] = [];
-  const listeners = new Set<(attempt: WebhookDeliveryAttempt) => void>();
+  // A throwing observer must not stop the delivery it observes.
+  const listeners = createListeners<WebhookDeliveryAttempt>((error) =>
+    log(`onDelivery threw: ${options.describe(error)}`),
+  );
+  const { onAttempt } = options;
+  if (onAttempt) listeners.subscribe((attempt) => onAttempt(structuredClone(attempt)));
   let lastId = 0;
 
   return {
@@ -39,14 +78,7 @@ export function createAttemptLog(options: {
       records.push(attempt);
       if (records.length > options.history) records.splice(0, records.length - options.history);
       log(attemptLine(attempt, forged));
-      for (const listener of [...listeners, options.onAttempt]) {
-        try {
-          listener?.(structuredClone(attempt));
-        } catch (error) {
-          // A throwing observer must not stop the delivery it observes.
-          log(`onDelivery threw: ${options.describe(error)}`);
-        }
-      }
+      listeners.emit(structuredClone(attempt));
     },
     attempts: () => records.map((attempt) => structuredClone(attempt)),
     *newestFirst() {
@@ -59,10 +91,7 @@ export function createAttemptLog(options: {
       while (start > 0 && records[start - 1]!.id > id) start -= 1;
       return records.slice(start);
     },
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    clear: () => listeners.clear(),
+    subscribe: listeners.subscribe,
+    clear: listeners.clear,
   };
 }

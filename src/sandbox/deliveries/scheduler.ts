@@ -1,7 +1,9 @@
 /**
- * The deliverer's clock and its stop: the timers of retries, delays and late resends, the
- * attempts in flight, and the signal that aborts them. stop() cancels every timer (each
- * with what to do when cancelled) and resolves once nothing is in flight.
+ * A clock and its stop, the deliverer's (the timers of retries, delays and late resends, the
+ * attempts in flight, and the signal that aborts them) and the payment lifecycle's. stop()
+ * cancels every timer (each with what to do when cancelled) and resolves once nothing is in
+ * flight. The timers are unref'd: a sandbox never keeps a process alive by them (a running one
+ * is kept alive by its server).
  */
 import { setMaxListeners } from 'node:events';
 
@@ -32,6 +34,7 @@ export function createScheduler(): Scheduler {
         timers.delete(timer);
         if (!stopping.signal.aborted) run();
       }, delayMs);
+      timer.unref();
       timers.set(timer, onCancel);
     },
     track(task, then) {

@@ -8,15 +8,15 @@
  */
 import { performance } from 'node:perf_hooks';
 import { diagnose } from './hints';
-import { describeFaults, hasFault } from '../faults';
+import { describeFaults, hasFault } from './faults';
 import { describeFailure, putBytes } from '../notification';
 import type {
   DeliveryFaults,
   DeliveryOutcome,
   DeliveryReason,
-  FinalPaymentStatus,
   WebhookDeliveryAttempt,
   WebhookRequestRecord,
+  SandboxPaymentStatus,
 } from '../types';
 import type { SandboxRetryOptions } from '../sandbox-options';
 import type { AttemptLog } from './attempt-log';
@@ -35,7 +35,7 @@ export function retryDelay(attempt: number, retry: Required<SandboxRetryOptions>
 /** A notification, signed once, and how many copies of it were sent. */
 export interface Notification {
   paymentId: string;
-  paymentStatus: FinalPaymentStatus;
+  paymentStatus: SandboxPaymentStatus;
   /** A receiver check's case name, or null for a payment's notification. */
   label: string | null;
   bytes: Buffer;
@@ -69,12 +69,12 @@ export interface Sender {
    */
   remember(
     paymentId: string,
-    status: FinalPaymentStatus,
+    status: SandboxPaymentStatus,
     body: string,
     label: string | null,
     forged?: boolean,
   ): Notification;
-  /** A notification kept, by its payment id. */
+  /** A payment's latest notification kept (one per status it reached), by its payment id. */
   get(paymentId: string): Notification | undefined;
   /** Sends it with faults: after the delay, one copy or two at once; resolves with each copy's attempts. */
   send(
@@ -94,10 +94,13 @@ export function createSender(options: {
   publicKeyUrl?: () => string;
   log: (line: string) => void;
   now: () => Date;
+  /** A fault's wait on the sandbox's clock, in real milliseconds (the time scale applied). */
+  scaled: (ms: number) => number;
   attempts: AttemptLog;
   scheduler: Scheduler;
 }): Sender {
   const { url, now, attempts, scheduler, log } = options;
+  /** Each payment's latest notification; the payment with the latest one last. */
   const notifications = new Map<string, Notification>();
 
   function put(notification: Notification, run: Run): Promise<Answer> {
@@ -167,7 +170,7 @@ export function createSender(options: {
             run.lateResent = true;
             scheduler.schedule(
               () => void sendCopy(notification, 'late-resend', plainRun(run.retry)),
-              run.faults.lateResendMs,
+              options.scaled(run.faults.lateResendMs),
             );
           }
           const record: WebhookDeliveryAttempt = {
@@ -238,6 +241,7 @@ export function createSender(options: {
         forged,
         copies: 0,
       };
+      notifications.delete(paymentId);
       notifications.set(paymentId, notification);
       for (const [oldest] of notifications) {
         if (notifications.size <= options.kept) break;
@@ -264,7 +268,7 @@ export function createSender(options: {
       return new Promise((resolve) =>
         scheduler.schedule(
           () => resolve(copies()),
-          faults.delayMs!,
+          options.scaled(faults.delayMs!),
           () => resolve([]),
         ),
       );

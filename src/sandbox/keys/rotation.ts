@@ -11,7 +11,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { formFields, MAX_FORM_BYTES, readBody, sendError, sendJson } from '../http';
 import type { Doors } from '../http';
-import { html } from '../html';
+import { html } from '../pages/html';
 import { newKeys } from './keys';
 import type { SandboxKeys } from './keys';
 import { htmlDocument, sendHtml, sendMessagePage, sendRedirect } from '../pages/page';

@@ -1,23 +1,31 @@
 /**
  * "The bank's environment in the browser" (spec 1): where the shopper approves or rejects a
- * sandbox payment. Plain HTML forms, no script, so it works under the strictest CSP and with
- * any assistive technology; the decision is a POST, then a 303 (post/redirect/get), so a reload
- * never decides twice. A decision is accepted only from the page's own form (http.ts, the
- * locked doors).
+ * sandbox payment, or plays a slow or lost one (lifecycle.ts). Plain HTML forms, no script, so
+ * it works under the strictest CSP and with any assistive technology; the decision is a POST,
+ * then a 303 (post/redirect/get), so a reload never decides twice. A decision is accepted only
+ * from the page's own form (http.ts, the locked doors).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { html } from '../html';
-import type { Html } from '../html';
+import { html } from './html';
+import type { Html } from './html';
 import { MAX_FORM_BYTES, formFields, readBody } from '../http';
 import type { Doors } from '../http';
-import { BANK_ERROR_DESCRIPTION, REJECTED_DESCRIPTION } from '../notification';
+import { isBankDecision } from '../lifecycle';
+import type { Lifecycle } from '../lifecycle';
 import type { ResolvedOptions } from '../options';
-import { bankPath, formatAmount, htmlDocument, messagePage, sendPage, sendRedirect } from './page';
-import type { PageCallbacks } from './page';
 import type { PaymentStore } from '../payment-store';
-import type { SandboxContext } from '../service';
-import type { FinalPaymentStatus, SandboxPayment } from '../types';
 import type { SandboxInstitution } from '../sandbox-options';
+import type { SandboxPayment } from '../types';
+import {
+  bankPath,
+  formatAmount,
+  htmlDocument,
+  messagePage,
+  sendPage,
+  sendRedirect,
+  timeElement,
+} from './page';
+import type { PageCallbacks } from './page';
 
 /** What the bank page's routes use of a running sandbox. */
 export interface BankParts {
@@ -27,7 +35,7 @@ export interface BankParts {
   >;
   payments: Pick<PaymentStore, 'get'>;
   doors: Pick<Doors, 'token' | 'fromOwnPage'>;
-  settle: SandboxContext['settle'];
+  lifecycle: Pick<Lifecycle, 'decide' | 'scheduled'>;
 }
 
 /** A route of one payment: the request, its response, the id from the path, its parts. */
@@ -47,14 +55,8 @@ export interface BankPageContext {
   token: string;
   /** Where the shopper goes back to the merchant (with the ids), when a callback is configured. */
   returnUrl: string | undefined;
-}
-
-/** The decisions offered, as the form's button values. */
-export const DECISIONS = ['approve', 'reject', 'error'] as const;
-export type Decision = (typeof DECISIONS)[number];
-
-export function isDecision(value: unknown): value is Decision {
-  return typeof value === 'string' && (DECISIONS as readonly string[]).includes(value);
+  /** When the step the payment waits for is due (the window closing, the bank's check), if any. */
+  due?: string;
 }
 
 function bankBar(institution: Required<SandboxInstitution>): Html {
@@ -74,10 +76,10 @@ function summary({ payment, institution, merchantName }: BankPageContext): Html 
 </dl>`;
 }
 
-/** The page for a payment: the decision form while PENDING, its result once final. */
+/** The page for a payment: the decision form while undecided, then where the decision led. */
 export function bankPage(context: BankPageContext): Html {
   const { payment, institution, merchantName } = context;
-  if (payment.status !== 'PENDING') return resultPage(context);
+  if (payment.status !== 'PENDING' || payment.decision !== null) return resultPage(context);
   const body = html`${bankBar(institution)}
 <main>
 <div class="card">
@@ -94,9 +96,17 @@ ${summary(context)}
 <button type="submit" name="decision" value="error" class="danger">Bank error</button>
 </div>
 </fieldset>
+<fieldset>
+<legend>Or play a slow or lost payment</legend>
+<div class="actions">
+<button type="submit" name="decision" value="abandon">Leave without deciding</button>
+<button type="submit" name="decision" value="approve-pending">Authorise, bank still checking</button>
+<button type="submit" name="decision" value="approve-settles-later">Authorise, settles later</button>
+</div>
+</fieldset>
 </form>
 </div>
-<p class="note">This is the ServicePay sandbox: no real bank is contacted and no money moves. “Bank error” simulates a failure reported by the bank.</p>
+<p class="note">This is the ServicePay sandbox: no real bank is contacted and no money moves. “Bank error” simulates a failure reported by the bank. “Leave without deciding” is a shopper who closes this page: the payment fails when its authorisation window closes. “Bank still checking” sends PENDING, then COMPLETED later; “settles later” sends COMPLETED, then SETTLED.</p>
 </main>`;
   return htmlDocument({
     title: `Authorise your payment – ${institution.name} (sandbox)`,
@@ -115,12 +125,26 @@ function noCallbackNote(agentType: string): Html {
   return html`<p class="note">No callback address is configured for ${agentType} payments, so the shopper stays on this page and the sandbox shows the result here. To send shoppers back to your result page, start the sandbox with <code>${flag} &lt;the address of your result page&gt;</code> (<code>startSandbox</code>: <code>${option}</code>); with the real service, it is your application's callback address.</p>`;
 }
 
+/** A decided payment's heading, and what it waits for while the bank still has it. */
+function outcome({ payment, due }: BankPageContext): { heading: string; waiting: Html | null } {
+  const when = due === undefined ? '' : html` (at ${timeElement(due)})`;
+  if (payment.status === 'FAILED') return { heading: 'Payment failed', waiting: null };
+  if (payment.status !== 'PENDING') return { heading: 'Payment approved', waiting: null };
+  return payment.decision === 'abandon'
+    ? {
+        heading: 'You left without deciding',
+        waiting: html`<p>The payment stays pending until its authorisation window closes${when}; then it fails and no money moves.</p>`,
+      }
+    : {
+        heading: 'Payment authorised',
+        waiting: html`<p>Your bank is still checking this payment; it completes when the check ends${when}.</p>`,
+      };
+}
+
 function resultPage(context: BankPageContext): Html {
   const { payment, institution, merchantName, returnUrl } = context;
-  const completed = payment.status === 'COMPLETED';
-  const heading = completed ? 'Payment approved' : 'Payment failed';
-  const reason =
-    !completed && payment.errorDescription ? html`<p>Reason: ${payment.errorDescription}</p>` : '';
+  const { heading, waiting } = outcome(context);
+  const reason = payment.errorDescription && html`<p>Reason: ${payment.errorDescription}</p>`;
   const back = returnUrl
     ? html`<p><a class="button primary" href="${returnUrl}">Return to ${merchantName}</a></p>`
     : noCallbackNote(payment.agentType);
@@ -129,20 +153,13 @@ function resultPage(context: BankPageContext): Html {
 <div class="card">
 <h1 class="status-${payment.status}">${heading}</h1>
 <p>Status: <strong>${payment.status}</strong></p>
-${reason}
+${waiting}${reason}
 ${summary(context)}
 ${back}
 </div>
 </main>`;
   return htmlDocument({ title: `${heading} – ${institution.name} (sandbox)`, body });
 }
-
-const OUTCOMES: Record<Decision, { status: FinalPaymentStatus; errorDescription: string | null }> =
-  {
-    approve: { status: 'COMPLETED', errorDescription: null },
-    reject: { status: 'FAILED', errorDescription: REJECTED_DESCRIPTION },
-    error: { status: 'FAILED', errorDescription: BANK_ERROR_DESCRIPTION },
-  };
 
 /** The merchant callback for a payment's agentType, with the ids appended; undefined if none. */
 export function callbackFor(
@@ -167,7 +184,8 @@ function notFoundPayment(res: ServerResponse, paymentId: string, callbacks: Page
   );
 }
 
-export const showBankPage: PaymentRoute = (req, res, paymentId, { options, payments, doors }) => {
+export const showBankPage: PaymentRoute = (req, res, paymentId, parts) => {
+  const { options, payments, doors } = parts;
   const payment = payments.get(paymentId);
   if (payment === undefined) return notFoundPayment(res, paymentId, options);
   const institution = options.institutions.get(payment.institutionId)!;
@@ -180,6 +198,7 @@ export const showBankPage: PaymentRoute = (req, res, paymentId, { options, payme
       merchantName: options.merchantNameFor(payment.applicationId),
       token: doors.token(payment.paymentId),
       returnUrl: callbackFor(payment, options),
+      due: parts.lifecycle.scheduled().find((step) => step.paymentId === paymentId)?.at,
     }),
     options,
     // Under no-referrer a browser sends `Origin: null` with the form's POST, which the decision
@@ -212,7 +231,7 @@ export const decide: PaymentRoute = async (req, res, paymentId, parts) => {
       options,
     );
   }
-  if (!isDecision(decision)) {
+  if (!isBankDecision(decision)) {
     return sendPage(
       res,
       400,
@@ -220,7 +239,8 @@ export const decide: PaymentRoute = async (req, res, paymentId, parts) => {
       options,
     );
   }
-  const { status, errorDescription } = OUTCOMES[decision];
-  const payment = parts.settle(paymentId, status, errorDescription)!;
-  sendRedirect(res, callbackFor(payment, options) ?? bankPath(payment.paymentId));
+  const payment = parts.lifecycle.decide(paymentId, decision)!;
+  // A shopper who leaves does not go back to the merchant: the bank page says what follows.
+  const back = payment.decision === 'abandon' ? undefined : callbackFor(payment, options);
+  sendRedirect(res, back ?? bankPath(payment.paymentId));
 };

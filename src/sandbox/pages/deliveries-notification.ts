@@ -3,15 +3,14 @@
  * purpose), the request as sent, and every attempt with its answer and, for a failure, its
  * likely cause. Also what the page's live region says of an attempt.
  */
-import { isRefusal } from '../deliveries/attempt-line';
+import { isRefusal } from '../deliveries/attempt-log';
 import { checkCaseState, shownAttempts } from './receiver-check-page';
 import type { CheckCaseView } from './receiver-check-page';
-import type { NotificationView } from '../deliveries';
-import { html, joinHtml } from '../html';
-import type { Html } from '../html';
-import { scrollTable, timeElement } from './page';
-import { STACK_COLUMNS } from './stack-tables';
-import type { DeliveryReason, WebhookDeliveryAttempt } from '../types';
+import type { NotificationView } from '../deliveries/deliverer';
+import { html, joinHtml } from './html';
+import type { Html } from './html';
+import { STACK_COLUMNS, scrollTable, timeElement } from './page';
+import type { DeliveryReason, WebhookDeliveryAttempt, WebhookRequestRecord } from '../types';
 
 const REASONS: Record<DeliveryReason, string> = {
   settled: 'first',
@@ -77,6 +76,7 @@ function answerCell(attempt: WebhookDeliveryAttempt, sameCauseAsAbove: boolean):
 function attemptRows(
   attempts: readonly WebhookDeliveryAttempt[],
   checkCase: CheckCaseView | null,
+  several: boolean,
 ): Html {
   const rows = attempts.map((a, i) => {
     const above = attempts[i - 1];
@@ -84,7 +84,7 @@ function attemptRows(
     return html`<tr class="outcome-${a.outcome}">
 <td class="answer">${answerCell(a, same)}</td>
 <td>${checkCase?.spec.forged && isRefusal(a.status) ? 'refused, as the case expects' : a.outcome}</td>
-<td>${a.copy} · ${REASONS[a.reason]}</td>
+<td>${several && `${a.paymentStatus} · `}${a.copy} · ${REASONS[a.reason]}</td>
 <td>${a.attempt}</td>
 <td>${a.simulated ? '—' : `${a.durationMs} ms`}</td>
 <td>${timeElement(a.at)}</td>
@@ -95,8 +95,7 @@ function attemptRows(
 }
 
 /** The request as sent, as a reader would write it: request line, headers, blank line, body. */
-function rawRequest(view: NotificationView): string {
-  const { request } = view;
+function rawRequest(request: WebhookRequestRecord): string {
   const url = new URL(request.url);
   const headers = Object.entries({ Host: url.host, ...request.headers })
     .map(([name, value]) => `${name}: ${value}`)
@@ -119,6 +118,11 @@ export function notificationSection(
 ): Html {
   const id = notificationAnchor(view.paymentId);
   const latest = view.attempts[0]!;
+  // A payment sends one notification per status it reaches (PENDING, then COMPLETED…).
+  const statuses = [...new Set(view.attempts.map((a) => a.paymentStatus).reverse())].map(
+    (status) => html`<span class="status-${status}">${status}</span>`,
+  );
+  const several = statuses.length > 1;
   const copies = new Set(view.attempts.map((a) => a.copy)).size;
   const title = view.label ?? 'Payment';
   const resendForm = (
@@ -132,7 +136,7 @@ ${inner}<button type="submit">${button}</button>
     ? checkCaseState(checkCase)
     : html`Latest: <span class="verdict verdict-${latest.outcome}">${OUTCOMES[latest.outcome]}</span>`;
   return html`<section class="notification" id="${id}" aria-labelledby="${id}-heading">
-<h3 id="${id}-heading">${title} <code>${view.paymentId}</code> <span class="status-${view.paymentStatus}">${view.paymentStatus}</span></h3>
+<h3 id="${id}-heading">${title} <code>${view.paymentId}</code> ${joinHtml(statuses, html` → `)}</h3>
 <p class="state" data-part="${id}-state">${state} · ${view.attempts.length} attempt${view.attempts.length === 1 ? '' : 's'} in ${copies} cop${copies === 1 ? 'y' : 'ies'} · to <code>${latest.url}</code></p>
 <div class="actions">
 ${resendForm(null, 'Resend')}
@@ -140,14 +144,14 @@ ${resendForm(null, 'Resend')}
 <details class="break" data-key="${id}-break"><summary>Resend it broken on purpose</summary>
 ${resendForm(html`<fieldset><legend>Faults for this resend</legend>\n${faultFields(`${id}-faults`)}\n</fieldset>\n`, 'Resend with these faults')}
 </details>
-<details data-key="${id}-request"><summary>Request as sent (the same bytes and signature on every attempt)</summary>
-<pre class="raw">${rawRequest(view)}</pre>
+<details data-key="${id}-request"><summary>${several && `${view.paymentStatus} `}Request as sent (the same bytes and signature on every attempt)</summary>
+<pre class="raw">${rawRequest(view.request)}</pre>
 </details>
 ${scrollTable(
   `${id}-attempts`,
   `Attempts for ${view.paymentId}, newest first`,
   STACK_COLUMNS.attempts,
-  attemptRows(shownAttempts(view, checkCase), checkCase),
+  attemptRows(shownAttempts(view, checkCase), checkCase, several),
   { stack: 'attempts' },
 )}
 </section>`;

@@ -3,8 +3,8 @@
  * latest payments.
  */
 import type { ServerResponse } from 'node:http';
-import { html, joinHtml } from '../html';
-import type { Html } from '../html';
+import { html, joinHtml } from './html';
+import type { Html } from './html';
 import {
   bankPath,
   formatAmount,
@@ -16,7 +16,6 @@ import {
 } from './page';
 import type { ResolvedOptions } from '../options';
 import type { PaymentStore } from '../payment-store';
-import type { SandboxPayment } from '../types';
 
 /** What the home page's route uses of a running sandbox. */
 export interface IndexParts {
@@ -34,24 +33,10 @@ export interface IndexParts {
   payments: Pick<PaymentStore, 'list'>;
 }
 
-export interface IndexPageContext {
-  url: string;
-  applicationId: string;
-  webhookUrl: string | undefined;
-  webCallbackUrl: string | undefined;
-  mobileCallbackUrl: string | undefined;
-  /** The payee of the sandbox's own application id (the default one unless configured). */
-  merchantName: string;
-  publicUrl: string | undefined;
-  institutionCount: number;
-  /** The names of the banks listed as unavailable (shown, not payable). */
-  unavailableInstitutions: readonly string[];
-  payments: readonly SandboxPayment[];
-}
-
-export function indexPage(context: IndexPageContext): Html {
-  const institutionsHref = `/v1/institutions?environment=SANDBOX&applicationId=${encodeURIComponent(context.applicationId)}`;
-  const rows = context.payments
+export function indexPage({ options, applicationId, baseUrl, payments }: IndexParts): Html {
+  const institutionsHref = `/v1/institutions?environment=SANDBOX&applicationId=${encodeURIComponent(applicationId)}`;
+  const rows = payments
+    .list()
     .slice(-50)
     .reverse()
     .map(
@@ -63,10 +48,12 @@ export function indexPage(context: IndexPageContext): Html {
 <td class="status-${p.status}">${p.status}</td>
 </tr>`,
     );
-  const unavailable =
-    context.unavailableInstitutions.length > 0 &&
-    html`; unavailable, shown but not payable: ${context.unavailableInstitutions.join(', ')}`;
-  const payments =
+  const banks = [...options.institutions.values()];
+  const unavailable = banks.filter((institution) => !institution.available);
+  const listed =
+    unavailable.length > 0 &&
+    html`; unavailable, shown but not payable: ${unavailable.map((bank) => bank.name).join(', ')}`;
+  const latest =
     rows.length > 0
       ? scrollTable(
           'payments',
@@ -77,51 +64,30 @@ export function indexPage(context: IndexPageContext): Html {
       : html`<p>No payments yet.</p>`;
   const body = html`<main class="wide">
 <h1>ServicePay sandbox</h1>
-<p>A local simulator of the ServicePay service: it lists banks, creates payments, shows each payment's bank page (Approve, Reject, Bank error), redirects the shopper back, and sends signed webhook notifications. Nothing leaves this machine and no money moves.</p>
+<p>A local simulator of the ServicePay service: it lists banks, creates payments, shows each payment's bank page (Approve, Reject, Bank error, and slow or lost payments), redirects the shopper back, and sends signed webhook notifications. Nothing leaves this machine and no money moves.</p>
 <h2>Configuration</h2>
 <dl class="summary">
-<div><dt>Base URL (the component's <code>baseUrl</code>)</dt><dd><code>${context.url}</code></dd></div>
-<div><dt>Application id (any UUID is accepted)</dt><dd><code>${context.applicationId}</code></dd></div>
-<div><dt>Webhook URL</dt><dd>${orNone(context.webhookUrl)}</dd></div>
-<div><dt>Web callback URL</dt><dd>${orNone(context.webCallbackUrl)}</dd></div>
-<div><dt>Mobile callback URL</dt><dd>${orNone(context.mobileCallbackUrl)}</dd></div>
-<div><dt>Payee on the bank page</dt><dd>${context.merchantName}</dd></div>
-<div><dt>Public URL (another host name answered)</dt><dd>${orNone(context.publicUrl)}</dd></div>
+<div><dt>Base URL (the component's <code>baseUrl</code>)</dt><dd><code>${baseUrl()}</code></dd></div>
+<div><dt>Application id (any UUID is accepted)</dt><dd><code>${applicationId}</code></dd></div>
+<div><dt>Webhook URL</dt><dd>${orNone(options.webhookUrl?.href)}</dd></div>
+<div><dt>Web callback URL</dt><dd>${orNone(options.webCallbackUrl?.href)}</dd></div>
+<div><dt>Mobile callback URL</dt><dd>${orNone(options.mobileCallbackUrl?.href)}</dd></div>
+<div><dt>Payee on the bank page</dt><dd>${options.merchantNameFor(applicationId)}</dd></div>
+<div><dt>Public URL (another host name answered)</dt><dd>${orNone(options.publicUrl?.origin)}</dd></div>
 </dl>
 <h2>Pages and endpoints</h2>
 <ul>
 <li><a href="/deliveries">Webhook deliveries</a>: every attempt in full, Resend, break it on purpose, the receiver check (also as <a href="/deliveries.json">JSON</a>)</li>
 <li><a href="/.well-known/signature/pem">Public key</a> that verifies the webhook signatures; <a href="/keys">Signing key</a>: rehearse a key rotation</li>
 <li><a href="/js">Component script</a> for plain pages, newest version (the script host: <code>/js/Service-&lt;version&gt;.min.js</code>, <code>/js/Service-0.4.css</code>, <code>/js/Service-tailwind-0.1.css</code>)</li>
-<li><a href="${institutionsHref}">Institutions</a> (${context.institutionCount} banks${unavailable})</li>
+<li><a href="${institutionsHref}">Institutions</a> (${banks.length} banks${listed})</li>
 </ul>
 <h2>Payments</h2>
-${payments}
+${latest}
 </main>`;
   return htmlDocument({ title: 'ServicePay sandbox', body });
 }
 
-export function showIndex(
-  res: ServerResponse,
-  { options, applicationId, baseUrl, payments }: IndexParts,
-): void {
-  sendPage(
-    res,
-    200,
-    indexPage({
-      url: baseUrl(),
-      applicationId,
-      webhookUrl: options.webhookUrl?.href,
-      webCallbackUrl: options.webCallbackUrl?.href,
-      mobileCallbackUrl: options.mobileCallbackUrl?.href,
-      merchantName: options.merchantNameFor(applicationId),
-      publicUrl: options.publicUrl?.origin,
-      institutionCount: options.institutions.size,
-      unavailableInstitutions: [...options.institutions.values()]
-        .filter((institution) => !institution.available)
-        .map((institution) => institution.name),
-      payments: payments.list(),
-    }),
-    options,
-  );
+export function showIndex(res: ServerResponse, parts: IndexParts): void {
+  sendPage(res, 200, indexPage(parts), parts.options);
 }

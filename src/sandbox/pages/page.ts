@@ -1,22 +1,32 @@
 /**
  * What the sandbox's pages share: the document around a page, the pages' CSP, the message page
- * and the 303 onwards, and the small parts several pages use (a time, an amount, a table that
- * scrolls). The pages themselves: index-page.ts, bank-page.ts, deliveries-page.ts,
- * ../keys/rotation.ts (the keys page).
+ * and the 303 onwards, the small parts several pages use (a time, an amount, a table that
+ * scrolls or stacks), and the files they load. The pages themselves: index-page.ts,
+ * bank-page.ts, deliveries-page.ts, ../keys/rotation.ts (the keys page).
  *
- * Every page is built with the `html` tag (../html.ts), which escapes what it is given: references,
+ * Every page is built with the `html` tag (html.ts), which escapes what it is given: references,
  * metadata, merchant ids and receivers' answers are shopper-, merchant- or receiver-supplied and
  * end up in pages a browser renders.
+ *
+ * The stylesheet and the deliveries page's script are served as files, so the pages' CSP can
+ * forbid inline styles and scripts altogether; they are written as real files (sandbox.css,
+ * deliveries-live.js) that the formatter, the linter and the type checker see, and imported as
+ * text (`?raw`) as the component's stylesheets are.
  */
 import type { ServerResponse } from 'node:http';
-import { html } from '../html';
-import type { Html } from '../html';
 import { send } from '../http';
 import type { ResolvedOptions } from '../options';
-import { STYLESHEET_PATH } from './page-assets';
-import type { StackTable } from './stack-tables';
+import deliveriesScript from './deliveries-live.js?raw';
+import { html } from './html';
+import type { Html } from './html';
+import stylesheet from './sandbox.css?raw';
 
-export { escapeHtml } from '../html';
+export { escapeHtml } from './html';
+
+/** Path of the stylesheet every page links (a file, so the CSP needs no inline style). */
+export const STYLESHEET_PATH = '/assets/sandbox.css';
+/** Where the deliveries page's script is served (a file: the page's CSP allows 'self' only). */
+export const DELIVERIES_SCRIPT_PATH = '/assets/deliveries.js';
 
 /** A payment's bank page (bank-page.ts), linked from the index and handed out by the API. */
 export function bankPath(paymentId: string): string {
@@ -189,3 +199,44 @@ ${rows}
 /** A configured address as code, or "not configured". */
 export const orNone = (value: string | undefined): Html =>
   value === undefined ? html`<em>not configured</em>` : html`<code>${value}</code>`;
+
+// The tables that stack on a narrow screen (scrollTable's `stack`): each cell is labelled there
+// with its column's header, and the labels are made from the same headers the tables print, so
+// a renamed column cannot leave a stale label behind.
+
+/** Each stacked table's column headers; the first column is the row's own header, unlabelled. */
+export const STACK_COLUMNS = {
+  attempts: ['Answer', 'Outcome', 'Copy', 'Attempt', 'Took', 'Time', 'Next attempt'],
+  check: ['Case', 'What the sandbox did', 'Expected', 'Answers', 'Result'],
+} as const;
+
+export type StackTable = keyof typeof STACK_COLUMNS;
+
+/** Where in sandbox.css (inside its narrow-screen media query) the label rules go. */
+export const STACK_LABELS_MARK = '/* stack labels: page.ts */';
+
+/** One `::before` rule per labelled column, e.g. `.stack-attempts td:nth-child(2)::before`. */
+export function stackLabelRules(): string {
+  return Object.entries(STACK_COLUMNS)
+    .flatMap(([table, headers]) =>
+      headers
+        .slice(1)
+        // JSON's string is a valid CSS string for these plain headers.
+        .map(
+          (header, i) =>
+            `.stack-${table} td:nth-child(${i + 2})::before { content: ${JSON.stringify(`${header}: `)}; }`,
+        ),
+    )
+    .join('\n  ');
+}
+
+// The stacked tables' cell labels, made from their headers once.
+const served = stylesheet.replace(STACK_LABELS_MARK, stackLabelRules());
+
+export function sendStylesheet(res: ServerResponse): void {
+  send(res, 200, served, { 'Content-Type': 'text/css; charset=utf-8' });
+}
+
+export function sendDeliveriesScript(res: ServerResponse): void {
+  send(res, 200, deliveriesScript, { 'Content-Type': 'text/javascript; charset=utf-8' });
+}

@@ -6,11 +6,10 @@
  */
 import { RECEIVER_CHECK_NOTE, caseSpec } from '../diagnosis';
 import type { CaseSpec } from '../diagnosis';
-import type { NotificationView } from '../deliveries';
-import { html, joinHtml } from '../html';
-import type { Html } from '../html';
-import { scrollTable, timeElement } from './page';
-import { STACK_COLUMNS } from './stack-tables';
+import type { NotificationView } from '../deliveries/deliverer';
+import { html, joinHtml } from './html';
+import type { Html } from './html';
+import { STACK_COLUMNS, scrollTable, timeElement } from './page';
 import type { ReceiverCheckReport, WebhookDeliveryAttempt } from '../types';
 
 export interface CheckState {

@@ -22,7 +22,7 @@ import { testIo } from '../support/cli-io';
 import { closedPort, startReceiver } from '../support/receiver';
 import type { Receiver, Respond } from '../support/receiver';
 import { sandboxKeyFile as keyFile } from '../../helpers/sandbox-key';
-import { createPayment } from '../support/sandbox';
+import { createPayment, decide, paymentBody, postPayment } from '../support/sandbox';
 
 async function receiver(respond?: Respond): Promise<Receiver> {
   const r = await startReceiver(respond);
@@ -48,7 +48,14 @@ describe('servicepay-sandbox', () => {
     ]) {
       for (const flag of Object.keys(options)) expect(USAGE).toContain(`--${flag}`);
     }
-    for (const command of ['send-webhook', 'resend <payment-id>', 'break', 'check-receiver']) {
+    for (const command of [
+      'send-webhook',
+      'resend <payment-id>',
+      'break',
+      'check-receiver',
+      'complete-late <payment-id>',
+      'pay-again <payment-id>',
+    ]) {
       expect(USAGE).toContain(`servicepay-sandbox ${command}`);
     }
   });
@@ -90,6 +97,11 @@ describe('servicepay-sandbox', () => {
     [['break', '--delay=-5'], '--delay must be a whole number from 0'],
     [['check-receiver', 'now'], "Unexpected argument 'now'"],
     [['--port', 'abc'], '--port must be a number, got "abc"'],
+    [['--port', '0', '--time-scale', 'fast'], '--time-scale must be a number, got "fast"'],
+    [['--port', '0', '--time-scale', '0'], 'timeScale must be a number from 0.001 to 1000000'],
+    [['--port', '0', '--authorisation-window', '0'], 'authorisationWindowMs must be an integer'],
+    [['complete-late'], 'complete-late needs one payment id'],
+    [['pay-again', 'a', 'b'], 'pay-again needs one payment id'],
     [
       ['--port', '0', '--unavailable', 'santander,nope'],
       'servicepay: sandbox option unavailableInstitutions names "nope"',
@@ -127,6 +139,70 @@ describe('servicepay-sandbox', () => {
     requestStop();
     expect(await exit).toBe(0);
     await expect(fetch(`${running.url}/`)).rejects.toThrow();
+  });
+
+  it('--authorisation-window, --bank-check, --settle-after and --time-scale set the lifecycle’s waits', async () => {
+    const { io, out, requestStop, sandbox } = testIo();
+    const exit = runCli(
+      [
+        ...['--port', '0', '--key-file', keyFile, '--time-scale', '1.5'],
+        ...['--authorisation-window', '60000', '--bank-check', '30000', '--settle-after', '0'],
+      ],
+      io,
+    );
+    const running = await sandbox;
+    expect(out).toContain(
+      "  time scale      1.5 (the lifecycle's waits and delivery delays run faster)",
+    );
+    const before = Date.now();
+    for (const decision of ['abandon', 'approve-pending']) {
+      const { paymentId } = await createPayment(running);
+      await decide(running, paymentId, decision);
+    }
+    const after = Date.now();
+    // 30 s and 60 s at 1.5 times: 20 s and 40 s.
+    expect(
+      running.scheduled.map(({ reason, at }) => [
+        reason,
+        Date.parse(at) - before,
+        Date.parse(at) - after,
+      ]),
+    ).toEqual([
+      [
+        'bank-check',
+        expect.toSatisfy((ms: number) => ms >= 20_000),
+        expect.toSatisfy((ms: number) => ms <= 20_000),
+      ],
+      [
+        'authorisation-window',
+        expect.toSatisfy((ms: number) => ms >= 40_000),
+        expect.toSatisfy((ms: number) => ms <= 40_000),
+      ],
+    ]);
+    requestStop();
+    expect(await exit).toBe(0);
+  });
+
+  it('complete-late and pay-again print what they did', async () => {
+    const { io: serveIo, requestStop, sandbox } = testIo();
+    const exit = runCli(['--port', '0', '--key-file', keyFile], serveIo);
+    const running = await sandbox;
+    const { paymentId } = await createPayment(running);
+    const late = testIo();
+    expect(await runCli(['complete-late', paymentId, '--sandbox', running.url], late.io)).toBe(0);
+    expect(late.out).toEqual([
+      `Payment ${paymentId} is COMPLETED now: its late notification is on its way.`,
+      `Watch it at ${running.url}/deliveries#n-${paymentId}`,
+    ]);
+    const again = testIo();
+    expect(await runCli(['pay-again', paymentId, '--sandbox', running.url], again.io)).toBe(0);
+    const second = [...running.payments.values()].find((p) => p.paymentId !== paymentId)!;
+    expect(again.out).toEqual([
+      `Paid again: payment ${second.paymentId} (merchantPaymentId ${second.merchantPaymentId}), COMPLETED, for the order of ${paymentId}.`,
+      `Watch it at ${running.url}/deliveries#n-${second.paymentId}`,
+    ]);
+    requestStop();
+    expect(await exit).toBe(0);
   });
 
   it('--merchant-name names the payee, for all or for one application', async () => {
@@ -472,12 +548,12 @@ describe('resend, break and check-receiver, against a running sandbox', () => {
 // Bundles the CLI and starts it as a process: a second or two alone, more beside the rest of the
 // suite on two cores. The bound is for a hang, not a speed check.
 describe('the executable', { timeout: 60_000 }, () => {
-  it('runs as a process and stops on SIGINT with exit code 0', async () => {
+  /** The CLI bundled as rollup will build it (the tests run on sources), started as a process. */
+  async function startProcess(args: string[]) {
     const dir = mkdtempSync(join(tmpdir(), 'servicepay-cli-'));
     const outfile = join(dir, 'sandbox-cli.mjs');
-    // What rollup will build; bundled here because the tests run on sources.
     await build({
-      entryPoints: ['src/sandbox/cli.ts'],
+      entryPoints: ['src/sandbox/cli/bin.ts'],
       bundle: true,
       platform: 'node',
       format: 'esm',
@@ -485,21 +561,27 @@ describe('the executable', { timeout: 60_000 }, () => {
       logLevel: 'silent',
       plugins: [rawText],
     });
-    const child = spawn(process.execPath, [outfile, '--port', '0', '--key-file', keyFile], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [outfile, '--port', '0', '--key-file', keyFile, ...args],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    onTestFinished(() => void child.kill());
     const exited = new Promise<number | null>((resolve) =>
       child.on('exit', (code) => resolve(code)),
     );
     const lines = createInterface({ input: child.stdout });
-    let url = '';
     for await (const line of lines) {
       const match = /running at (http:\/\/\S+)/.exec(line);
-      if (match) {
-        url = match[1]!;
-        break;
-      }
+      if (match) return { child, exited, url: match[1]! };
     }
+    throw new Error('the sandbox process did not start');
+  }
+
+  it('runs as a process and stops on SIGINT with exit code 0', async () => {
+    const { child, exited, url } = await startProcess([]);
     expect(
       (
         await fetch(
@@ -507,6 +589,23 @@ describe('the executable', { timeout: 60_000 }, () => {
         )
       ).status,
     ).toBe(200);
+    child.kill('SIGINT');
+    expect(await exited).toBe(0);
+  });
+
+  // Issue 45: steps scheduled for 15 minutes, 2 and 5 (the defaults): the stop cancels them
+  // and the process ends, rather than waiting for them.
+  it('stops with steps scheduled, and the process ends', async () => {
+    const { child, exited, url } = await startProcess([]);
+    const sandbox = { url, applicationId: '5e4d8a52-7c1b-4f0e-9a3d-2b6c1e8f4a90' };
+    for (const decision of ['abandon', 'approve-pending', 'approve-settles-later']) {
+      const { json } = await postPayment(sandbox, paymentBody(sandbox));
+      expect((await decide(sandbox, String(json.paymentId), decision)).status).toBe(303);
+    }
+    const { scheduled } = (await (await fetch(`${url}/deliveries.json`)).json()) as {
+      scheduled: unknown[];
+    };
+    expect(scheduled).toHaveLength(3);
     child.kill('SIGINT');
     expect(await exited).toBe(0);
   });

@@ -1,6 +1,7 @@
 // @vitest-environment node
-// Resend, break and the receiver check are one command layer with four doors: the Sandbox
-// methods, the JSON API, the deliveries page's forms and the CLI. The same command through each
+// Resend, break, the receiver check, a late COMPLETED and a second paid attempt are one command
+// layer with four doors: the Sandbox methods, the JSON API, the deliveries page's forms and the
+// CLI. The same command through each
 // door does the same thing, or is refused with the same message and the same status; and each
 // refusal's status comes from its error code (HTTP_STATUS), never from its wording.
 import { createServer } from 'node:net';
@@ -104,6 +105,22 @@ const breakPayment = (target?: string): Command => ({
   form: (id) => ({ target: 'payment', paymentId: target ?? id, delayMs: '5' }),
   cli: (id) => ['break', '--delay', '5', '--payment', target ?? id],
 });
+
+/** A late COMPLETED (issue 45): the workbench's form and the CLI's word are `complete-late`. */
+const late: Command = {
+  method: (sandbox, id) => sandbox.completeLate(id),
+  json: ['complete-late', (id) => ({ paymentId: id })],
+  form: (id) => ({ paymentId: id }),
+  cli: (id) => ['complete-late', id],
+};
+
+/** A second paid attempt for the payment's order (issue 45). */
+const again: Command = {
+  method: (sandbox, id) => sandbox.payAgain(id),
+  json: ['pay-again', (id) => ({ paymentId: id })],
+  form: (id) => ({ paymentId: id }),
+  cli: (id) => ['pay-again', id],
+};
 
 const check: Command = {
   method: (sandbox) => sandbox.checkReceiver(),
@@ -224,6 +241,20 @@ describe('one command, four doors, the same result', () => {
       /no sandbox payment has the id "nope"/,
     ],
     [
+      'a late COMPLETED of a payment already COMPLETED',
+      late,
+      { webhook: true, settled: true },
+      409,
+      /already COMPLETED, so a late COMPLETED would be the same notification again; resend it instead/,
+    ],
+    [
+      'a second paid attempt of a payment unknown',
+      again,
+      { webhook: true, settled: false, id: 'nope' },
+      404,
+      /no sandbox payment has the id "nope"/,
+    ],
+    [
       'check without a webhook URL',
       check,
       { webhook: false, settled: false },
@@ -251,6 +282,53 @@ describe('one command, four doors, the same result', () => {
     // The page shows the very message the other doors give.
     expect(messages[2]).toContain(messages[0]);
     expect(new Set([messages[0], messages[1], messages[3]]).size).toBe(1);
+  });
+});
+
+describe('a late COMPLETED and a second paid attempt, through each door', () => {
+  it('a late COMPLETED completes a payment left PENDING now, and sends its COMPLETED', async () => {
+    for (const [door, run] of Object.entries(doors)) {
+      const { sandbox, paymentId } = await sandboxFor({ webhook: true, settled: false });
+      const sent = sandbox.attempt((a) => a.paymentId === paymentId);
+      expect(await run(sandbox, paymentId, late), door).toEqual({ done: true });
+      const { paymentStatus, request } = await sent;
+      expect(paymentStatus, door).toBe('COMPLETED');
+      expect(JSON.parse(request.body), door).toMatchObject({
+        paymentId,
+        paymentStatus: 'COMPLETED',
+        errorDescription: null,
+      });
+      expect(sandbox.payments.get(paymentId)?.status, door).toBe('COMPLETED');
+    }
+  });
+
+  it('a second paid attempt is a new payment for the same order, COMPLETED, with its notification', async () => {
+    for (const [door, run] of Object.entries(doors)) {
+      const { sandbox, paymentId } = await sandboxFor({ webhook: true, settled: true });
+      const first = sandbox.payments.get(paymentId)!;
+      const sent = sandbox.attempt((a) => a.paymentId !== paymentId);
+      expect(await run(sandbox, paymentId, again), door).toEqual({ done: true });
+      const body = JSON.parse((await sent).request.body) as Record<string, unknown>;
+      expect(body, door).toMatchObject({
+        paymentStatus: 'COMPLETED',
+        errorDescription: null,
+        paymentRequest: { amount: first.amount, currency: 'GBP', reference: first.reference },
+        paymentMetadata: first.metadata,
+      });
+      // Another attempt: its own ids, as the component gives each attempt.
+      expect(body.paymentId, door).not.toBe(paymentId);
+      expect(body.merchantPaymentId, door).toMatch(/^[0-9a-f-]{36}$/);
+      expect(body.merchantPaymentId, door).not.toBe(first.merchantPaymentId);
+      expect(sandbox.payments.get(body.paymentId as string), door).toMatchObject({
+        status: 'COMPLETED',
+        institutionId: first.institutionId,
+        applicationId: first.applicationId,
+        agentType: first.agentType,
+      });
+      // The first payment is unchanged: the order is now paid twice.
+      expect(sandbox.payments.get(paymentId)?.status, door).toBe('COMPLETED');
+      expect(sandbox.payments.size, door).toBe(2);
+    }
   });
 });
 
@@ -293,6 +371,15 @@ describe('error codes and their HTTP statuses: one table', () => {
         setup: { webhook: true, settled: false },
         method: (sandbox, id) => sandbox.resendNotification(id),
         json: ['resend', (id) => ({ paymentId: id })],
+      },
+    ],
+    [
+      'payment-completed',
+      409,
+      {
+        setup: { webhook: false, settled: true },
+        method: (sandbox, id) => sandbox.completeLate(id),
+        json: ['complete-late', (id) => ({ paymentId: id })],
       },
     ],
     [

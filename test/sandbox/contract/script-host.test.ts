@@ -8,8 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { SandboxConfigError, SCRIPT_HOST_PATH, startSandbox } from '../../../src/sandbox/index';
-import { newestScript } from '../../../src/sandbox/contract/script-host';
-import { defaultScriptDir } from '../../../src/sandbox/options';
+import { defaultScriptDir, newestScript } from '../../../src/sandbox/contract/script-host';
 import { testSandbox } from '../support/sandbox';
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));

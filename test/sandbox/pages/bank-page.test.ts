@@ -44,6 +44,22 @@ describe('the bank page', () => {
       );
     }
     expect(html).toContain('<legend>Do you want to make this payment?</legend>');
+    // The slow and lost payments (issue 45) come after them, in the same one form, with words
+    // that a test finding "Approve", "Reject" or "Bank error" by name cannot mistake for those.
+    const buttons = [
+      ...html.matchAll(/<button type="submit" name="decision" value="([^"]+)"[^>]*>([^<]+)</g),
+    ].map(([, value, label]) => [value, label]);
+    expect(buttons).toEqual([
+      ['approve', 'Approve'],
+      ['reject', 'Reject'],
+      ['error', 'Bank error'],
+      ['abandon', 'Leave without deciding'],
+      ['approve-pending', 'Authorise, bank still checking'],
+      ['approve-settles-later', 'Authorise, settles later'],
+    ]);
+    for (const [, label] of buttons.slice(3))
+      expect(label).not.toMatch(/approve|reject|bank error/i);
+    expect(html.match(/<form /g)).toHaveLength(1);
     // No script at all, no inline style.
     expect(html).not.toMatch(/<script|\sstyle=|\son[a-z]+=/i);
   });

@@ -18,7 +18,7 @@ import {
 import { listenOnFreePort } from '../../helpers/free-port';
 import { closedPort, startReceiver } from '../support/receiver';
 import type { Answer, Receiver, Respond } from '../support/receiver';
-import { createPayment, deliveriesToken, testSandbox } from '../support/sandbox';
+import { createPayment, decide, deliveriesToken, testSandbox } from '../support/sandbox';
 import type { TestSandbox } from '../support/sandbox';
 
 async function receiver(respond?: Respond, port?: number): Promise<Receiver> {
@@ -557,6 +557,62 @@ describe('the page stays live', () => {
     expect((await fetch(`${sandbox.url}/`)).headers.get('content-security-policy')).not.toContain(
       'script-src',
     );
+  });
+});
+
+describe('slow and lost payments (issue 45)', () => {
+  it('shows what is scheduled, and when, and keeps it up to date while open', async () => {
+    const r = await receiver();
+    const sandbox = await testSandbox({ webhookUrl: r.url });
+    const { paymentId } = await createPayment(sandbox);
+    await decide(sandbox, paymentId, 'abandon');
+    const [step] = sandbox.scheduled;
+    const html = await page(sandbox);
+    const section = /<section id="lifecycle"[^]*?<\/section>/.exec(html)![0];
+    expect(section).toContain('<h2 id="lifecycle-heading">Slow and lost payments</h2>');
+    expect(section).toContain(
+      `<li>Payment <code>${paymentId}</code>: FAILED when its authorisation window closes, at <time datetime="${step!.at}">`,
+    );
+    expect(section).toContain('the authorisation window of 15 min');
+    // One form, one payment id, its two actions; none named as the resend and break-it actions
+    // are, which scripts and tests find by those words.
+    expect(section).toContain('<form method="post" action="/deliveries/complete-late">');
+    expect(section).toMatch(
+      /<input type="text" name="paymentId" id="lifecycle-payment-id"[^>]*required>/,
+    );
+    const buttons = [...section.matchAll(/<button type="submit"([^>]*)>([^<]+)</g)].map(
+      ([, attributes, label]) => [attributes!.trim(), label],
+    );
+    expect(buttons).toEqual([
+      ['', 'Send a late COMPLETED'],
+      ['formaction="/deliveries/pay-again"', 'Pay the same order again'],
+    ]);
+    expect(section.replace(/<[^>]*>/g, '')).not.toMatch(/resend|twice|duplicate|concurrent/i);
+
+    // Live: the step is taken (a late COMPLETED overtakes it), and the list says so.
+    const stream = readEvents(`${sandbox.url}/deliveries/events`, 'section', 1);
+    await stream.connected;
+    sandbox.completeLate(paymentId);
+    await stream.done;
+    expect(stream.events[0]!.html).toBe('<div id="scheduled"><p>Nothing scheduled.</p></div>');
+  });
+
+  it('says the time scale, and each notification of a payment with its status', async () => {
+    const r = await receiver();
+    const sandbox = await testSandbox({ webhookUrl: r.url, timeScale: 600 });
+    const { paymentId } = await createPayment(sandbox);
+    const both = Promise.all(
+      ['PENDING', 'COMPLETED'].map((status) => sandbox.attempt((a) => a.paymentStatus === status)),
+    );
+    await decide(sandbox, paymentId, 'approve-pending');
+    await both;
+    const html = await page(sandbox);
+    expect(html).toContain('The sandbox’s clock runs 600 times faster (timeScale)');
+    expect(html).toContain(
+      `<code>${paymentId}</code> <span class="status-PENDING">PENDING</span> → <span class="status-COMPLETED">COMPLETED</span></h3>`,
+    );
+    expect(html).toContain('<td>PENDING · 1 · first</td>');
+    expect(html).toContain('<td>COMPLETED · 1 · first</td>');
   });
 });
 

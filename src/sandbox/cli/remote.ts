@@ -1,18 +1,63 @@
 /**
- * `servicepay-sandbox resend | break | check-receiver`: the CLI's door to the command layer.
- * The flags become a command, sent as the JSON the sandbox's `/deliveries/<command>` takes.
+ * The commands that act on a running sandbox (resend, break, check-receiver, complete-late,
+ * pay-again, rotate-key): the CLI's door to its command layer. The flags become a command, POSTed as the JSON that the
+ * sandbox's `/deliveries/<command>` (and `/keys/…`) take from tools on this machine.
  */
-import { askSandbox } from './client';
-import { UsageError } from './flags';
 import { commandToJson } from '../commands/commands';
 import type { DeliveriesCommand } from '../commands/commands';
 import { caseSpec } from '../diagnosis';
-import { describeFaults } from '../faults';
-import type { CliIo } from './exit';
-import type { ArmedFaults, DeliveryFaults, ReceiverCheckReport } from '../types';
-import { EXIT_FAILURE, EXIT_OK } from './exit';
-import { parse, wholeNumber } from './parse';
-import { BREAK_OPTIONS, CHECK_OPTIONS, FAULT_OPTIONS } from './usage';
+import { describeFaults } from '../deliveries/faults';
+import { describeFailure } from '../notification';
+import type { ArmedFaults, DeliveryFaults, ReceiverCheckReport, SandboxPayment } from '../types';
+import { EXIT_FAILURE, EXIT_OK, UsageError, parse, wholeNumber } from './args';
+import type { CliIo } from './args';
+import {
+  BREAK_OPTIONS,
+  CHECK_OPTIONS,
+  DEFAULT_SANDBOX_ADDRESS,
+  FAULT_OPTIONS,
+  ROTATE_OPTIONS,
+} from './usage';
+
+/**
+ * POSTs an action to a running sandbox as JSON, which its routes accept from tools on this
+ * machine (a page elsewhere cannot send it).
+ */
+export async function askSandbox(
+  sandbox: string | undefined,
+  path: string,
+  body: unknown,
+): Promise<{ address: string; answer: Record<string, unknown> }> {
+  const address = (sandbox ?? DEFAULT_SANDBOX_ADDRESS).replace(/\/+$/, '');
+  if (!URL.canParse(address) || !/^https?:$/.test(new URL(address).protocol)) {
+    throw new UsageError(`--sandbox must be the sandbox's http(s) address, got "${address}"`);
+  }
+  let response: Response;
+  try {
+    response = await fetch(`${address}${path}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  } catch (cause) {
+    throw new Error(
+      `servicepay: no sandbox answered at ${address} (${describeFailure((cause as Error).cause ?? cause)}). Start it, or give its address with --sandbox.`,
+      { cause },
+    );
+  }
+  const text = await response.text();
+  let answer: Record<string, unknown> = {};
+  try {
+    answer = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    // Not the sandbox's JSON: reported below with the status.
+  }
+  if (!response.ok) {
+    const message = typeof answer.error === 'string' ? answer.error : text.slice(0, 200);
+    throw new Error(`${message} (HTTP ${response.status} from ${address})`);
+  }
+  return { address, answer };
+}
 
 /** Runs a command on the sandbox at `--sandbox`; resolves with its JSON answer. */
 async function run(sandbox: string | undefined, command: DeliveriesCommand) {
@@ -100,4 +145,40 @@ export async function checkReceiverCommand(argv: readonly string[], io: CliIo): 
   }
   io.out(report.note);
   return failed === 0 ? EXIT_OK : EXIT_FAILURE;
+}
+
+/** `complete-late <payment-id>` and `pay-again <payment-id>`: a payment's late or second pay. */
+export async function paymentCommand(
+  name: 'complete-late' | 'pay-again',
+  argv: readonly string[],
+  io: CliIo,
+): Promise<number> {
+  const { values, positionals } = parse(argv, CHECK_OPTIONS, true);
+  if (positionals.length !== 1) {
+    throw new UsageError(`${name} needs one payment id: servicepay-sandbox ${name} <payment-id>`);
+  }
+  const answer = await run(values.sandbox, { name, paymentId: positionals[0]! });
+  const payment = answer.payment as SandboxPayment;
+  io.out(
+    name === 'complete-late'
+      ? `Payment ${payment.paymentId} is COMPLETED now: its late notification is on its way.`
+      : `Paid again: payment ${payment.paymentId} (merchantPaymentId ${String(payment.merchantPaymentId)}), COMPLETED, for the order of ${positionals[0]}.`,
+  );
+  io.out(`Watch it at ${String(answer.deliveries)}`);
+  return EXIT_OK;
+}
+
+/** `rotate-key [--prepare]`: rehearses a key rotation on a running sandbox. */
+export async function rotateKeyCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const { values } = parse(argv, ROTATE_OPTIONS);
+  const path = values.prepare ? '/keys/next' : '/keys/rotate';
+  const keys = (await askSandbox(values.sandbox, path, {})).answer as Record<string, string>;
+  io.out(values.prepare ? 'The next key:' : 'Rotated. The sandbox now signs with:');
+  io.out(values.prepare ? String(keys.next) : String(keys.current));
+  io.out(
+    values.prepare
+      ? 'Give your receiver both keys (publicKey: [current, next]), then: servicepay-sandbox rotate-key'
+      : 'Once notifications verify, remove the previous key from your receiver.',
+  );
+  return EXIT_OK;
 }

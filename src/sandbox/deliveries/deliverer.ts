@@ -1,5 +1,5 @@
 /**
- * Webhook delivery, put together from its four parts (deliveries/): the attempt log (every
+ * Webhook delivery, put together from its four parts (this folder): the attempt log (every
  * attempt kept in full, the oldest dropped beyond `deliveryHistory`), the fault plan (faults
  * armed ahead of the notifications they break), the sender (a notification signed once, each
  * copy retried until 200) and the scheduler (the timers, the attempts in flight, the stop).
@@ -9,25 +9,25 @@
  * survive (two copies at once, one more after a 200, network failures before the receiver,
  * a delay).
  */
-import type { SendCheck } from './diagnosis';
-import { SandboxError } from './errors';
-import { describeFailure } from './notification';
-import { createAttemptLog } from './deliveries/attempt-log';
-import { createFaultPlan } from './deliveries/fault-plan';
-import { createScheduler } from './deliveries/scheduler';
-import { createSender } from './deliveries/sender';
-import type { Notification } from './deliveries/sender';
+import type { SendCheck } from '../diagnosis';
+import { SandboxError } from '../errors';
+import { describeFailure } from '../notification';
+import { createAttemptLog } from './attempt-log';
+import type { AttemptLog } from './attempt-log';
+import { createFaultPlan } from './faults';
+import type { FaultPlan } from './faults';
+import { createScheduler } from './scheduler';
+import { createSender } from './sender';
+import type { Notification } from './sender';
 import type {
-  ArmedFaults,
   DeliveryFaults,
-  DeliveryFaultTarget,
-  FinalPaymentStatus,
   WebhookDeliveryAttempt,
+  SandboxPaymentStatus,
   WebhookRequestRecord,
-} from './types';
-import type { SandboxRetryOptions } from './sandbox-options';
+} from '../types';
+import type { SandboxRetryOptions } from '../sandbox-options';
 
-export { SIMULATED_FAILURE, retryDelay } from './deliveries/sender';
+export { SIMULATED_FAILURE, retryDelay } from './sender';
 
 export interface DelivererOptions {
   /** Receiver address; without one, notifications are not sent. */
@@ -44,46 +44,46 @@ export interface DelivererOptions {
   log: (line: string) => void;
   onAttempt?: (attempt: WebhookDeliveryAttempt) => void;
   now?: () => Date;
+  /** A fault's wait in real milliseconds (the time scale applied); by default as given. */
+  scaled?: (ms: number) => number;
 }
 
-/** A notification as the page shows it: the request once, its attempts newest first. */
+/**
+ * A payment's notifications as the page shows them: the latest's request once, the attempts of
+ * each newest first. Usually one; a payment sends one per status it reaches (PENDING, then
+ * COMPLETED), and the attempts say which.
+ */
 export interface NotificationView {
   paymentId: string;
-  paymentStatus: FinalPaymentStatus;
+  /** The latest notification's status and request. */
+  paymentStatus: SandboxPaymentStatus;
   /** A receiver check's case name, or null for a payment's notification. */
   label: string | null;
   request: WebhookRequestRecord;
   attempts: WebhookDeliveryAttempt[];
 }
 
-export interface Deliverer {
-  /** Starts delivering a payment's notification (the JSON body, serialised once). */
-  deliver(paymentId: string, status: FinalPaymentStatus, body: string): void;
+/** The deliverer: its attempt log's and fault plan's reading and arming, and the sending. */
+export interface Deliverer
+  extends
+    Pick<AttemptLog, 'attempts' | 'lastAttemptId' | 'attemptsAfter' | 'subscribe'>,
+    Pick<FaultPlan, 'arm' | 'armed'> {
+  /** Starts delivering a payment's notification of a status (the JSON body, serialised once). */
+  deliver(paymentId: string, status: SandboxPaymentStatus, body: string): void;
   /**
    * Sends a known notification again as a new copy (faults checked by the caller: the command
    * layer); returns the copy's number.
    */
   resend(paymentId: string, faults?: DeliveryFaults): number;
-  /** Arms faults for one payment or the next notifications (see Sandbox.breakDeliveries). */
-  arm(faults: DeliveryFaults, target: DeliveryFaultTarget): ArmedFaults;
-  armed(): ArmedFaults;
   /**
    * Sends a receiver check's notification: one copy (two with twiceAtOnce, both awaited), with
    * the check's own retry policy. Resolves with each copy's attempts once each has ended.
    */
   sendCheck: SendCheck;
-  /** Every attempt kept, oldest first (copies). */
-  attempts(): WebhookDeliveryAttempt[];
-  /** The id of the latest attempt (0 before the first). */
-  lastAttemptId(): number;
-  /** The attempts kept with an id above `id`, oldest first (not copies: to read only). */
-  attemptsAfter(id: number): readonly WebhookDeliveryAttempt[];
   /** The notifications with attempts kept, the latest activity first. */
   notifications(): NotificationView[];
   /** One notification with the attempts kept for it, or undefined. */
   notification(paymentId: string): NotificationView | undefined;
-  /** Calls the listener with each new attempt record; returns the unsubscribe function. */
-  subscribe(listener: (attempt: WebhookDeliveryAttempt) => void): () => void;
   /** Calls the listener when the armed faults change (armed, or used up). */
   subscribeArmed(listener: () => void): () => void;
   /** Scheduled attempts (retries, delays, late resends) plus attempts in flight (0 once stopped). */
@@ -103,6 +103,7 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
       ...options,
       url,
       now: options.now ?? (() => new Date()),
+      scaled: options.scaled ?? ((ms) => ms),
       attempts: attemptLog,
       scheduler,
     });

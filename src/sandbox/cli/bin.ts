@@ -3,7 +3,7 @@
  * the command and sets the exit code rather than calling process.exit, so output is flushed;
  * stop() leaves nothing open, so the process then ends by itself.
  */
-import { runCli } from './cli/run-cli';
+import { runCli } from './run-cli';
 
 runCli(process.argv.slice(2)).then(
   (code) => {

@@ -1,6 +1,6 @@
-// The sandbox pages' html tag (src/sandbox/html.ts): what it escapes, and its one way out.
+// The sandbox pages' html tag (src/sandbox/pages/html.ts): what it escapes, and its one way out.
 import { describe, expect, it } from 'vitest';
-import { html, joinHtml, raw } from '../../src/sandbox/html';
+import { html, joinHtml, raw } from '../../../src/sandbox/pages/html';
 
 const HOSTILE = `"><img src=x onerror=alert(1)>'&`;
 const ESCAPED = '&quot;&gt;&lt;img src=x onerror=alert(1)&gt;&#39;&amp;';
