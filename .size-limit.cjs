@@ -117,7 +117,8 @@ module.exports = [
     // under faults (its own <script> found through Document's getter): 16.03 KB. A size pass
     // (terser's options for the standalone files, the shim given only the hooks it reads,
     // window.Service assigned once): 15.93 KB (15932 B). Issue 34's reducer: 16205 B; after its
-    // size pass (const as let, ASCII only, the shim hoisted): 15980 B.
+    // size pass (const as let, ASCII only, the shim hoisted): 15980 B. Issue 46 (an id that two
+    // elements carry is refused, reported and thrown): 15981 B, from 15850 B before it.
     limit: '16 KB',
   },
   // The result page's script (window.ServiceResult; Preact and the shim bundled again, about

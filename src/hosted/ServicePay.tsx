@@ -2,7 +2,6 @@
 import {
   forwardRef,
   useEffect,
-  useId,
   useImperativeHandle,
   useLayoutEffect,
   useRef,
@@ -71,7 +70,8 @@ export const ServicePay: ForwardRefExoticComponent<
     nonce,
     globalName,
   });
-  const id = `servicepay${useId().replace(/[^\w-]/g, '')}`;
+  // The service's element: its id is the link's, set in the effect below (./link).
+  const element = useRef<HTMLDivElement>(null);
   const latest = useRef(props);
   const [link] = useState(() => createLink(() => latest.current));
   useImperativeHandle(ref, () => link.handle, [link]);
@@ -106,8 +106,11 @@ export const ServicePay: ForwardRefExoticComponent<
   });
   // Before paint: the placeholder gives way to the injected component in one frame.
   useBrowserLayoutEffect(
-    () => (Service ? link.attach(Service, id, JSON.parse(options) as ServiceOptions) : undefined),
-    [link, Service, id, options],
+    () =>
+      Service
+        ? link.attach(Service, element.current!, JSON.parse(options) as ServiceOptions)
+        : undefined,
+    [link, Service, options],
   );
   useEffect(() => {
     if (!error) return;
@@ -140,7 +143,7 @@ export const ServicePay: ForwardRefExoticComponent<
           </button>
         </div>
       )}
-      <div id={id} />
+      <div ref={element} />
     </div>
   );
 });

@@ -37,8 +37,11 @@ type Call = (instance: ServiceInstance) => unknown;
 
 export interface Link {
   handle: HostedServicePayHandle;
-  /** Creates an instance in the element `elementId` (emptied first); returns its removal. */
-  attach(Service: ServiceConstructor, elementId: string, options: ServiceOptions): () => void;
+  /**
+   * Creates an instance in `element`, the one the component rendered (emptied first), under an
+   * id of its own; returns its removal.
+   */
+  attach(Service: ServiceConstructor, element: HTMLElement, options: ServiceOptions): () => void;
   /** The `disablePayButton` prop: toggles the button of the instance when it changes. */
   disable(disabled: boolean | undefined): void;
   /** The script failed to load: the calls waiting for it are dropped (its error is reported). */
@@ -54,6 +57,12 @@ export function createLink(callbacks: () => LinkCallbacks): Link {
   /** The merchantPaymentId of the prepared payment. */
   let paymentId: string | undefined;
   let disabled: boolean | undefined;
+  /**
+   * The id of the component's element: random, so that no content of the page (a review, a
+   * name: sanitisers keep ids) can carry it beforehand and be found by the service's
+   * `getElementById` first. Set by `attach` in the browser, never in the server's HTML.
+   */
+  let elementId: string | undefined;
   /** The last event was payment_initiated: its deprecated alias that follows is the same initiation. */
   let initiated = false;
 
@@ -118,9 +127,17 @@ export function createLink(callbacks: () => LinkCallbacks): Link {
       payWithInstitution: (id) => call((target) => target.payWithInstitution(id)),
       openInstitutionSelection: () => call((target) => target.openInstitutionSelection()),
     },
-    attach(Service, elementId, options) {
-      const element = document.getElementById(elementId);
-      if (element) element.textContent = '';
+    attach(Service, element, options) {
+      const id = (element.id = elementId ??= `servicepay-${randomId()}`);
+      // The service finds its element by id: only if that is the one rendered here.
+      if (document.getElementById(id) != element) {
+        report(
+          `${PREFIX}another element in the page has the id of <ServicePay>'s own element (${id}), or that element is not in the document: the service's component is not injected, so that it cannot be drawn inside content it does not own`,
+          'fetchInstitutions',
+        );
+        return () => {};
+      }
+      element.textContent = '';
       let alive = true;
       let made: ServiceInstance;
       try {
@@ -139,7 +156,7 @@ export function createLink(callbacks: () => LinkCallbacks): Link {
       }
       instance = made;
       if (payment) run(made, (target) => target.createPayment(prepared()));
-      run(made, (target) => target.injectComponent(elementId));
+      run(made, (target) => target.injectComponent(id));
       const waiting = queue;
       queue = [];
       for (const op of waiting) run(made, op);
@@ -150,7 +167,7 @@ export function createLink(callbacks: () => LinkCallbacks): Link {
         const ended = made as ServiceInstance & { destroy?: unknown };
         if (typeof ended.destroy == 'function')
           run(made, () => (ended as { destroy(): void }).destroy());
-        if (element) element.textContent = '';
+        element.textContent = '';
       };
     },
     disable(next) {

@@ -463,6 +463,8 @@ describe('<ServicePay> of servicepay/hosted', () => {
     const p = props(src);
     const markup = renderToString(createElement(ServicePay, p as never));
     expect(markup).toContain('Pay with your banking app');
+    // The service's element gets its id in the browser (issue 46): none the page could copy.
+    expect(markup).not.toContain(' id=');
     await open({ markup });
     await inPage((w, q) => w.harness.hydrate(q), p);
     await ready();
