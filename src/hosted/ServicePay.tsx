@@ -12,6 +12,7 @@ import type { ServiceDisplayProps, SessionOptions } from '../core/index';
 import { createLink } from './link';
 import type { HostedServicePayHandle, LinkCallbacks } from './link';
 import type { ServiceOptions } from './types';
+import { ownOptions } from './load-service';
 import { useServiceScript } from './useServiceScript';
 
 /**
@@ -41,11 +42,17 @@ export interface HostedServicePayProps
    * from the service's onboarding (spec 4.3). No default.
    */
   scriptSrc: string;
-  /** Subresource Integrity of the script (`sha384-…`); sets `crossorigin="anonymous"`. */
+  /**
+   * Subresource Integrity of the script (`sha384-…`); sets `crossorigin="anonymous"`. Part of
+   * what identifies the page's one load of the address: give every load the same.
+   */
   integrity?: string;
-  /** The page's CSP nonce for the script element. */
+  /** The page's CSP nonce for the script element (used by the load that inserts it). */
   nonce?: string;
-  /** The global the script defines its constructor under. @default 'Service' */
+  /**
+   * The global the script defines its constructor under: an identifier the browser's window
+   * does not already have. @default 'Service'
+   */
   globalName?: string;
   /** Called with the merchantPaymentId each payment used, right after `payment_initiated`. */
   onPaymentInitiated?: (details: { merchantPaymentId: string }) => void;
@@ -60,7 +67,10 @@ const useBrowserLayoutEffect = typeof document == 'undefined' ? useEffect : useL
  */
 export const ServicePay: ForwardRefExoticComponent<
   HostedServicePayProps & RefAttributes<HostedServicePayHandle>
-> = forwardRef<HostedServicePayHandle, HostedServicePayProps>(function ServicePay(props, ref) {
+> = forwardRef<HostedServicePayHandle, HostedServicePayProps>(function ServicePay(given, ref) {
+  // Only the props given: none inherited from a polluted Object.prototype. (Given a ref, React
+  // has copied the props with for…in, inherited ones included: those are checked as given.)
+  const props = ownOptions(given);
   const { scriptSrc, integrity, nonce, globalName, payment, disablePayButton } = props;
   const { environment, applicationId, isWebView, agentType } = props;
   const { disableVolumeStyling, disableTailwindStyling, className } = props;

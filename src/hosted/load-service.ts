@@ -5,17 +5,25 @@
  */
 import type { ServiceConstructor } from './types';
 
-/** Options of {@link loadService}. */
+/** Options of {@link loadService}. Read from the object's own properties only. */
 export interface LoadServiceOptions {
   /**
    * Subresource Integrity of the script (`sha384-…`); sets `crossorigin="anonymous"` too, as
-   * browsers check integrity only on a CORS request.
+   * browsers check integrity only on a CORS request. Part of what identifies a load: a call
+   * with an integrity that a load of the same address, pending or done, was not made with is
+   * refused (the script already ran unchecked, or checked against another hash); a call
+   * without one shares a load made with one.
    */
   integrity?: string;
-  /** The page's CSP nonce for the `<script>` element. */
+  /**
+   * The page's CSP nonce for the `<script>` element. Used when this call inserts the element:
+   * a call that shares a load already made leaves it as it is.
+   */
   nonce?: string;
   /**
-   * The global the script defines its constructor under (a white-label build may name another).
+   * The global the script defines its constructor under (a white-label build may name another):
+   * an identifier, and not a name the page's window has already (`constructor`, `Array`,
+   * `alert`, …).
    * @default 'Service'
    */
   globalName?: string;
@@ -26,6 +34,13 @@ export interface LoadServiceOptions {
    */
   timeoutMs?: number;
 }
+
+/**
+ * The options the caller gave, in an object without a prototype: a polluted `Object.prototype`
+ * (`Object.prototype.integrity = …`) is never read as an option.
+ */
+export const ownOptions = <T extends object>(options: T | undefined): T =>
+  Object.assign(Object.create(null) as T, options);
 
 /** Why the service's script did not load: its address and the cause, in the message. */
 export class ServiceScriptError extends Error {
@@ -38,13 +53,28 @@ export class ServiceScriptError extends Error {
   }
 }
 
-/** The pending or settled load of each address; a rejection is removed, never memoised. */
-const loads = new Map<string, Promise<ServiceConstructor>>();
+/**
+ * The pending or settled load of each address, with the integrity it was made with; a
+ * rejection is removed, never memoised.
+ */
+const loads = new Map<string, { integrity?: string; load: Promise<ServiceConstructor> }>();
 
 const constructorOf = (name: string): ServiceConstructor | undefined => {
   const value = (window as unknown as Record<string, unknown>)[name];
   return typeof value == 'function' ? (value as ServiceConstructor) : undefined;
 };
+
+/**
+ * A name the script cannot be the one to define: not an identifier, one every object inherits
+ * (`constructor`, `toString`), or a function the browser's window already has (`Window`,
+ * `Array`, `alert`: its code is the browser's own). Read as a constructor, any of these would
+ * resolve a load that never defined one.
+ */
+function unusable(name: string): boolean {
+  if (!/^[A-Za-z_$][\w$]*$/.test(name) || name in Object.prototype) return true;
+  const value = constructorOf(name);
+  return !!value && /\{\s*\[native code\]\s*\}$/.test(Function.prototype.toString.call(value));
+}
 
 /**
  * Loads the service's script from `src` (its versioned address from the service's onboarding)
@@ -56,7 +86,7 @@ export function loadService(
   src: string,
   options: LoadServiceOptions = {},
 ): Promise<ServiceConstructor> {
-  const { integrity, nonce, globalName = 'Service', timeoutMs = 10_000 } = options;
+  const { integrity, nonce, globalName = 'Service', timeoutMs = 10_000 } = ownOptions(options);
   // JavaScript callers may pass nothing: never a request to "undefined" beside the page.
   if (typeof src != 'string' || !src) {
     return Promise.reject(
@@ -71,10 +101,30 @@ export function loadService(
       new ServiceScriptError(src, 'loadService runs in a browser, not on a server'),
     );
   }
+  if (typeof globalName != 'string' || unusable(globalName)) {
+    return Promise.reject(
+      new ServiceScriptError(
+        src,
+        `globalName ${JSON.stringify(globalName)} is not a name the script can define its constructor under: give the identifier it uses (a white-label build's), or leave globalName out for 'Service'`,
+      ),
+    );
+  }
   const key = `${globalName} ${src}`;
-  let load = loads.get(key);
-  if (load) return load;
-  load = new Promise<ServiceConstructor>((resolve, reject) => {
+  const made = loads.get(key);
+  if (made) {
+    // Integrity is part of what a load is: never satisfied by a script unchecked, or checked
+    // against another hash.
+    if (!integrity || integrity == made.integrity) return made.load;
+    return Promise.reject(
+      new ServiceScriptError(
+        src,
+        made.integrity
+          ? `it is already loaded (or loading) with another integrity (${made.integrity}), not ${integrity}: give every load of this address the same integrity`
+          : `it is already loaded (or loading) without integrity, so ${integrity} cannot be checked: give integrity to every load of this address (loadService, useServiceScript, <ServicePay>), the first one included`,
+      ),
+    );
+  }
+  const load = new Promise<ServiceConstructor>((resolve, reject) => {
     const script = document.createElement('script');
     let blocked = '';
     const onViolation = (event: SecurityPolicyViolationEvent) => {
@@ -123,6 +173,6 @@ export function loadService(
     if (nonce) script.nonce = nonce;
     document.head.append(script);
   });
-  loads.set(key, load);
+  loads.set(key, { integrity, load });
   return load;
 }

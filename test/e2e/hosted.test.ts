@@ -203,6 +203,104 @@ describe('loadService', () => {
     expect(tag).toEqual([[good, 'anonymous']]);
   });
 
+  /** loadService in the page: `ready`, or the rejection's message. */
+  const loadIn = (src: string, options: object = {}) =>
+    inPage(
+      (w, a) =>
+        w.harness.loadService(a.src, a.options).then(
+          () => 'ready',
+          (e: Error) => e.message,
+        ),
+      { src, options },
+    );
+  const hashOf = async (src: string) =>
+    `sha384-${createHash('sha384')
+      .update(await (await fetch(src)).text())
+      .digest('base64')}`;
+
+  it('never lets a load without integrity satisfy a call with one (issue 46): refused, saying so', async () => {
+    await open();
+    const src = server.recording('Service-unpinned.min.js');
+    const good = await hashOf(src);
+    const bad = `sha384-${createHash('sha384').update('other').digest('base64')}`;
+    const refusal = (integrity: string) =>
+      `servicepay: could not load the service's script from ${src}: it is already loaded (or loading) without integrity, so ${integrity} cannot be checked: give integrity to every load of this address (loadService, useServiceScript, <ServicePay>), the first one included`;
+    // While the unchecked load is pending, and once it is done.
+    const [first, pending] = await Promise.all([loadIn(src), loadIn(src, { integrity: bad })]);
+    expect([first, pending]).toEqual(['ready', refusal(bad)]);
+    expect(await loadIn(src, { integrity: bad })).toBe(refusal(bad));
+    expect(await loadIn(src, { integrity: good })).toBe(refusal(good));
+    // <ServicePay integrity> after it: told at fetchInstitutions, nothing injected.
+    await mount(props(src, { integrity: good }));
+    await page.getByRole('button', { name: 'Try again' }).waitFor();
+    expect(await log()).toEqual([['error', 0, 1, 'fetchInstitutions', refusal(good)]]);
+    expect(await injected()).toBe(0);
+    // One tag, one request from the page (afterEach counts them).
+    expect(await scriptTags(src)).toBe(1);
+  });
+
+  it('shares a load made with integrity with a call without one, and refuses another hash', async () => {
+    await open();
+    const src = server.recording('Service-pinned.min.js');
+    const good = await hashOf(src);
+    const other = `sha384-${createHash('sha384').update('other').digest('base64')}`;
+    expect(await loadIn(src, { integrity: good })).toBe('ready');
+    expect(await loadIn(src)).toBe('ready');
+    expect(await loadIn(src, { integrity: good })).toBe('ready');
+    expect(await loadIn(src, { integrity: other })).toBe(
+      `servicepay: could not load the service's script from ${src}: it is already loaded (or loading) with another integrity (${good}), not ${other}: give every load of this address the same integrity`,
+    );
+    expect(await scriptTags(src)).toBe(1);
+  });
+
+  it('refuses a globalName that is not an identifier or that the window already has from the browser, without a request', async () => {
+    await open();
+    const src = server.recording('Service-names.min.js');
+    for (const globalName of [
+      'constructor',
+      'toString',
+      '__proto__',
+      'Window',
+      'Array',
+      'alert',
+      'a-b',
+      '',
+    ]) {
+      expect(await loadIn(src, { globalName })).toBe(
+        `servicepay: could not load the service's script from ${src}: globalName ${JSON.stringify(globalName)} is not a name the script can define its constructor under: give the identifier it uses (a white-label build's), or leave globalName out for 'Service'`,
+      );
+    }
+    expect(server.requests('/recording/Service-names.min.js')).toBe(0);
+  });
+
+  it('reads its options from their own properties only: a polluted Object.prototype is not inherited (issue 46)', async () => {
+    await open();
+    const src = server.recording('Service-polluted.min.js');
+    const hooked = server.recording('Service-polluted-hook.min.js');
+    // As a prototype pollution leaves it: enumerable. (Given a ref, React copies a forwardRef
+    // component's props with for…in, inherited ones included, so a <ServicePay> with a ref gets
+    // them as if given, and its checks refuse them; the harness always passes one.)
+    await inPage(() => {
+      Object.assign(Object.prototype, { integrity: 'sha384-polluted', globalName: 'constructor' });
+    });
+    try {
+      expect(await loadIn(src)).toBe('ready');
+      await inPage((w, s) => w.harness.status(s), hooked);
+      await page.getByText('script: ready').waitFor();
+    } finally {
+      await inPage(() => {
+        const prototype = Object.prototype as Record<string, unknown>;
+        delete prototype.integrity;
+        delete prototype.globalName;
+      });
+    }
+    const tags = await page.evaluate(
+      (all) => [...document.scripts].filter((x) => all.includes(x.src)).map((x) => x.integrity),
+      [src, hooked],
+    );
+    expect(tags).toEqual(['', '']);
+  });
+
   it('reads a white-label build’s constructor under globalName', async () => {
     await open();
     const src = server.recording('Acme-1.0.0.min.js', 'AcmePay');
