@@ -77,6 +77,36 @@ function unusable(name: string): boolean {
 }
 
 /**
+ * Why the browser did not run the script, as far as it tells a page: the status in its resource
+ * timing entry. A 404 and a script host that does not answer are told apart there, and a
+ * content that does not match `integrity` arrives with its 2xx; a script of another origin
+ * loaded without `integrity` (a no-cors request) hides its status, and a CORS refusal looks
+ * like no answer, so those messages name both causes. No entry (a full timing buffer, a
+ * browser without `responseStatus`): what it can be.
+ */
+function refused(src: string, integrity: string | undefined): string {
+  const entry = performance.getEntriesByName(src, 'resource').pop() as
+    PerformanceResourceTiming | undefined;
+  const status = entry?.responseStatus;
+  if (status == undefined) {
+    return integrity
+      ? 'the request failed, or its content did not match integrity'
+      : 'the request failed (network or server): check the address';
+  }
+  if (status >= 400) {
+    return `the script host answered ${status}: check the address (the versioned Service-<version>.min.js from the service's onboarding)`;
+  }
+  if (status) {
+    return integrity
+      ? `its content did not match integrity (${integrity}): the file at this address is not the one the hash was made for; check that the hash is this version's`
+      : `it answered ${status}, but the browser did not run it: check the Content-Type the host sends (text/javascript)`;
+  }
+  return integrity
+    ? 'the script host did not answer, or refused the CORS request that integrity needs (no Access-Control-Allow-Origin): check the address, that the host is up, and its CORS headers'
+    : "the script host did not answer, or answered an error status (the browser hides which from the page for another origin's script loaded without integrity): check the address and that the host is up";
+}
+
+/**
  * Loads the service's script from `src` (its versioned address from the service's onboarding)
  * and resolves with its constructor, `window.Service` (or `options.globalName`). Rejects with
  * a {@link ServiceScriptError} on a network failure, a CSP or integrity block, a timeout, or a
@@ -155,15 +185,7 @@ export function loadService(
     addEventListener('securitypolicyviolation', onViolation);
     script.onload = () => settle();
     // CSP violations are reported in a task of their own, which may come after the error.
-    script.onerror = () =>
-      setTimeout(() =>
-        settle(
-          blocked ||
-            (integrity
-              ? 'the request failed, or its content did not match the integrity hash'
-              : 'the request failed (network or server): check the address'),
-        ),
-      );
+    script.onerror = () => setTimeout(() => settle(blocked || refused(script.src, integrity)));
     script.src = src;
     script.async = true;
     if (integrity) {

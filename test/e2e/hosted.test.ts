@@ -3,6 +3,8 @@
 // window.Service (test/e2e/hosted/recording-service.js): the <script> tags, the requests and
 // the injected components counted in the page, every call the wrapper made read back in order.
 import { createHash } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createElement } from 'react';
 import { renderToString } from 'react-dom/server';
 import type { Browser, Page } from 'playwright-core';
@@ -192,7 +194,7 @@ describe('loadService', () => {
       );
     attempts = 2;
     expect(await load(bad)).toBe(
-      `servicepay: could not load the service's script from ${src}: the request failed, or its content did not match the integrity hash`,
+      `servicepay: could not load the service's script from ${src}: its content did not match integrity (${bad}): the file at this address is not the one the hash was made for; check that the hash is this version's`,
     );
     expect(await load(good)).toBe('ready');
     const tag = await page.evaluate(
@@ -299,6 +301,46 @@ describe('loadService', () => {
       [src, hooked],
     );
     expect(tags).toEqual(['', '']);
+  });
+
+  it('tells a host that does not answer, a 404, a CORS refusal and a content that fails integrity apart, where the browser lets it (issue 47)', async () => {
+    await open();
+    const at = (path: string, origin = server.url) => `${origin}${path}`;
+    // Another origin, the same server: the page's 127.0.0.1 is not localhost to the browser.
+    const other = server.url.replace('127.0.0.1', 'localhost');
+    const closed = await new Promise<string>((resolve) => {
+      const probe = createServer();
+      probe.listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as AddressInfo;
+        probe.close(() => resolve(`http://127.0.0.1:${port}`));
+      });
+    });
+    const good = await hashOf(server.recording('Service-told.min.js'));
+    const failure = (src: string, cause: string) =>
+      `servicepay: could not load the service's script from ${src}: ${cause}`;
+    const notAnswered =
+      "the script host did not answer, or answered an error status (the browser hides which from the page for another origin's script loaded without integrity): check the address and that the host is up";
+    const notAnsweredOrCors =
+      'the script host did not answer, or refused the CORS request that integrity needs (no Access-Control-Allow-Origin): check the address, that the host is up, and its CORS headers';
+    const cases: [src: string, integrity: string | undefined, cause: string][] = [
+      // A stopped script host.
+      [at('/Service-1.0.0.min.js', closed), undefined, notAnswered],
+      [at('/Service-1.0.0.min.js', closed), good, notAnsweredOrCors],
+      // A 404 that the page may read (its own origin, or a CORS request: with integrity).
+      [
+        at('/missing/Service-1.0.0.min.js'),
+        undefined,
+        "the script host answered 404: check the address (the versioned Service-<version>.min.js from the service's onboarding)",
+      ],
+      // A 404 at another origin without integrity: hidden from the page, so both are named.
+      [at('/missing/Service-1.0.0.min.js', other), undefined, notAnswered],
+      // With integrity at another origin that sends no CORS headers: refused before any status.
+      [at('/recording/Service-told.min.js', other), good, notAnsweredOrCors],
+    ];
+    attempts = 2;
+    for (const [src, integrity, cause] of cases) {
+      expect(await loadIn(src, integrity ? { integrity } : {}), src).toBe(failure(src, cause));
+    }
   });
 
   it('reads a white-label build’s constructor under globalName', async () => {
@@ -534,7 +576,7 @@ describe('<ServicePay> of servicepay/hosted', () => {
         0,
         1,
         'fetchInstitutions',
-        `servicepay: could not load the service's script from ${src}: the request failed (network or server): check the address`,
+        `servicepay: could not load the service's script from ${src}: the script host answered 503: check the address (the versioned Service-<version>.min.js from the service's onboarding)`,
       ],
     ]);
     expect(server.requests('/flaky/Service-1.0.0.min.js')).toBe(1);
