@@ -13,6 +13,7 @@ import { createLink } from './link';
 import type { HostedServicePayHandle, LinkCallbacks } from './link';
 import type { ServiceOptions } from './types';
 import { ownOptions } from './load-service';
+import { watchServiceStyles } from './style-csp';
 import { useServiceScript } from './useServiceScript';
 
 /**
@@ -122,6 +123,8 @@ export const ServicePay: ForwardRefExoticComponent<
         : undefined,
     [link, Service, options],
   );
+  // In development: the page's CSP blocking the service component's styles, told once.
+  useEffect(() => watchServiceStyles(scriptSrc, () => latest.current.errorConsumer), [scriptSrc]);
   useEffect(() => {
     if (!error) return;
     link.drop();
