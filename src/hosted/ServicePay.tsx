@@ -9,6 +9,7 @@ import {
 } from 'react';
 import type { ForwardRefExoticComponent, RefAttributes } from 'react';
 import type { ServiceDisplayProps, SessionOptions } from '../core/index';
+import { paymentKey } from '../core/payment-key';
 import { createLink } from './link';
 import type { HostedServicePayHandle, LinkCallbacks } from './link';
 import type { ServiceOptions } from './types';
@@ -91,17 +92,12 @@ export const ServicePay: ForwardRefExoticComponent<
     latest.current = props;
   });
 
-  // A payment of the same content, in a new object, is not sent again.
-  let paymentKey: string;
-  try {
-    paymentKey = JSON.stringify(payment) ?? '';
-  } catch {
-    paymentKey = String(Math.random());
-  }
+  // A payment of the same content, in a new object, is not sent again (core's rule).
+  const key = paymentKey(payment);
   useEffect(() => {
     const { payment } = latest.current;
     if (payment) link.handle.createPayment(payment);
-  }, [link, paymentKey]);
+  }, [link, key]);
   useEffect(() => link.disable(disablePayButton), [link, disablePayButton]);
   // The options of new Service (spec 2.2), as a value: a change of any makes a fresh instance.
   const options = JSON.stringify({

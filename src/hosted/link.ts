@@ -4,8 +4,8 @@
  * and the guard that keeps a replaced or unmounted instance's events from every callback.
  * Framework-free: the React component drives it from its effects.
  */
-import { randomId } from '../core/merchant-payment-id';
-import { PAYMENT_ID_RULE, isPaymentId } from '../core/protocol';
+import { nextPaymentId, randomId, warnPaymentId } from '../core/merchant-payment-id';
+import { MESSAGE_PREFIX as PREFIX } from '../core/protocol';
 import type { PaymentArgs, ServiceError, ServiceEventName } from '../core/index';
 import type { ServiceConstructor, ServiceInstance, ServiceOptions } from './types';
 
@@ -48,14 +48,14 @@ export interface Link {
   drop(): void;
 }
 
-const PREFIX = 'servicepay: ';
-
 export function createLink(callbacks: () => LinkCallbacks): Link {
   let instance: ServiceInstance | undefined;
   let queue: Call[] = [];
   let payment: PaymentArgs | undefined;
   /** The merchantPaymentId of the prepared payment. */
   let paymentId: string | undefined;
+  /** The ids payments of this component used: never given to another (spec 4.4 rule 4). */
+  const usedIds = new Set<string>();
   let disabled: boolean | undefined;
   /**
    * The id of the component's element: random, so that no content of the page (a review, a
@@ -81,20 +81,15 @@ export function createLink(callbacks: () => LinkCallbacks): Link {
   };
   const call = (op: Call) => (instance ? run(instance, op) : queue.push(op));
 
+  /** The next payment's id, by core's rule (as the session's): the generator's, else random. */
   function newId(): string {
-    const { generateMerchantPaymentId: generate } = callbacks();
-    if (!generate) return randomId();
-    let id: unknown;
+    let generated: unknown;
     try {
-      id = generate();
+      generated = callbacks().generateMerchantPaymentId?.();
     } catch (error) {
-      id = error;
+      console.error(`${PREFIX}generateMerchantPaymentId threw`, error);
     }
-    if (isPaymentId(id)) return id;
-    report(
-      `${PREFIX}generateMerchantPaymentId gave ${typeof id == 'string' ? JSON.stringify(id) : typeof id}, which ${PAYMENT_ID_RULE}: a random id is used`,
-    );
-    return randomId();
+    return nextPaymentId(generated, usedIds);
   }
 
   /** The payment as the service gets it: with the merchant's id or a generated one. */
@@ -102,7 +97,12 @@ export function createLink(callbacks: () => LinkCallbacks): Link {
 
   function createPayment(args: PaymentArgs) {
     payment = args && typeof args == 'object' ? { ...args } : args;
-    paymentId = payment?.merchantPaymentId ?? newId();
+    // The merchant's own id, unless a payment used it (the service validates the rest).
+    const given = payment?.merchantPaymentId;
+    if (given === undefined || usedIds.has(given)) {
+      warnPaymentId(given, usedIds);
+      paymentId = newId();
+    } else paymentId = given;
     if (instance) run(instance, (target) => target.createPayment(prepared()));
   }
 
@@ -112,12 +112,13 @@ export function createLink(callbacks: () => LinkCallbacks): Link {
     const initiation =
       event == 'payment_initiated' || (event == 'institution_selected' && !initiated);
     initiated = event == 'payment_initiated';
-    const used = paymentId;
+    const spent = paymentId;
+    if (initiation && spent) usedIds.add(spent);
     if (initiation && payment) {
       createPayment({ ...payment, merchantPaymentId: undefined });
     }
     callbacks().eventConsumer?.(event);
-    if (initiation && used) callbacks().onPaymentInitiated?.({ merchantPaymentId: used });
+    if (initiation && spent) callbacks().onPaymentInitiated?.({ merchantPaymentId: spent });
   }
 
   return {

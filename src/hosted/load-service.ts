@@ -3,6 +3,7 @@
  * however many components, remounts and StrictMode effects ask for it. Framework-free, and it
  * touches `document` only when called, so importing it on a server is safe.
  */
+import { MESSAGE_PREFIX as PREFIX } from '../core/protocol';
 import type { ServiceConstructor } from './types';
 
 /** Options of {@link loadService}. Read from the object's own properties only. */
@@ -47,7 +48,7 @@ export class ServiceScriptError extends Error {
   /** The script's address. */
   readonly src: string;
   constructor(src: string, cause: string) {
-    super(`servicepay: could not load the service's script from ${src}: ${cause}`);
+    super(`${PREFIX}could not load the service's script from ${src}: ${cause}`);
     this.name = 'ServiceScriptError';
     this.src = src;
   }
@@ -85,7 +86,7 @@ function unusable(name: string): boolean {
  * browser without `responseStatus`): what it can be.
  */
 function refused(src: string, integrity: string | undefined): string {
-  const entry = performance.getEntriesByName(src, 'resource').pop() as
+  const entry = performance.getEntriesByName?.(src, 'resource').pop() as
     PerformanceResourceTiming | undefined;
   const status = entry?.responseStatus;
   if (status == undefined) {

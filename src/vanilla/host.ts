@@ -81,7 +81,7 @@ export function createHost(): Host {
         );
       }
       if (twice) {
-        const message = `${found}the first may be the page's content, not your element: give yours an id nothing else has`;
+        const message = `${found}give your element an id that nothing else in the page has`;
         // A callback that throws is thrown in place of this error: the call fails either way.
         refused?.(message);
         throw new ServiceInjectionError(message, elementId);

@@ -145,7 +145,7 @@ describe('the standalone window.Service', () => {
       }
     }, SANDBOX_APPLICATION_ID);
     const message =
-      'servicepay: injectComponent found more than one element with id "pay": the first may be the page\'s content, not your element: give yours an id nothing else has';
+      'servicepay: injectComponent found more than one element with id "pay": give your element an id that nothing else in the page has';
     expect(outcome).toEqual({
       thrown: { name: 'ServiceInjectionError', message },
       errors: [{ location: 'fetchInstitutions', error: message }],

@@ -234,7 +234,7 @@ describe('Service', () => {
         thrown = error;
       }
       const message =
-        'servicepay: injectComponent found more than one element with id "pay": the first may be the page\'s content, not your element: give yours an id nothing else has';
+        'servicepay: injectComponent found more than one element with id "pay": give your element an id that nothing else in the page has';
       expect(thrown).toBeInstanceOf(vanilla.ServiceInjectionError);
       expect(thrown).toMatchObject({ message, elementId: 'pay' });
       expect(log.entries).toEqual([`error:fetchInstitutions:${message}`]);
