@@ -20,6 +20,8 @@ import { recorder } from '../support/receivers';
 const PATH = '/.well-known/signature/pem';
 const keyA = createKeyPair();
 const keyB = createKeyPair();
+/** A key the service never had. */
+const forger = createKeyPair();
 
 interface KeyEndpoint extends TestServer {
   serve(pair: TestKeyPair | 'down'): void;
@@ -139,14 +141,17 @@ describe.each<Kind>(['node:http', 'fetch (node:crypto)', 'fetch (WebCrypto)'])(
       );
     });
 
-    it('publicKey [OLD, OLD, NEW] accepts NEW after the service switched keys (a repeat hides no key after it)', async () => {
-      // Issue 46: lists built from environment variables repeat keys; the same key with its
-      // lines broken otherwise is the same key too.
-      for (const list of [
-        [keyA.publicText, keyA.publicText, keyB.publicText],
-        [keyA.publicText, keyA.publicPem, keyB.publicText],
-      ]) {
-        const r = await receiver(kind, list);
+    it.each([
+      ['the same text', () => [keyA.publicText, keyA.publicText, keyB.publicText]],
+      [
+        'the same key, its lines broken otherwise',
+        () => [keyA.publicText, keyA.publicPem, keyB.publicText],
+      ],
+    ])(
+      'publicKey [OLD, OLD, NEW] accepts NEW after the service switched keys (a repeat hides no key after it): %s',
+      async (_name, list) => {
+        // Issue 46: lists built from environment variables repeat keys.
+        const r = await receiver(kind, list());
         expect((await send(r.url, ...parts(signed(notification(), keyA.privateKey)))).status).toBe(
           200,
         );
@@ -155,13 +160,13 @@ describe.each<Kind>(['node:http', 'fetch (node:crypto)', 'fetch (WebCrypto)'])(
         );
         expect(r.record.notifications).toHaveLength(2);
         // Each different key is tried once: the repeat is gone from the list.
-        const forged = parts(signed(notification(), createKeyPair().privateKey));
+        const forged = parts(signed(notification(), forger.privateKey));
         expect((await send(r.url, ...forged)).status).toBe(401);
         expect((r.record.errors[0]?.error as Error).message).toMatch(
           /with each of the 2 keys of publicKey\. /,
         );
-      }
-    });
+      },
+    );
 
     it('a notification no key verifies: 401, and onError names every key tried', async () => {
       // An unset variable in the list (no rotation under way) is left out, not an error.
