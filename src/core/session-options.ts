@@ -22,15 +22,6 @@ try {
   // No bundler: the gist.
 }
 
-/** The `payment` option by value (compared so); undefined when none is given. */
-export const paymentKey = (payment: unknown): unknown => {
-  try {
-    return JSON.stringify(payment);
-  } catch {
-    return payment;
-  }
-};
-
 /** `action` was called before a valid createPayment. */
 export const beforeCreatePayment = (action: string): string => {
   let message = `${PREFIX}${action} before createPayment`;
@@ -68,18 +59,5 @@ export function warnWebViewOnIos(options: SessionOptions): void {
     }
   } catch {
     // No bundler (no `process`) or no navigator: no warning.
-  }
-}
-
-/** In development: a merchantPaymentId already used is replaced (spec 4.4 rule 4). */
-export function warnUsedId(given: string | undefined): void {
-  try {
-    if (process.env.NODE_ENV !== 'production' && given !== undefined) {
-      console.warn(
-        `${PREFIX}merchantPaymentId "${given}" was already used by a payment; a new one is generated (spec 4.4 rule 4).`,
-      );
-    }
-  } catch {
-    // No bundler: no warning.
   }
 }

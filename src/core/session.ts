@@ -1,8 +1,9 @@
 import { addAppLinkFragment } from './app-link';
 import type { ErrorLocationName, ServiceEventName } from './events';
 import { describeValue, errorMessage, formatValidationIssue } from './errors';
-import { randomId } from './merchant-payment-id';
-import { isPaymentId, MESSAGE_PREFIX as PREFIX } from './protocol';
+import { nextPaymentId, randomId, warnPaymentId } from './merchant-payment-id';
+import { paymentKey } from './payment-key';
+import { MESSAGE_PREFIX as PREFIX } from './protocol';
 import { SAVED_PAYMENT_KEY } from './saved-payment';
 import { openBank } from './opener';
 import * as on from './session-events';
@@ -11,10 +12,8 @@ import type { SessionEvent } from './session-reducer';
 import {
   beforeCreatePayment,
   beforeMount,
-  paymentKey,
   noBackend,
   SLOW_LOAD_MS,
-  warnUsedId,
   warnWebViewOnIos,
 } from './session-options';
 import type { Problem } from './state';
@@ -112,8 +111,7 @@ export function createPaymentSession(
 
   function nextMerchantPaymentId(): string {
     // A generator that throws, or gives an id outside the one rule, gets a random UUID instead.
-    const id = callMerchant('generateMerchantPaymentId');
-    return isPaymentId(id) && !usedIds.has(id) ? id : randomId();
+    return nextPaymentId(callMerchant('generateMerchantPaymentId'), usedIds);
   }
   /**
    * The generator is merchant code: called at the first mount, never while creating (React
@@ -330,7 +328,7 @@ export function createPaymentSession(
         id = given;
         idFromMerchant = true;
       } else {
-        warnUsedId(given);
+        warnPaymentId(given, usedIds);
         if (idFromMerchant) id = nextMerchantPaymentId();
         idFromMerchant = false;
       }

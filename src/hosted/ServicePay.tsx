@@ -2,7 +2,6 @@
 import {
   forwardRef,
   useEffect,
-  useId,
   useImperativeHandle,
   useLayoutEffect,
   useRef,
@@ -10,9 +9,12 @@ import {
 } from 'react';
 import type { ForwardRefExoticComponent, RefAttributes } from 'react';
 import type { ServiceDisplayProps, SessionOptions } from '../core/index';
+import { paymentKey } from '../core/payment-key';
 import { createLink } from './link';
 import type { HostedServicePayHandle, LinkCallbacks } from './link';
 import type { ServiceOptions } from './types';
+import { ownOptions } from './load-service';
+import { watchServiceStyles } from './style-csp';
 import { useServiceScript } from './useServiceScript';
 
 /**
@@ -42,11 +44,17 @@ export interface HostedServicePayProps
    * from the service's onboarding (spec 4.3). No default.
    */
   scriptSrc: string;
-  /** Subresource Integrity of the script (`sha384-…`); sets `crossorigin="anonymous"`. */
+  /**
+   * Subresource Integrity of the script (`sha384-…`); sets `crossorigin="anonymous"`. Part of
+   * what identifies the page's one load of the address: give every load the same.
+   */
   integrity?: string;
-  /** The page's CSP nonce for the script element. */
+  /** The page's CSP nonce for the script element (used by the load that inserts it). */
   nonce?: string;
-  /** The global the script defines its constructor under. @default 'Service' */
+  /**
+   * The global the script defines its constructor under: an identifier the browser's window
+   * does not already have. @default 'Service'
+   */
   globalName?: string;
   /** Called with the merchantPaymentId each payment used, right after `payment_initiated`. */
   onPaymentInitiated?: (details: { merchantPaymentId: string }) => void;
@@ -61,7 +69,10 @@ const useBrowserLayoutEffect = typeof document == 'undefined' ? useEffect : useL
  */
 export const ServicePay: ForwardRefExoticComponent<
   HostedServicePayProps & RefAttributes<HostedServicePayHandle>
-> = forwardRef<HostedServicePayHandle, HostedServicePayProps>(function ServicePay(props, ref) {
+> = forwardRef<HostedServicePayHandle, HostedServicePayProps>(function ServicePay(given, ref) {
+  // Only the props given: none inherited from a polluted Object.prototype. (Given a ref, React
+  // has copied the props with for…in, inherited ones included: those are checked as given.)
+  const props = ownOptions(given);
   const { scriptSrc, integrity, nonce, globalName, payment, disablePayButton } = props;
   const { environment, applicationId, isWebView, agentType } = props;
   const { disableVolumeStyling, disableTailwindStyling, className } = props;
@@ -71,7 +82,8 @@ export const ServicePay: ForwardRefExoticComponent<
     nonce,
     globalName,
   });
-  const id = `servicepay${useId().replace(/[^\w-]/g, '')}`;
+  // The service's element: its id is the link's, set in the effect below (./link).
+  const element = useRef<HTMLDivElement>(null);
   const latest = useRef(props);
   const [link] = useState(() => createLink(() => latest.current));
   useImperativeHandle(ref, () => link.handle, [link]);
@@ -80,17 +92,12 @@ export const ServicePay: ForwardRefExoticComponent<
     latest.current = props;
   });
 
-  // A payment of the same content, in a new object, is not sent again.
-  let paymentKey: string;
-  try {
-    paymentKey = JSON.stringify(payment) ?? '';
-  } catch {
-    paymentKey = String(Math.random());
-  }
+  // A payment of the same content, in a new object, is not sent again (core's rule).
+  const key = paymentKey(payment);
   useEffect(() => {
     const { payment } = latest.current;
     if (payment) link.handle.createPayment(payment);
-  }, [link, paymentKey]);
+  }, [link, key]);
   useEffect(() => link.disable(disablePayButton), [link, disablePayButton]);
   // The options of new Service (spec 2.2), as a value: a change of any makes a fresh instance.
   const options = JSON.stringify({
@@ -106,9 +113,14 @@ export const ServicePay: ForwardRefExoticComponent<
   });
   // Before paint: the placeholder gives way to the injected component in one frame.
   useBrowserLayoutEffect(
-    () => (Service ? link.attach(Service, id, JSON.parse(options) as ServiceOptions) : undefined),
-    [link, Service, id, options],
+    () =>
+      Service
+        ? link.attach(Service, element.current!, JSON.parse(options) as ServiceOptions)
+        : undefined,
+    [link, Service, options],
   );
+  // In development: the page's CSP blocking the service component's styles, told once.
+  useEffect(() => watchServiceStyles(scriptSrc, () => latest.current.errorConsumer), [scriptSrc]);
   useEffect(() => {
     if (!error) return;
     link.drop();
@@ -140,7 +152,7 @@ export const ServicePay: ForwardRefExoticComponent<
           </button>
         </div>
       )}
-      <div id={id} />
+      <div ref={element} />
     </div>
   );
 });

@@ -4,8 +4,8 @@
  * and the guard that keeps a replaced or unmounted instance's events from every callback.
  * Framework-free: the React component drives it from its effects.
  */
-import { randomId } from '../core/merchant-payment-id';
-import { PAYMENT_ID_RULE, isPaymentId } from '../core/protocol';
+import { nextPaymentId, randomId, warnPaymentId } from '../core/merchant-payment-id';
+import { MESSAGE_PREFIX as PREFIX } from '../core/protocol';
 import type { PaymentArgs, ServiceError, ServiceEventName } from '../core/index';
 import type { ServiceConstructor, ServiceInstance, ServiceOptions } from './types';
 
@@ -37,15 +37,16 @@ type Call = (instance: ServiceInstance) => unknown;
 
 export interface Link {
   handle: HostedServicePayHandle;
-  /** Creates an instance in the element `elementId` (emptied first); returns its removal. */
-  attach(Service: ServiceConstructor, elementId: string, options: ServiceOptions): () => void;
+  /**
+   * Creates an instance in `element`, the one the component rendered (emptied first), under an
+   * id of its own; returns its removal.
+   */
+  attach(Service: ServiceConstructor, element: HTMLElement, options: ServiceOptions): () => void;
   /** The `disablePayButton` prop: toggles the button of the instance when it changes. */
   disable(disabled: boolean | undefined): void;
   /** The script failed to load: the calls waiting for it are dropped (its error is reported). */
   drop(): void;
 }
-
-const PREFIX = 'servicepay: ';
 
 export function createLink(callbacks: () => LinkCallbacks): Link {
   let instance: ServiceInstance | undefined;
@@ -53,7 +54,15 @@ export function createLink(callbacks: () => LinkCallbacks): Link {
   let payment: PaymentArgs | undefined;
   /** The merchantPaymentId of the prepared payment. */
   let paymentId: string | undefined;
+  /** The ids payments of this component used: never given to another (spec 4.4 rule 4). */
+  const usedIds = new Set<string>();
   let disabled: boolean | undefined;
+  /**
+   * The id of the component's element: random, so that no content of the page (a review, a
+   * name: sanitisers keep ids) can carry it beforehand and be found by the service's
+   * `getElementById` first. Set by `attach` in the browser, never in the server's HTML.
+   */
+  let elementId: string | undefined;
   /** The last event was payment_initiated: its deprecated alias that follows is the same initiation. */
   let initiated = false;
 
@@ -72,20 +81,15 @@ export function createLink(callbacks: () => LinkCallbacks): Link {
   };
   const call = (op: Call) => (instance ? run(instance, op) : queue.push(op));
 
+  /** The next payment's id, by core's rule (as the session's): the generator's, else random. */
   function newId(): string {
-    const { generateMerchantPaymentId: generate } = callbacks();
-    if (!generate) return randomId();
-    let id: unknown;
+    let generated: unknown;
     try {
-      id = generate();
+      generated = callbacks().generateMerchantPaymentId?.();
     } catch (error) {
-      id = error;
+      console.error(`${PREFIX}generateMerchantPaymentId threw`, error);
     }
-    if (isPaymentId(id)) return id;
-    report(
-      `${PREFIX}generateMerchantPaymentId gave ${typeof id == 'string' ? JSON.stringify(id) : typeof id}, which ${PAYMENT_ID_RULE}: a random id is used`,
-    );
-    return randomId();
+    return nextPaymentId(generated, usedIds);
   }
 
   /** The payment as the service gets it: with the merchant's id or a generated one. */
@@ -93,7 +97,12 @@ export function createLink(callbacks: () => LinkCallbacks): Link {
 
   function createPayment(args: PaymentArgs) {
     payment = args && typeof args == 'object' ? { ...args } : args;
-    paymentId = payment?.merchantPaymentId ?? newId();
+    // The merchant's own id, unless a payment used it (the service validates the rest).
+    const given = payment?.merchantPaymentId;
+    if (given === undefined || usedIds.has(given)) {
+      warnPaymentId(given, usedIds);
+      paymentId = newId();
+    } else paymentId = given;
     if (instance) run(instance, (target) => target.createPayment(prepared()));
   }
 
@@ -103,12 +112,13 @@ export function createLink(callbacks: () => LinkCallbacks): Link {
     const initiation =
       event == 'payment_initiated' || (event == 'institution_selected' && !initiated);
     initiated = event == 'payment_initiated';
-    const used = paymentId;
+    const spent = paymentId;
+    if (initiation && spent) usedIds.add(spent);
     if (initiation && payment) {
       createPayment({ ...payment, merchantPaymentId: undefined });
     }
     callbacks().eventConsumer?.(event);
-    if (initiation && used) callbacks().onPaymentInitiated?.({ merchantPaymentId: used });
+    if (initiation && spent) callbacks().onPaymentInitiated?.({ merchantPaymentId: spent });
   }
 
   return {
@@ -118,9 +128,17 @@ export function createLink(callbacks: () => LinkCallbacks): Link {
       payWithInstitution: (id) => call((target) => target.payWithInstitution(id)),
       openInstitutionSelection: () => call((target) => target.openInstitutionSelection()),
     },
-    attach(Service, elementId, options) {
-      const element = document.getElementById(elementId);
-      if (element) element.textContent = '';
+    attach(Service, element, options) {
+      const id = (element.id = elementId ??= `servicepay-${randomId()}`);
+      // The service finds its element by id: only if that is the one rendered here.
+      if (document.getElementById(id) != element) {
+        report(
+          `${PREFIX}another element in the page has the id of <ServicePay>'s own element (${id}), or that element is not in the document: the service's component is not injected, so that it cannot be drawn inside content it does not own`,
+          'fetchInstitutions',
+        );
+        return () => {};
+      }
+      element.textContent = '';
       let alive = true;
       let made: ServiceInstance;
       try {
@@ -139,7 +157,7 @@ export function createLink(callbacks: () => LinkCallbacks): Link {
       }
       instance = made;
       if (payment) run(made, (target) => target.createPayment(prepared()));
-      run(made, (target) => target.injectComponent(elementId));
+      run(made, (target) => target.injectComponent(id));
       const waiting = queue;
       queue = [];
       for (const op of waiting) run(made, op);
@@ -150,7 +168,7 @@ export function createLink(callbacks: () => LinkCallbacks): Link {
         const ended = made as ServiceInstance & { destroy?: unknown };
         if (typeof ended.destroy == 'function')
           run(made, () => (ended as { destroy(): void }).destroy());
-        if (element) element.textContent = '';
+        element.textContent = '';
       };
     },
     disable(next) {

@@ -3,19 +3,28 @@
  * however many components, remounts and StrictMode effects ask for it. Framework-free, and it
  * touches `document` only when called, so importing it on a server is safe.
  */
+import { MESSAGE_PREFIX as PREFIX } from '../core/protocol';
 import type { ServiceConstructor } from './types';
 
-/** Options of {@link loadService}. */
+/** Options of {@link loadService}. Read from the object's own properties only. */
 export interface LoadServiceOptions {
   /**
    * Subresource Integrity of the script (`sha384-…`); sets `crossorigin="anonymous"` too, as
-   * browsers check integrity only on a CORS request.
+   * browsers check integrity only on a CORS request. Part of what identifies a load: a call
+   * with an integrity that a load of the same address, pending or done, was not made with is
+   * refused (the script already ran unchecked, or checked against another hash); a call
+   * without one shares a load made with one.
    */
   integrity?: string;
-  /** The page's CSP nonce for the `<script>` element. */
+  /**
+   * The page's CSP nonce for the `<script>` element. Used when this call inserts the element:
+   * a call that shares a load already made leaves it as it is.
+   */
   nonce?: string;
   /**
-   * The global the script defines its constructor under (a white-label build may name another).
+   * The global the script defines its constructor under (a white-label build may name another):
+   * an identifier, and not a name the page's window has already (`constructor`, `Array`,
+   * `alert`, …).
    * @default 'Service'
    */
   globalName?: string;
@@ -27,24 +36,76 @@ export interface LoadServiceOptions {
   timeoutMs?: number;
 }
 
+/**
+ * The options the caller gave, in an object without a prototype: a polluted `Object.prototype`
+ * (`Object.prototype.integrity = …`) is never read as an option.
+ */
+export const ownOptions = <T extends object>(options: T | undefined): T =>
+  Object.assign(Object.create(null) as T, options);
+
 /** Why the service's script did not load: its address and the cause, in the message. */
 export class ServiceScriptError extends Error {
   /** The script's address. */
   readonly src: string;
   constructor(src: string, cause: string) {
-    super(`servicepay: could not load the service's script from ${src}: ${cause}`);
+    super(`${PREFIX}could not load the service's script from ${src}: ${cause}`);
     this.name = 'ServiceScriptError';
     this.src = src;
   }
 }
 
-/** The pending or settled load of each address; a rejection is removed, never memoised. */
-const loads = new Map<string, Promise<ServiceConstructor>>();
+/**
+ * The pending or settled load of each address, with the integrity it was made with; a
+ * rejection is removed, never memoised.
+ */
+const loads = new Map<string, { integrity?: string; load: Promise<ServiceConstructor> }>();
 
 const constructorOf = (name: string): ServiceConstructor | undefined => {
   const value = (window as unknown as Record<string, unknown>)[name];
   return typeof value == 'function' ? (value as ServiceConstructor) : undefined;
 };
+
+/**
+ * A name the script cannot be the one to define: not an identifier, one every object inherits
+ * (`constructor`, `toString`), or a function the browser's window already has (`Window`,
+ * `Array`, `alert`: its code is the browser's own). Read as a constructor, any of these would
+ * resolve a load that never defined one.
+ */
+function unusable(name: string): boolean {
+  if (!/^[A-Za-z_$][\w$]*$/.test(name) || name in Object.prototype) return true;
+  const value = constructorOf(name);
+  return !!value && /\{\s*\[native code\]\s*\}$/.test(Function.prototype.toString.call(value));
+}
+
+/**
+ * Why the browser did not run the script, as far as it tells a page: the status in its resource
+ * timing entry. A 404 and a script host that does not answer are told apart there, and a
+ * content that does not match `integrity` arrives with its 2xx; a script of another origin
+ * loaded without `integrity` (a no-cors request) hides its status, and a CORS refusal looks
+ * like no answer, so those messages name both causes. No entry (a full timing buffer, a
+ * browser without `responseStatus`): what it can be.
+ */
+function refused(src: string, integrity: string | undefined): string {
+  const entry = performance.getEntriesByName?.(src, 'resource').pop() as
+    PerformanceResourceTiming | undefined;
+  const status = entry?.responseStatus;
+  if (status == undefined) {
+    return integrity
+      ? 'the request failed, or its content did not match integrity'
+      : 'the request failed (network or server): check the address';
+  }
+  if (status >= 400) {
+    return `the script host answered ${status}: check the address (the versioned Service-<version>.min.js from the service's onboarding)`;
+  }
+  if (status) {
+    return integrity
+      ? `its content did not match integrity (${integrity}): the file at this address is not the one the hash was made for; check that the hash is this version's`
+      : `it answered ${status}, but the browser did not run it: check the Content-Type the host sends (text/javascript)`;
+  }
+  return integrity
+    ? 'the script host did not answer, or refused the CORS request that integrity needs (no Access-Control-Allow-Origin): check the address, that the host is up, and its CORS headers'
+    : "the script host did not answer, or answered an error status (the browser hides which from the page for another origin's script loaded without integrity): check the address and that the host is up";
+}
 
 /**
  * Loads the service's script from `src` (its versioned address from the service's onboarding)
@@ -56,7 +117,7 @@ export function loadService(
   src: string,
   options: LoadServiceOptions = {},
 ): Promise<ServiceConstructor> {
-  const { integrity, nonce, globalName = 'Service', timeoutMs = 10_000 } = options;
+  const { integrity, nonce, globalName = 'Service', timeoutMs = 10_000 } = ownOptions(options);
   // JavaScript callers may pass nothing: never a request to "undefined" beside the page.
   if (typeof src != 'string' || !src) {
     return Promise.reject(
@@ -71,10 +132,30 @@ export function loadService(
       new ServiceScriptError(src, 'loadService runs in a browser, not on a server'),
     );
   }
+  if (typeof globalName != 'string' || unusable(globalName)) {
+    return Promise.reject(
+      new ServiceScriptError(
+        src,
+        `globalName ${JSON.stringify(globalName)} is not a name the script can define its constructor under: give the identifier it uses (a white-label build's), or leave globalName out for 'Service'`,
+      ),
+    );
+  }
   const key = `${globalName} ${src}`;
-  let load = loads.get(key);
-  if (load) return load;
-  load = new Promise<ServiceConstructor>((resolve, reject) => {
+  const made = loads.get(key);
+  if (made) {
+    // Integrity is part of what a load is: never satisfied by a script unchecked, or checked
+    // against another hash.
+    if (!integrity || integrity == made.integrity) return made.load;
+    return Promise.reject(
+      new ServiceScriptError(
+        src,
+        made.integrity
+          ? `it is already loaded (or loading) with another integrity (${made.integrity}), not ${integrity}: give every load of this address the same integrity`
+          : `it is already loaded (or loading) without integrity, so ${integrity} cannot be checked: give integrity to every load of this address (loadService, useServiceScript, <ServicePay>), the first one included`,
+      ),
+    );
+  }
+  const load = new Promise<ServiceConstructor>((resolve, reject) => {
     const script = document.createElement('script');
     let blocked = '';
     const onViolation = (event: SecurityPolicyViolationEvent) => {
@@ -105,15 +186,7 @@ export function loadService(
     addEventListener('securitypolicyviolation', onViolation);
     script.onload = () => settle();
     // CSP violations are reported in a task of their own, which may come after the error.
-    script.onerror = () =>
-      setTimeout(() =>
-        settle(
-          blocked ||
-            (integrity
-              ? 'the request failed, or its content did not match the integrity hash'
-              : 'the request failed (network or server): check the address'),
-        ),
-      );
+    script.onerror = () => setTimeout(() => settle(blocked || refused(script.src, integrity)));
     script.src = src;
     script.async = true;
     if (integrity) {
@@ -123,6 +196,6 @@ export function loadService(
     if (nonce) script.nonce = nonce;
     document.head.append(script);
   });
-  loads.set(key, load);
+  loads.set(key, { integrity, load });
   return load;
 }

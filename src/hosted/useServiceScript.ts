@@ -1,6 +1,6 @@
 'use client';
 import { useCallback, useEffect, useState } from 'react';
-import { loadService } from './load-service';
+import { loadService, ownOptions } from './load-service';
 import type { LoadServiceOptions } from './load-service';
 import type { ServiceConstructor } from './types';
 
@@ -25,7 +25,7 @@ export function useServiceScript(
   src: string,
   options: Omit<LoadServiceOptions, 'timeoutMs'> = {},
 ): ServiceScriptState {
-  const { integrity, nonce, globalName } = options;
+  const { integrity, nonce, globalName } = ownOptions(options);
   const [attempt, setAttempt] = useState(0);
   const [state, setState] = useState<Omit<ServiceScriptState, 'retry'>>({ status: 'loading' });
   useEffect(() => {

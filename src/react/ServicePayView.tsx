@@ -7,7 +7,7 @@ import { BankList } from './BankList';
 import serviceCss from '../styles/service.css?raw';
 import themeCss from '../styles/theme.css?raw';
 import tailwindCss from '../styles/tailwind.css?raw';
-import { injectStylesheet } from './styles';
+import { cspWatch, injectStylesheet } from './styles';
 import { pick, useSession } from './useServicePayment';
 import type { ServicePayHandle, SessionProp, UseServicePaymentOptions } from './useServicePayment';
 import type { ServicePayExtrasProps } from './extras-contract';
@@ -81,8 +81,10 @@ export function ServicePayView(props: ViewProps) {
   // Before the markup's first paint (an insertion effect runs before layout effects and
   // paint), so the component never shows unstyled; never on the server.
   useInsertionEffect(() => {
-    if (!plain) injectStylesheet('service', themeCss + serviceCss, nonce);
-    if (!noUtilities) injectStylesheet('tailwind', tailwindCss, nonce);
+    // The merchant's callback of this render: the sheet is refused, if at all, moments later.
+    const watch = cspWatch(props.errorConsumer);
+    if (!plain) injectStylesheet('service', themeCss + serviceCss, nonce, watch);
+    if (!noUtilities) injectStylesheet('tailwind', tailwindCss, nonce, watch);
   }, [plain, noUtilities, nonce]);
 
   // `className`, undefined when there is no class: React leaves the attribute out, and so does

@@ -1,7 +1,9 @@
 /**
- * `injectComponent` was given no usable element id. A programming mistake in the page's own
- * call, so it is thrown there (synchronously, with the stack of that call) rather than sent
- * to `errorConsumer`, whose locations (spec 2.4) are about payments and institutions.
+ * `injectComponent` was given no usable element id: none in the page has it (a programming
+ * mistake in the page's own call, so it is thrown there, synchronously, with the stack of that
+ * call), or more than one has it (the first may be content of the page that would capture the
+ * component: thrown, and `Service` reports it to `errorConsumer` at `fetchInstitutions` too,
+ * since it can come from what the page shows rather than from its code).
  */
 export class ServiceInjectionError extends Error {
   declare readonly name: 'ServiceInjectionError';

@@ -48,9 +48,10 @@ export interface Host {
    * Renders `view` into the element with this id, replacing its content (as React's
    * createRoot does: Preact would otherwise diff against it and could adopt the page's
    * placeholder markup); called again, it moves there. Returns whether it is the first time.
-   * @throws ServiceInjectionError when no element has this id.
+   * @throws ServiceInjectionError when no element has this id, or more than one has: then
+   * `refused` hears of it first.
    */
-  inject(elementId: unknown, view: VNode<any>): boolean; // eslint-disable-line @typescript-eslint/no-explicit-any -- any view
+  inject(elementId: unknown, view: VNode<any>, refused?: (error: string) => void): boolean; // eslint-disable-line @typescript-eslint/no-explicit-any -- any view
   /** Renders `view` where the view is, keeping its state (nothing when it is not in the page). */
   update(view: VNode<any>): void; // eslint-disable-line @typescript-eslint/no-explicit-any -- any view
   /** Takes the view out of the page. */
@@ -64,15 +65,26 @@ export function createHost(): Host {
     host = undefined;
   };
   return {
-    inject(elementId, view) {
+    inject(elementId, view, refused) {
       const element =
         typeof elementId == 'string' && elementId ? document.getElementById(elementId) : null;
+      // getElementById gives the first element with the id: content of the page above the
+      // page's own element that carries it (a review, a name: sanitisers keep ids) would get
+      // the component, inside whatever link wraps it. So an id two elements carry is refused.
+      const twice =
+        element && [...document.querySelectorAll('[id]')].filter((e) => e.id == elementId)[1];
+      const found = `servicepay: injectComponent found ${twice ? 'more than one element' : 'no element'} with id ${JSON.stringify(elementId)}: `;
       if (!element) {
         throw new ServiceInjectionError(
-          `servicepay: injectComponent found no element with id ${JSON.stringify(elementId)}: ` +
-            'call it once the element is in the page (on DOMContentLoaded)',
+          `${found}call it once the element is in the page (on DOMContentLoaded)`,
           elementId,
         );
+      }
+      if (twice) {
+        const message = `${found}give your element an id that nothing else in the page has`;
+        // A callback that throws is thrown in place of this error: the call fails either way.
+        refused?.(message);
+        throw new ServiceInjectionError(message, elementId);
       }
       const first = !host;
       remove();

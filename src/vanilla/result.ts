@@ -36,7 +36,7 @@ export class ServiceResult {
   /**
    * Renders the result into the page element with this id, replacing its content; called
    * again, it moves there (the state stays).
-   * @throws ServiceInjectionError when no element has this id.
+   * @throws ServiceInjectionError when no element has this id, or more than one has.
    */
   declare readonly injectComponent: (elementId: string) => void;
   /** After `not-heard`: listens again, from the start, for another bounded while. */

@@ -43,7 +43,8 @@ export class Service {
   /**
    * Renders the component into the page element with this id, replacing its content; called
    * again, it moves the component there (its state stays, `mounted` is not emitted again).
-   * @throws ServiceInjectionError when no element has this id.
+   * @throws ServiceInjectionError when no element has this id, or more than one has (that one
+   * is reported to `errorConsumer` too, at `fetchInstitutions`).
    */
   declare readonly injectComponent: (elementId: string) => void;
   /** Enables (true) or disables (false) the Pay button; emits `pay_button_enabled` / `_disabled`. */
@@ -117,7 +118,10 @@ export class Service {
     }
 
     this.injectComponent = (elementId) => {
-      const first = host.inject(elementId, view());
+      // An id more than one element carries is reported where errors go, and thrown.
+      const first = host.inject(elementId, view(), (error) =>
+        props.errorConsumer?.({ location: 'fetchInstitutions', error }),
+      );
       // Mounted here, synchronously and for the life of the page, rather than in the
       // component's effect (which runs after paint): `mounted` follows the markup into the
       // page, and a payWithInstitution right after injectComponent already works. A second

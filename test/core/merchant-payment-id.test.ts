@@ -166,6 +166,19 @@ describe('merchantPaymentId', () => {
     expect(transport.paymentRequests.map((r) => r.merchantPaymentId)).toEqual(['shop-1', 'shop-2']);
   });
 
+  it('replaces a generated id outside the rule, and says so in development (one rule with servicepay/hosted)', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const { session, transport, log } = setup({ generateMerchantPaymentId: () => '  ' });
+    await mountReady(session);
+    session.createPayment(VALID_PAYMENT);
+    await session.payWithInstitution(BANK);
+    expect(transport.paymentRequests[0]?.merchantPaymentId).toMatch(UUID_V4);
+    expect(warn).toHaveBeenCalledWith(
+      'servicepay: generateMerchantPaymentId gave "  ", which must be a non-blank string of at most 200 characters without control characters: a random id is used',
+    );
+    expect(log.errors()).toEqual([]);
+  });
+
   it('falls back to a UUID when the generator repeats a used id or throws', async () => {
     const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const generateMerchantPaymentId = vi

@@ -219,6 +219,34 @@ describe('Service', () => {
       expect(log.entries).toEqual(['event:mounted']);
     });
 
+    it('refuses an id that two elements carry (the first may be the page’s content): thrown, reported at fetchInstitutions, nothing rendered or fetched', () => {
+      // Issue 46: content above the page's element (a review: sanitisers keep ids), in a link.
+      const link = document.createElement('a');
+      link.href = '/phish';
+      link.append(element('pay'));
+      document.body.prepend(link);
+      const own = element('pay');
+      const { service, log, transport } = setup();
+      let thrown: unknown;
+      try {
+        service.injectComponent('pay');
+      } catch (error) {
+        thrown = error;
+      }
+      const message =
+        'servicepay: injectComponent found more than one element with id "pay": give your element an id that nothing else in the page has';
+      expect(thrown).toBeInstanceOf(vanilla.ServiceInjectionError);
+      expect(thrown).toMatchObject({ message, elementId: 'pay' });
+      expect(log.entries).toEqual([`error:fetchInstitutions:${message}`]);
+      expect(link.innerHTML).toBe('<div id="pay"></div>');
+      expect(own.innerHTML).toBe('');
+      expect(transport.fetchCalls).toEqual([]);
+      // Once the id is the page's own alone, it is injected there.
+      link.remove();
+      service.injectComponent('pay');
+      expect(within(own).getByRole('button', { name: /^Pay/ })).toBeInTheDocument();
+    });
+
     it.each([undefined, '', 42, null])('throws for %j as the id', (id) => {
       const { service } = setup();
       expect(() => service.injectComponent(id as string)).toThrow(vanilla.ServiceInjectionError);

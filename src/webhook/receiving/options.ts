@@ -36,7 +36,8 @@ export interface WebhookReceiverOptions<K> extends ReconcileOptions, TelemetryOp
   /**
    * The service's public key: the text served at `<base>/.well-known/signature/pem`, a full
    * PEM, or a key object; or several, to rotate without downtime (`[current, next]`: a
-   * notification verified by any of them is accepted; absent or empty entries are left out).
+   * notification verified by any of them is accepted; absent or empty entries are left out, a
+   * repeated key is kept once; more than 3 different keys throw WebhookConfigError).
    * A fixed key is never refetched. The documented form is
    * `publicKey: process.env.SERVICEPAY_PUBLIC_KEY`: when it is undefined or empty (and neither
    * publicKeyUrl nor environment is given) the handler is still created, with a console

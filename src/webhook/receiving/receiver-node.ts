@@ -6,6 +6,8 @@ import type { KeyObject } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { WebhookRequestError } from '../errors';
+import { amountOf, checkOption } from '../option-checks';
 import { isArrayBuffer } from '../verification/encoding';
 import { nodeCrypto } from '../verification/node-crypto';
 import { resolveReceiverOptions } from './options';
@@ -23,6 +25,14 @@ export interface WebhookHandlerOptions extends WebhookReceiverOptions<KeyObject>
    * @default (req) => req.socket.remoteAddress
    */
   getSourceAddress?: (req: IncomingMessage) => string | null | undefined;
+  /**
+   * Longest time for the body to arrive, from the handler's call to its last byte, whatever the
+   * server's own deadlines (Node's default `requestTimeout` is 300 s): a client that trickles
+   * it is answered 400 (`body-unreadable`) and its connection closed. Not used for a body that
+   * a raw-body middleware has read already.
+   * @default 15000
+   */
+  bodyTimeoutMs?: number;
 }
 
 /**
@@ -51,6 +61,13 @@ function nodeReceiver(options: WebhookHandlerOptions): {
   const resolved = resolveReceiverOptions<KeyObject>(options, nodeCrypto);
   const receiver = observed(createReceiver)<KeyObject>(resolved, nodeCrypto.verify);
   const getSourceAddress = options.getSourceAddress ?? ((req) => req.socket?.remoteAddress);
+  const bodyTimeoutMs = checkOption(
+    undefined,
+    'bodyTimeoutMs',
+    options.bodyTimeoutMs,
+    15_000,
+    amountOf('milliseconds'),
+  );
 
   const fail = (res: ServerResponse, error: unknown): void => send(res, receiver.fail(error));
 
@@ -67,7 +84,7 @@ function nodeReceiver(options: WebhookHandlerOptions): {
       // Expect: 100-continue (listenWebhook's checkContinue): the body is invited only now,
       // after the checks above, so an oversized or misdirected request is refused unsent.
       if ((req as ContinueRequest)[EXPECTS_CONTINUE] === true) res.writeContinue();
-      readNodeBody(req, resolved.maxBodyBytes, (body) => {
+      readNodeBody(req, resolved.maxBodyBytes, bodyTimeoutMs, (body) => {
         try {
           if (body.kind !== 'bytes') {
             return send(res, receiver.refuseBody(body));
@@ -105,7 +122,13 @@ function headersFor(response: ReceiverResponse): Record<string, string | number>
     // Refused before the body was read in full: close the connection rather than keep it
     // alive, which would mean reading the rest of an oversized body.
     // The same for a delivery ended by close(): the server is going away.
-    if (response.verdict === 'body-too-large' || response.verdict === 'shutting-down') {
+    // And for a body that could not be read (one trickled past bodyTimeoutMs above all): its
+    // client would otherwise keep the connection with the rest of it.
+    if (
+      response.verdict === 'body-too-large' ||
+      response.verdict === 'body-unreadable' ||
+      response.verdict === 'shutting-down'
+    ) {
       headers.connection = 'close';
     }
     nodeHeaders.set(response, headers);
@@ -139,9 +162,15 @@ function send(res: ServerResponse, response: ReceiverResponse): void {
  * `req.body`, and calls `done` once. Callbacks rather than a promise: this runs for every
  * delivery, and the receiver's benchmark counts each allocation and microtask.
  * Over `limit`, buffering stops at once and the caller answers 413 with Connection: close, so
- * the socket is closed after the answer instead of kept alive to read the rest.
+ * the socket is closed after the answer instead of kept alive to read the rest. Past `timeoutMs`
+ * the same, as an unreadable body (400).
  */
-function readNodeBody(req: IncomingMessage, limit: number, done: (body: BodyRead) => void): void {
+function readNodeBody(
+  req: IncomingMessage,
+  limit: number,
+  timeoutMs: number,
+  done: (body: BodyRead) => void,
+): void {
   const parsed = (req as IncomingMessage & { body?: unknown }).body;
   // express.raw() leaves a Buffer, express.text() a string: both still hold the exact body.
   if (ArrayBuffer.isView(parsed) || isArrayBuffer(parsed) || typeof parsed === 'string') {
@@ -167,6 +196,7 @@ function readNodeBody(req: IncomingMessage, limit: number, done: (body: BodyRead
   const finish = (result: BodyRead): void => {
     if (settled) return;
     settled = true;
+    clearTimeout(timer);
     done(result);
   };
   const onData = (chunk: Buffer): void => {
@@ -193,6 +223,20 @@ function readNodeBody(req: IncomingMessage, limit: number, done: (body: BodyRead
       finish({ kind: 'unreadable', error: new Error('the client aborted the request') });
     }
   };
+  // A body trickled a byte at a time would hold the delivery until the server's own deadline,
+  // which a server the merchant made may not have set (Node's default is 300 s). One timer per
+  // streamed delivery, about half a microsecond.
+  const timer = setTimeout(() => {
+    chunks.length = 0;
+    req.off('data', onData);
+    finish({
+      kind: 'unreadable',
+      error: new WebhookRequestError(
+        `servicepay: the request body did not arrive within ${timeoutMs} ms (bodyTimeoutMs): the connection is closed`,
+        400,
+      ),
+    });
+  }, timeoutMs);
   req.on('data', onData);
   req.on('end', onEnd);
   req.on('error', onError);

@@ -107,8 +107,8 @@ export function createReceiver<K>(
     stale: KeyInput<K>,
   ): Promise<boolean> {
     if (signatureFromAuthorization(authorization) === null) return false;
-    for (let key = stale, left = keys.alternates; left > 0; left--) {
-      const fresh = await keys.refresh(key);
+    for (let key = stale, tried = 1; tried <= keys.alternates; tried++) {
+      const fresh = await keys.refresh(key, tried);
       if (fresh === null) return false;
       if (await verify(body, authorization, fresh)) return true;
       key = fresh;

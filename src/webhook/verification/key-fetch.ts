@@ -192,10 +192,12 @@ export interface KeySource<K> {
   /** The key to verify with now. Rejects when the endpoint cannot be fetched. */
   current(): Promise<KeyInput<K>>;
   /**
-   * After `stale` failed to verify: another key to retry with, or null when there is none to
-   * try (the last fixed key, or a refetch too soon after the last one or after a failure).
+   * After `stale`, the `tried`th key tried (1 for the first), failed to verify: another key to
+   * retry with, or null when there is none to try (past the last fixed key, or a refetch too
+   * soon after the last one or after a failure). Fixed keys are walked by position, never by
+   * looking `stale` up.
    */
-  refresh(stale: KeyInput<K>): Promise<KeyInput<K> | null>;
+  refresh(stale: KeyInput<K>, tried: number): Promise<KeyInput<K> | null>;
   /** How many keys refresh may offer in a row: one refetch, or the rest of a fixed list. */
   readonly alternates: number;
   /** The keys tried, for the signature error when every one failed (fixed lists). */

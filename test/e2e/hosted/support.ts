@@ -32,8 +32,12 @@ export interface PageOptions {
   markup?: string;
   /** A Content-Security-Policy header allowing scripts with this nonce only. */
   cspNonce?: string;
+  /** The Content-Security-Policy header itself, in place of cspNonce's (the harness keeps its nonce). */
+  csp?: string;
   /** A script tag to put in the page before the harness. */
   head?: string;
+  /** Markup above the page's own (`<main>`): content of the page, as a review or a name is. */
+  above?: string;
 }
 
 export interface HostedServer {
@@ -69,12 +73,14 @@ export async function startHostedServer(
       );
     const [, kind] = /^\/(recording|flaky|hang|none)\//.exec(url.pathname) ?? [];
     if (url.pathname == '/page') {
-      const { markup = '', cspNonce, head = '' } = pageOptions;
+      const { markup = '', cspNonce, csp, head = '', above = '' } = pageOptions;
       const nonce = cspNonce ? ` nonce="${cspNonce}"` : '';
       send(
         'text/html',
-        `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Checkout</title>${head}</head><body><main><div id="root">${markup}</div></main><script type="module" src="/app.js"${nonce}></script></body></html>`,
-        cspNonce ? { 'Content-Security-Policy': `script-src 'nonce-${cspNonce}'` } : {},
+        `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Checkout</title>${head}</head><body>${above}<main><div id="root">${markup}</div></main><script type="module" src="/app.js"${nonce}></script></body></html>`,
+        csp || cspNonce
+          ? { 'Content-Security-Policy': csp ?? `script-src 'nonce-${cspNonce}'` }
+          : {},
       );
     } else if (url.pathname == '/app.js') {
       send('text/javascript', harness);

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { listenWebhook, MemoryIdempotencyStore } from '../../../src/webhook/index';
 import type { WebhookServer, WebhookServerOptions } from '../../../src/webhook/index';
 import { deferred } from '../../helpers/deferred';
-import { delay, send } from '../support/http';
+import { delay, send, trickle } from '../support/http';
 import { serviceKeys } from '../support/keys';
 import { notification, signed } from '../support/notifications';
 import { recorder } from '../support/receivers';
@@ -30,54 +30,6 @@ async function start(
   });
   running.push(server);
   return Object.assign(server, { record });
-}
-
-interface Trickle {
-  /** Bytes written after the opening, one at a time, before the server closed the connection. */
-  trickled: number;
-  /** Whether the server closed the connection before the trickle ran out. */
-  cut: boolean;
-  /** What the server answered, if anything. */
-  answer: string;
-}
-
-/**
- * A slow client on a raw socket: writes `opening`, then one byte of `rest` every 20 ms, and
- * stops when the server closes the connection or `rest` runs out.
- */
-function trickle(url: string, opening: string, rest: string): Promise<Trickle> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname);
-    let trickled = 0;
-    let answer = '';
-    let closed = false;
-    let timer: NodeJS.Timeout | undefined;
-    socket.setEncoding('latin1');
-    socket.on('data', (chunk: string) => (answer += chunk));
-    socket.on('error', () => {}); // a reset is one way of being cut
-    socket.on('close', () => {
-      closed = true;
-      clearTimeout(timer);
-      resolve({ trickled, cut: trickled < rest.length, answer });
-    });
-    socket.on('connect', () => {
-      socket.write(opening);
-      const next = (): void => {
-        if (closed) return;
-        if (trickled === rest.length) {
-          socket.destroy();
-          return;
-        }
-        socket.write(rest.charAt(trickled++));
-        timer = setTimeout(next, 20);
-      };
-      next();
-    });
-    socket.once('error', (error) => {
-      if (!closed && trickled === 0) reject(error);
-    });
-  });
 }
 
 describe('listenWebhook', () => {

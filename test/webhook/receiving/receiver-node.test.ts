@@ -13,7 +13,7 @@ import {
 import type { IdempotencyStore, WebhookHandlerOptions } from '../../../src/webhook/index';
 import { deferred } from '../../helpers/deferred';
 import { serviceKeys } from '../support/keys';
-import { delay, listen, send } from '../support/http';
+import { delay, listen, send, trickle } from '../support/http';
 import type { Answer, TestServer } from '../support/http';
 import { notification, signed } from '../support/notifications';
 import { recorder, RecordingStore } from '../support/receivers';
@@ -426,6 +426,37 @@ describe('createWebhookHandler over node:http', () => {
     req.write('{"paymentId":', () => setTimeout(() => req.destroy(), 20));
     expect(await outcome).toBe('body-unreadable');
     expect((await deliver(r.url, signed(notification(), keys.privateKey))).status).toBe(200);
+  });
+
+  it('in a bare node:http server (Node’s 300 s requestTimeout), a trickled body is cut at bodyTimeoutMs: 400, onError told, the connection closed', async () => {
+    // Issue 46: a server the merchant made with no deadlines of its own held it for 300 s.
+    const r = await start({ bodyTimeoutMs: 300 });
+    const delivery = signed(notification(), keys.privateKey);
+    const opening =
+      `PUT /webhooks/servicepay HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n` +
+      `Authorization: ${delivery.authorization}\r\nContent-Length: ${delivery.body.length}\r\n\r\n`;
+    // 20 ms a byte: the whole body would take several seconds.
+    const result = await trickle(r.url, opening, delivery.body);
+    expect(result.cut).toBe(true);
+    expect(result.answer).toMatch(/^HTTP\/1\.1 400 /);
+    expect(result.answer).toMatch(/\r\nconnection: close\r\n/i);
+    expect(r.record.notifications).toEqual([]);
+    expect(
+      r.record.errors.map(({ error, context }) => [context.outcome, (error as Error).message]),
+    ).toEqual([
+      [
+        'body-unreadable',
+        'servicepay: the request body did not arrive within 300 ms (bodyTimeoutMs): the connection is closed',
+      ],
+    ]);
+    // A delivery sent at once is not touched by the limit.
+    expect((await deliver(r.url, delivery)).status).toBe(200);
+  });
+
+  it('refuses a bodyTimeoutMs that is not a positive number', () => {
+    expect(() =>
+      createWebhookHandler({ publicKey: keys.publicText, onNotification() {}, bodyTimeoutMs: 0 }),
+    ).toThrow(/bodyTimeoutMs/);
   });
 
   it('works as an Express handler (req, res, next): next is never called', async () => {

@@ -1,5 +1,6 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { connect } from 'node:net';
 import { Readable } from 'node:stream';
 import { listenOnFreePort } from '../../helpers/free-port';
 
@@ -71,4 +72,52 @@ export function fetchAdapter(handler: (request: Request) => Promise<Response>): 
 /** Resolves after `ms` milliseconds (to hold a handler open, never to assert timing). */
 export function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+export interface Trickle {
+  /** Bytes written after the opening, one at a time, before the server closed the connection. */
+  trickled: number;
+  /** Whether the server closed the connection before the trickle ran out. */
+  cut: boolean;
+  /** What the server answered, if anything. */
+  answer: string;
+}
+
+/**
+ * A slow client on a raw socket: writes `opening`, then one byte of `rest` every 20 ms, and
+ * stops when the server closes the connection or `rest` runs out.
+ */
+export function trickle(url: string, opening: string, rest: string): Promise<Trickle> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname);
+    let trickled = 0;
+    let answer = '';
+    let closed = false;
+    let timer: NodeJS.Timeout | undefined;
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => (answer += chunk));
+    socket.on('error', () => {}); // a reset is one way of being cut
+    socket.on('close', () => {
+      closed = true;
+      clearTimeout(timer);
+      resolve({ trickled, cut: trickled < rest.length, answer });
+    });
+    socket.on('connect', () => {
+      socket.write(opening);
+      const next = (): void => {
+        if (closed) return;
+        if (trickled === rest.length) {
+          socket.destroy();
+          return;
+        }
+        socket.write(rest.charAt(trickled++));
+        timer = setTimeout(next, 20);
+      };
+      next();
+    });
+    socket.once('error', (error) => {
+      if (!closed && trickled === 0) reject(error);
+    });
+  });
 }

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   createFetchWebhookHandler as createFetchOnNode,
   createWebhookHandler,
+  WebhookConfigError,
   WebhookKeyError,
 } from '../../../src/webhook/index';
 import { createFetchWebhookHandler as createFetchOnWeb } from '../../../src/webhook/web';
@@ -19,6 +20,8 @@ import { recorder } from '../support/receivers';
 const PATH = '/.well-known/signature/pem';
 const keyA = createKeyPair();
 const keyB = createKeyPair();
+/** A key the service never had. */
+const forger = createKeyPair();
 
 interface KeyEndpoint extends TestServer {
   serve(pair: TestKeyPair | 'down'): void;
@@ -138,6 +141,33 @@ describe.each<Kind>(['node:http', 'fetch (node:crypto)', 'fetch (WebCrypto)'])(
       );
     });
 
+    it.each([
+      ['the same text', () => [keyA.publicText, keyA.publicText, keyB.publicText]],
+      [
+        'the same key, its lines broken otherwise',
+        () => [keyA.publicText, keyA.publicPem, keyB.publicText],
+      ],
+    ])(
+      'publicKey [OLD, OLD, NEW] accepts NEW after the service switched keys (a repeat hides no key after it): %s',
+      async (_name, list) => {
+        // Issue 46: lists built from environment variables repeat keys.
+        const r = await receiver(kind, list());
+        expect((await send(r.url, ...parts(signed(notification(), keyA.privateKey)))).status).toBe(
+          200,
+        );
+        expect((await send(r.url, ...parts(signed(notification(), keyB.privateKey)))).status).toBe(
+          200,
+        );
+        expect(r.record.notifications).toHaveLength(2);
+        // Each different key is tried once: the repeat is gone from the list.
+        const forged = parts(signed(notification(), forger.privateKey));
+        expect((await send(r.url, ...forged)).status).toBe(401);
+        expect((r.record.errors[0]?.error as Error).message).toMatch(
+          /with each of the 2 keys of publicKey\. /,
+        );
+      },
+    );
+
     it('a notification no key verifies: 401, and onError names every key tried', async () => {
       // An unset variable in the list (no rotation under way) is left out, not an error.
       const r = await receiver(kind, [keyA.publicText, undefined, keyB.publicText]);
@@ -185,6 +215,35 @@ describe.each<Kind>(['node:http', 'fetch (node:crypto)', 'fetch (WebCrypto)'])(
 );
 
 describe('publicKey as a list', () => {
+  const keyC = createKeyPair();
+  const keyD = createKeyPair();
+
+  it.each([
+    ['createWebhookHandler', createWebhookHandler],
+    ['createFetchWebhookHandler (node:crypto)', createFetchOnNode],
+    ['createFetchWebhookHandler (WebCrypto)', createFetchOnWeb],
+  ] as const)(
+    '%s refuses more than 3 different keys at creation, with a WebhookConfigError; repeats do not count',
+    (_name, create) => {
+      const four = [keyA, keyB, keyC, keyD].map((pair) => pair.publicText);
+      let thrown: unknown;
+      try {
+        create({ publicKey: four, onNotification() {} });
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toBeInstanceOf(WebhookConfigError);
+      expect(thrown).toMatchObject({
+        option: 'publicKey',
+        message:
+          'servicepay: publicKey lists 4 different keys; at most 3 are accepted (the key in use, the next, and one more while a rotation ends), since every forged delivery is verified against each. Remove the keys the service no longer signs with.',
+      });
+      // Three different keys, one of them listed twice (and once more as a full PEM): accepted.
+      const three = [keyA.publicText, keyB.publicText, keyA.publicPem, keyC.publicText];
+      expect(() => create({ publicKey: three, onNotification() {} })).not.toThrow();
+    },
+  );
+
   it('checks every key at creation: a malformed next key throws at once', () => {
     expect(() =>
       createWebhookHandler({ publicKey: [keyA.publicText, 'MIIBnot-a-key'], onNotification() {} }),
