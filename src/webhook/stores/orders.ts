@@ -26,6 +26,12 @@ export interface OrderStore {
   orderPaidBy(orderId: string): string | null | Promise<string | null>;
 }
 
+/** The OrderStore half of a store shared between instances (PostgreSQL, Redis): promises. */
+export interface SharedOrderStore extends OrderStore {
+  claimOrder(orderId: string, paymentId: string, ttlMs: number): Promise<string>;
+  orderPaidBy(orderId: string): Promise<string | null>;
+}
+
 /** The methods a store needs for paid orders, by name. */
 export const ORDER_METHODS = ['claimOrder', 'orderPaidBy'] as const;
 

@@ -20,7 +20,7 @@ import {
   tableDdl,
 } from './postgres-toolkit';
 import type { PostgresQueryable, Statement } from './postgres-toolkit';
-import type { OrderStore } from './orders';
+import type { SharedOrderStore } from './orders';
 
 /** The DDL run on first use when the orders table is missing, for those who migrate by hand. */
 export function postgresOrdersDdl(table = DEFAULT_TABLE): string {
@@ -47,14 +47,8 @@ export interface PostgresOrdersOptions {
   statement: (text: string) => Statement;
 }
 
-/** The OrderStore half of the PostgreSQL store, always answering promises. */
-export interface PostgresOrderStore extends OrderStore {
-  claimOrder(orderId: string, paymentId: string, ttlMs: number): Promise<string>;
-  orderPaidBy(orderId: string): Promise<string | null>;
-}
-
 /** Paid orders in PostgreSQL (see the module comment). */
-export function postgresOrders(options: PostgresOrdersOptions): PostgresOrderStore {
+export function postgresOrders(options: PostgresOrdersOptions): SharedOrderStore {
   const { pool, statement } = options;
   const table = siblingTable(options.table, SUFFIX);
   const name = table.quoted;

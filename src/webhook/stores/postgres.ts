@@ -19,7 +19,7 @@
 import { COMPLETED_CLAIM, IN_PROGRESS_CLAIM, newClaimToken } from './idempotency';
 import type { IdempotencyClaim, IdempotencyStore } from './idempotency';
 import { postgresOrders } from './postgres-orders';
-import type { PostgresOrderStore } from './postgres-orders';
+import type { SharedOrderStore } from './orders';
 import { postgresOutcomes } from './postgres-outcomes';
 import {
   completeClaimSql,
@@ -99,7 +99,7 @@ function ddl(name: string): string {
  * somebody waits (so the pool needs at least two connections) and given back when nobody does
  * or on `close()` (postgres-outcomes.ts).
  */
-export type PostgresStore = IdempotencyStore & PostgresOutcomeStore & PostgresOrderStore;
+export type PostgresStore = IdempotencyStore & PostgresOutcomeStore & SharedOrderStore;
 
 export function createPostgresStore(options: PostgresStoreOptions): PostgresStore {
   const pool = requiredOption(

@@ -17,6 +17,7 @@
  */
 import { COMPLETED_CLAIM, IN_PROGRESS_CLAIM, newClaimToken } from './idempotency';
 import type { IdempotencyClaim, IdempotencyStore } from './idempotency';
+import type { SharedOrderStore } from './orders';
 import { redisOutcomes } from './redis-outcomes';
 import type { RedisOutcomeStore, RedisSubscriberClient } from './redis-outcomes';
 import { callback, checkOption, FLAG, requiredOption, TEXT, withMethods } from '../option-checks';
@@ -74,11 +75,7 @@ export interface RedisStoreOptions {
  * The Redis store: claims (IdempotencyStore), payment outcomes (OutcomeStore) and paid orders
  * (OrderStore: `<prefix>order:<orderId>`, holding the paymentId that paid it).
  */
-export type RedisStore = IdempotencyStore &
-  RedisOutcomeStore & {
-    claimOrder(orderId: string, paymentId: string, ttlMs: number): Promise<string>;
-    orderPaidBy(orderId: string): Promise<string | null>;
-  };
+export type RedisStore = IdempotencyStore & RedisOutcomeStore & SharedOrderStore;
 
 /** The prefix createRedisStore uses when given none. */
 const DEFAULT_PREFIX = 'servicepay:idempotency:';
