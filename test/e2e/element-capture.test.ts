@@ -4,48 +4,27 @@
 // is needed: the service finds its element with getElementById, which returns the first. In a
 // real headless Chromium, on the real window.Service: the standalone script as the sandbox's
 // script host serves it, under servicepay/hosted and on a plain page.
-import { readFile } from 'node:fs/promises';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { SANDBOX_APPLICATION_ID, startSandbox } from '../../src/sandbox/index';
-import { launchHosted } from './hosted/support';
-import type { HostedServer, PageOptions } from './hosted/support';
-import type { Sandbox } from './support';
-
-const { componentVersion: version } = JSON.parse(
-  await readFile(new URL('../../package.json', import.meta.url), 'utf8'),
-) as { componentVersion: string };
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { SANDBOX_APPLICATION_ID } from '../../src/sandbox/index';
+import { hostedOnSandbox } from './hosted/support';
+import type { PageOptions } from './hosted/support';
 
 const PAYMENT = { amount: 12.5, paymentReference: 'ORDER-1042' };
 /** The page's content above the component: a link around an element with the id `id`. */
 const trap = (id: string) =>
   `<section><h2>Reviews</h2><a href="/phish"><div id="${id}">Great shop!</div></a></section>`;
 
-let browser: Browser;
-let server: HostedServer;
-let sandbox: Sandbox;
-let stopHosted: () => Promise<void>;
-beforeAll(async () => {
-  [{ browser, server, stop: stopHosted }, sandbox] = await Promise.all([
-    launchHosted(),
-    startSandbox({ port: 0 }),
-  ]);
-});
-afterAll(async () => {
-  await stopHosted?.();
-  await sandbox?.stop();
-});
-
+const hosted = hostedOnSandbox();
 let page: Page;
-afterEach(() => page?.close());
 
-const script = () => `${sandbox.url}/js/Service-${version}.min.js`;
+const script = () => hosted.script;
 
 async function open(options: PageOptions, before?: (page: Page) => Promise<unknown>) {
-  server.page(options);
-  page = await browser.newPage();
+  hosted.server.page(options);
+  page = hosted.page = await hosted.browser.newPage();
   await before?.(page);
-  await page.goto(`${server.url}/page`);
+  await page.goto(`${hosted.server.url}/page`);
 }
 
 /** Every button inside the page's link, by its text: none may be the service's. */

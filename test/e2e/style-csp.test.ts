@@ -7,36 +7,14 @@
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readFile } from 'node:fs/promises';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { SANDBOX_APPLICATION_ID, startSandbox } from '../../src/sandbox/index';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SANDBOX_APPLICATION_ID } from '../../src/sandbox/index';
 import { bundleForBrowser } from '../helpers/browser-bundle.mjs';
-import { launchHosted } from './hosted/support';
-import type { HostedServer } from './hosted/support';
-import type { Sandbox } from './support';
+import { hostedOnSandbox } from './hosted/support';
 
-const { componentVersion: version } = JSON.parse(
-  await readFile(new URL('../../package.json', import.meta.url), 'utf8'),
-) as { componentVersion: string };
-
-let browser: Browser;
-let server: HostedServer;
-let sandbox: Sandbox;
-let stopHosted: () => Promise<void>;
-beforeAll(async () => {
-  [{ browser, server, stop: stopHosted }, sandbox] = await Promise.all([
-    launchHosted(),
-    startSandbox({ port: 0 }),
-  ]);
-});
-afterAll(async () => {
-  await stopHosted?.();
-  await sandbox?.stop();
-});
-
+const hosted = hostedOnSandbox();
 let page: Page;
-afterEach(() => page?.close());
 
 /** The errors the page's errorConsumer received, as `location: error`. */
 const errorsIn = (target: Page) =>
@@ -50,18 +28,18 @@ describe('servicepay/hosted', () => {
   it('tells errorConsumer once, in development, that the page’s CSP blocked the service component’s styles, with the fix', async () => {
     const nonce = 'n0nce';
     // The scripts are allowed; the styles only from this origin, not by the nonce.
-    server.page({
+    hosted.server.page({
       cspNonce: nonce,
-      csp: `script-src 'nonce-${nonce}' ${sandbox.url}; style-src 'self'`,
+      csp: `script-src 'nonce-${nonce}' ${hosted.sandbox.url}; style-src 'self'`,
     });
-    page = await browser.newPage();
-    await page.goto(`${server.url}/page`);
+    page = hosted.page = await hosted.browser.newPage();
+    await page.goto(`${hosted.server.url}/page`);
     await page.waitForFunction(() => 'harness' in window);
     await page.evaluate(
       (props) =>
         (window as unknown as { harness: { mount(p: object): void } }).harness.mount(props),
       {
-        scriptSrc: `${sandbox.url}/js/Service-${version}.min.js`,
+        scriptSrc: hosted.script,
         nonce,
         environment: 'SANDBOX',
         applicationId: SANDBOX_APPLICATION_ID,
@@ -103,7 +81,7 @@ describe('the root <ServicePay>', () => {
             createElement(ServicePay, {
               environment: 'SANDBOX',
               applicationId: ${JSON.stringify(SANDBOX_APPLICATION_ID)},
-              baseUrl: ${JSON.stringify(sandbox.url)},
+              baseUrl: ${JSON.stringify(hosted.sandbox.url)},
               payment: { amount: 12.5, paymentReference: 'ORDER-1042' },
               errorConsumer: (error) => window.errors.push(error),
             }),
@@ -133,7 +111,7 @@ describe('the root <ServicePay>', () => {
   afterAll(() => new Promise((resolve) => root?.close(resolve)));
 
   it('without nonce, under a CSP that blocks its <style> elements: errorConsumer told once, in development, with the fix', async () => {
-    page = await browser.newPage();
+    page = hosted.page = await hosted.browser.newPage();
     await page.goto(url);
     await page.getByRole('button', { name: 'Pay £12.50', disabled: false }).waitFor();
     await expect.poll(() => errorsIn(page)).not.toEqual([]);

@@ -8,8 +8,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { startSandbox } from '../../../src/sandbox/index';
 import { launchChromium } from '../../helpers/browser';
+import type { Sandbox } from '../support';
 
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 
@@ -132,4 +135,44 @@ export async function launchHosted(): Promise<{
       await server.stop();
     },
   };
+}
+
+/**
+ * Registers a test file's hooks for the hosted harness on the real window.Service: Chromium and
+ * the page server (launchHosted) with a sandbox whose script host serves the built standalone
+ * script (`script`), for the whole file; the test's `page`, closed after each test.
+ */
+export function hostedOnSandbox() {
+  const hosted = {} as {
+    browser: Browser;
+    server: HostedServer;
+    sandbox: Sandbox;
+    /** The current test's page, once it opened one. */
+    page?: Page;
+    /** The standalone script's address at the sandbox's script host. */
+    script: string;
+    stop?: () => Promise<void>;
+  };
+  beforeAll(async () => {
+    const [{ browser, server, stop }, sandbox] = await Promise.all([
+      launchHosted(),
+      startSandbox({ port: 0 }),
+    ]);
+    const { componentVersion } = JSON.parse(
+      await readFile(here('../../../package.json'), 'utf8'),
+    ) as { componentVersion: string };
+    Object.assign(hosted, {
+      browser,
+      server,
+      sandbox,
+      script: `${sandbox.url}/js/Service-${componentVersion}.min.js`,
+      stop,
+    });
+  });
+  afterAll(async () => {
+    await hosted.stop?.();
+    await hosted.sandbox?.stop();
+  });
+  afterEach(() => hosted.page?.close());
+  return hosted;
 }
