@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import type { Browser, Page } from 'playwright-core';
@@ -159,7 +160,7 @@ export function hostedOnSandbox() {
       startSandbox({ port: 0 }),
     ]);
     const { componentVersion } = JSON.parse(
-      await readFile(here('../../../package.json'), 'utf8'),
+      await readFile(join(here('../../..'), 'package.json'), 'utf8'),
     ) as { componentVersion: string };
     Object.assign(hosted, {
       browser,
