@@ -671,6 +671,49 @@ export function checkDefaults({ root = repoRoot, docs = {} } = {}) {
   return errors;
 }
 
+// One safe way ------------------------------------------------------------------------------
+
+/** The calls that build a webhook receiver. */
+const RECEIVER_CALL = /\b(createWebhookHandler|createFetchWebhookHandler|listenWebhook)\s*\(/;
+/** SQL that updates a row found by the payment's merchantPaymentId. */
+const UPDATE_BY_MERCHANT_ID =
+  /\bUPDATE\b[^;`]*?\bWHERE\b[^;`]*?\b(merchant_?payment_?id|merchantPaymentId)\b/i;
+
+/**
+ * The docs teach one safe way (docs/webhooks.md, "Reconciliation"): every code block that builds
+ * a receiver says what it decided about reconciliation (`expectedPayment`, a lookup or the
+ * opt-out `'unreconciled'`), and no SQL updates an order by the payment's merchantPaymentId,
+ * which the page makes and renews after every attempt: an order is found by the order id your
+ * server made. Any fence counts (ts, js, sql, …), and so does an included file's text.
+ * `pages` reads a text in place of a page (repository path -> text), for the checker's test.
+ *
+ * @param {{ root?: string, pages?: Record<string, string> }} [options]
+ */
+export function checkSafety({ root = repoRoot, pages = {} } = {}) {
+  const errors = [];
+  const files = [
+    ...new Set([...defaultDocFiles(root).map((f) => display(root, f)), ...Object.keys(pages)]),
+  ];
+  for (const file of files) {
+    const text = pages[file] ?? readFileSync(join(root, file), 'utf8');
+    for (const block of extractBlocks(text)) {
+      const code = block.include ? readFileSync(join(root, block.include), 'utf8') : block.code;
+      const call = RECEIVER_CALL.exec(code);
+      if (call && !/\bexpectedPayment\b/.test(code)) {
+        errors.push(
+          `${file}:${block.line}: error: this block builds a receiver (${call[1]}) without expectedPayment: reconcile with the order (docs/webhooks.md, "Reconciliation"), or say expectedPayment: 'unreconciled'`,
+        );
+      }
+      if (UPDATE_BY_MERCHANT_ID.test(code)) {
+        errors.push(
+          `${file}:${block.line}: error: this SQL updates a row by the payment's merchantPaymentId, which the page renews after every attempt: update the order by the order id behind it (expectedPayment's orderId)`,
+        );
+      }
+    }
+  }
+  return errors;
+}
+
 // The version the docs name ----------------------------------------------------------------
 
 /**
