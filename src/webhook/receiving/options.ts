@@ -15,7 +15,7 @@ import { fixedKeySource, missingKeySource } from '../verification/fixed-keys';
 import type { KeySource, WebhookEnvironment } from '../verification/key-fetch';
 import { PUBLIC_KEY_ENV } from '../verification/public-key';
 import type { CryptoProvider, KeyInput } from '../verification/public-key';
-import { amountOf, atLeast, callback, checkOption } from '../option-checks';
+import { amountOf, atLeast, callback, callbackOr, checkOption } from '../option-checks';
 import {
   MemoryIdempotencyStore,
   MIN_CLAIM_TTL_MS,
@@ -23,7 +23,7 @@ import {
 } from '../stores/idempotency';
 import type { IdempotencyStore } from '../stores/idempotency';
 import { orderBook, orderMethodsOf, ORDER_METHODS } from '../stores/orders';
-import { createNotificationHandler } from './reconcile';
+import { createNotificationHandler, UNRECONCILED } from './reconcile';
 import type { NotificationHandler, ReconcileOptions } from './reconcile';
 import { createTelemetry, observeStore } from '../telemetry';
 import type { Telemetry, TelemetryOptions } from '../telemetry';
@@ -194,9 +194,21 @@ export function resolveReceiverOptions<K>(
       'store',
     );
   }
-  for (const hook of ['idempotencyKey', 'expectedPayment', 'onMismatch'] as const) {
+  for (const hook of ['idempotencyKey', 'onMismatch'] as const) {
     checkOption(undefined, hook, options[hook], undefined, callback('a function'));
   }
+  // Left out is allowed at run time (plain JavaScript, no types): it behaves as 'unreconciled'
+  // and says so (reconcile.ts), so that nothing that worked before stops working.
+  checkOption(
+    undefined,
+    'expectedPayment',
+    options.expectedPayment,
+    undefined,
+    callbackOr(
+      UNRECONCILED,
+      `a function that looks up the order behind a payment, or '${UNRECONCILED}' to take COMPLETED notifications at their word`,
+    ),
+  );
   const telemetry = createTelemetry(options.telemetry);
   const keys = keySource(options, crypto);
   const onError = options.onError ?? defaultErrorLog(keyName(options, keys));
@@ -209,14 +221,8 @@ export function resolveReceiverOptions<K>(
   };
   const observed = telemetry === null ? store : observeStore(store, telemetry);
   const orderTtlMs = positive(options.orderTtlMs, 2_592_000_000, 'orderTtlMs');
-  return {
+  const resolved = {
     keys,
-    handle: createNotificationHandler(
-      options.onNotification,
-      options,
-      orderBook(observed, orderTtlMs),
-      report,
-    ),
     store: observed,
     maxBodyBytes: positive(options.maxBodyBytes, 65_536, 'maxBodyBytes'),
     isAllowedSource: createAddressFilter(options.allowedSourceAddresses),
@@ -228,6 +234,14 @@ export function resolveReceiverOptions<K>(
     report,
     telemetry,
   };
+  // Last, once every option passed: an unreconciled receiver is told of when it is created.
+  const handle = createNotificationHandler(
+    options.onNotification,
+    options,
+    orderBook(observed, orderTtlMs),
+    report,
+  );
+  return { ...resolved, handle };
 }
 
 function keySource<K>(options: WebhookReceiverOptions<K>, crypto: CryptoProvider<K>): KeySource<K> {

@@ -20,7 +20,12 @@ afterEach(async () => {
 
 async function receiver(options: Partial<WebhookHandlerOptions> = {}): Promise<string> {
   const server = await listen(
-    createWebhookHandler({ publicKey: keys.publicText, onNotification: () => {}, ...options }),
+    createWebhookHandler({
+      publicKey: keys.publicText,
+      onNotification: () => {},
+      expectedPayment: 'unreconciled',
+      ...options,
+    }),
   );
   servers.push(server);
   return `${server.url}/webhooks/servicepay`;

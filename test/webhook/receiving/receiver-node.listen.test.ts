@@ -24,6 +24,7 @@ async function start(
   const server = await listenWebhook({
     port: 0,
     publicKey: keys.publicText,
+    expectedPayment: 'unreconciled',
     onNotification: record.onNotification,
     onError: record.onError,
     ...extra,
@@ -130,7 +131,12 @@ describe('listenWebhook', () => {
     const first = await start();
     const port = Number(new URL(first.url).port);
     await expect(
-      listenWebhook({ port, publicKey: keys.publicText, onNotification: () => {} }),
+      listenWebhook({
+        port,
+        publicKey: keys.publicText,
+        expectedPayment: 'unreconciled',
+        onNotification: () => {},
+      }),
     ).rejects.toMatchObject({ code: 'EADDRINUSE' });
   });
 });
@@ -144,6 +150,7 @@ describe('listenWebhook: shutting down', () => {
     const server = await listenWebhook({
       port: 0,
       publicKey: keys.publicText,
+      expectedPayment: 'unreconciled',
       store,
       closeTimeoutMs: 300,
       onNotification: () => {
@@ -173,6 +180,7 @@ describe('listenWebhook: shutting down', () => {
     const server = await listenWebhook({
       port: 0,
       publicKey: keys.publicText,
+      expectedPayment: 'unreconciled',
       closeTimeoutMs: 5_000,
       ...record,
     });

@@ -39,6 +39,7 @@ async function start(
   const store = new RecordingStore(options.store);
   const handler = createWebhookHandler({
     publicKey: keys.publicText,
+    expectedPayment: 'unreconciled',
     onNotification: record.onNotification,
     onError: record.onError,
     ...options,

@@ -58,6 +58,7 @@ async function receiver(
       : { publicKeyUrl: keys.url + PATH };
   const options = {
     ...keyOption,
+    expectedPayment: 'unreconciled' as const,
     onNotification: record.onNotification,
     onError: record.onError,
     ...(extra.keyRefreshIntervalMs === undefined
@@ -187,7 +188,11 @@ describe.each<Kind>(['node:http', 'fetch (node:crypto)', 'fetch (WebCrypto)'])(
 describe('publicKey as a list', () => {
   it('checks every key at creation: a malformed next key throws at once', () => {
     expect(() =>
-      createWebhookHandler({ publicKey: [keyA.publicText, 'MIIBnot-a-key'], onNotification() {} }),
+      createWebhookHandler({
+        publicKey: [keyA.publicText, 'MIIBnot-a-key'],
+        expectedPayment: 'unreconciled',
+        onNotification() {},
+      }),
     ).toThrow(WebhookKeyError);
   });
 });
