@@ -210,8 +210,11 @@ export function resolveReceiverOptions<K>(
     ),
   );
   const telemetry = createTelemetry(options.telemetry);
-  const keys = keySource(options, crypto);
-  const onError = options.onError ?? defaultErrorLog(keyName(options, keys));
+  // null: no key configured, which only warns (see the top of this file).
+  const configured = keySource(options, crypto);
+  const keys = configured ?? noKeySource<K>();
+  const onError =
+    options.onError ?? defaultErrorLog(configured === null ? null : keyName(options, configured));
   const report: ResolvedReceiverOptions<K>['report'] = (error, context) => {
     try {
       onError(error, context);
@@ -244,7 +247,11 @@ export function resolveReceiverOptions<K>(
   return { ...resolved, handle };
 }
 
-function keySource<K>(options: WebhookReceiverOptions<K>, crypto: CryptoProvider<K>): KeySource<K> {
+/** The configured key, checked; null when none is configured. */
+function keySource<K>(
+  options: WebhookReceiverOptions<K>,
+  crypto: CryptoProvider<K>,
+): KeySource<K> | null {
   // An unset or empty environment variable is absence, not a malformed key: in a list too, so
   // `[process.env.SERVICEPAY_PUBLIC_KEY, process.env.SERVICEPAY_NEXT_PUBLIC_KEY]` works
   // whether or not a rotation is under way.
@@ -261,11 +268,7 @@ function keySource<K>(options: WebhookReceiverOptions<K>, crypto: CryptoProvider
       'publicKey',
     );
   }
-  if (given === 0) {
-    const message = `servicepay: the webhook handler has no public key: set ${PUBLIC_KEY_ENV} to the text served at <base>/.well-known/signature/pem and pass it as publicKey (or pass publicKeyUrl or environment). Until then every delivery is answered 500.`;
-    console.warn(message);
-    return missingKeySource(new WebhookConfigError(message, 'publicKey'));
-  }
+  if (given === 0) return null;
   if (publicKey !== undefined) {
     // Parse the keys now: a bad key should fail at start-up, not at the first payment.
     for (const key of publicKey) crypto.checkKey(key);
@@ -283,6 +286,13 @@ function keySource<K>(options: WebhookReceiverOptions<K>, crypto: CryptoProvider
     fetch: options.fetch,
     refreshIntervalMs: positive(options.keyRefreshIntervalMs, 30_000, 'keyRefreshIntervalMs', true),
   });
+}
+
+/** No key configured: a warning now, and every delivery that needs the key answered 500. */
+function noKeySource<K>(): KeySource<K> {
+  const message = `servicepay: the webhook handler has no public key: set ${PUBLIC_KEY_ENV} to the text served at <base>/.well-known/signature/pem and pass it as publicKey (or pass publicKeyUrl or environment). Until then every delivery is answered 500.`;
+  console.warn(message);
+  return missingKeySource(new WebhookConfigError(message, 'publicKey'));
 }
 
 function isStore(value: unknown): value is IdempotencyStore {
