@@ -17,7 +17,11 @@
 // With no arguments it also checks that the reference pages name everything the code has
 // (checkReferences below): every member of the public interfaces in REFERENCES has a row in
 // the table marked `<!-- reference: InterfaceName -->` on its page, and every `spec N.N` that a
-// comment in src/ cites is a section (or a numbered rule of one) of docs/spec.md.
+// comment in src/ cites is a section (or a numbered rule of one) of docs/spec.md; that every
+// documented default is its @default (checkDefaults) and the version is told alike
+// (checkVersion); that the docs teach one safe way (checkSafety: every receiver says what it
+// decided about reconciliation, no SQL updates an order by merchantPaymentId); and that the
+// README is a front page of at most README_MAX_BYTES (checkReadme).
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -714,6 +718,27 @@ export function checkSafety({ root = repoRoot, pages = {} } = {}) {
   return errors;
 }
 
+// The front page --------------------------------------------------------------------------
+
+/** The README is a front page: what the package is, a first payment, where the rest is. */
+export const README_MAX_BYTES = 14_000;
+
+/**
+ * The README's size in bytes, at most README_MAX_BYTES: detail goes to docs/, which the README
+ * links. `pages` reads a text in place of a file, for the checker's test.
+ *
+ * @param {{ root?: string, pages?: Record<string, string> }} [options]
+ */
+export function checkReadme({ root = repoRoot, pages = {} } = {}) {
+  const text = pages['README.md'] ?? readFileSync(join(root, 'README.md'), 'utf8');
+  const bytes = Buffer.byteLength(text, 'utf8');
+  return bytes <= README_MAX_BYTES
+    ? []
+    : [
+        `README.md: error: ${bytes} bytes, over the front page's ${README_MAX_BYTES}: move the detail to a page of docs/ and link it`,
+      ];
+}
+
 // The version the docs name ----------------------------------------------------------------
 
 /**
@@ -772,16 +797,24 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const args = process.argv.slice(2).map((f) => resolve(f));
   const { errors, checked } = checkDocs({ files: args.length > 0 ? args : undefined });
   for (const line of errors) console.error(line);
-  // The reference pages are checked on a run over the whole repository only.
-  const missing =
-    args.length > 0 ? [] : [...checkReferences(), ...checkDefaults(), ...checkVersion()];
+  // The reference pages, the one safe way and the front page are checked on a run over the
+  // whole repository only.
+  const whole = args.length === 0;
+  const missing = whole ? [...checkReferences(), ...checkDefaults(), ...checkVersion()] : [];
   for (const line of missing) console.error(line);
-  if (errors.length > 0 || missing.length > 0) {
+  const unsafe = whole ? [...checkSafety(), ...checkReadme()] : [];
+  for (const line of unsafe) console.error(line);
+  if (errors.length > 0 || missing.length > 0 || unsafe.length > 0) {
     if (errors.length > 0) {
       console.error(`\ncheck:docs: ${errors.length} error(s) in the code blocks of the docs`);
     }
     if (missing.length > 0) {
       console.error(`check:docs: ${missing.length} thing(s) the code has that the docs lack`);
+    }
+    if (unsafe.length > 0) {
+      console.error(
+        `check:docs: ${unsafe.length} thing(s) the docs teach that they must not (an unreconciled receiver, an order updated by merchantPaymentId, a README past its size)`,
+      );
     }
     process.exit(1);
   }
@@ -789,6 +822,9 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   if (args.length === 0) {
     console.log(
       `check:docs: ${REFERENCES.map((r) => r.type).join(', ')} are documented in full; every spec section cited in src/ is in ${SPEC_DOC}; every documented default is its @default`,
+    );
+    console.log(
+      `check:docs: every receiver in the docs says what it decided about reconciliation, no SQL updates an order by merchantPaymentId, and README.md is within ${README_MAX_BYTES} bytes`,
     );
   }
 }
