@@ -40,7 +40,7 @@ describe('check:docs', { timeout: 120_000 }, () => {
       `${fence}ts`, // 3
       "import { createWebhookHandler } from 'servicepay/webhook';", // 4
       '', // 5
-      'export const handler = createWebhookHandler({ publicKey: process.env.KEY, onNotification });', // 6
+      "export const handler = createWebhookHandler({ publicKey: process.env.KEY, expectedPayment: 'unreconciled', onNotification });", // 6
       fence,
       '',
       `${fence}tsx`, // 9
