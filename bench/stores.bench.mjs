@@ -169,6 +169,8 @@ async function serve({ name, publicKeyPem, databaseUrl, redisUrl }) {
   }
   const handler = createWebhookHandler({
     publicKey: publicKeyPem,
+    // What is measured is the store's claims, not an order lookup.
+    expectedPayment: 'unreconciled',
     store,
     // Each delivery a notification of its own: the claim and the completion on every request.
     idempotencyKey: () => randomUUID(),

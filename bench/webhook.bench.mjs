@@ -315,9 +315,11 @@ async function serve({ name, libUrl, publicKey, publicKeyPem, body }, report) {
       onNotification: () => {},
       onError: () => {},
       ...telemetry,
-      ...(name === 'reconciled' || name === 'ordered'
-        ? { expectedPayment: (n) => orders.get(n.merchantPaymentId) ?? null }
-        : {}),
+      // The others measure the receiver without reconciliation, a decision each says.
+      expectedPayment:
+        name === 'reconciled' || name === 'ordered'
+          ? (n) => orders.get(n.merchantPaymentId) ?? null
+          : 'unreconciled',
       // Every delivery a notification of its own: the whole path, the order's claim included.
       ...(name === 'ordered' || name === 'fresh'
         ? { idempotencyKey: () => `delivery-${++deliveries}` }

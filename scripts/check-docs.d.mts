@@ -46,3 +46,24 @@ export function checkDefaults(options?: { root?: string; docs?: Record<string, s
  * @returns One line per error; empty when the version is told the same everywhere.
  */
 export function checkVersion(options?: { root?: string; pages?: Record<string, string> }): string[];
+
+/**
+ * Checks that the docs teach one safe way: every code block (any fence, an included file's
+ * text too) that builds a receiver names `expectedPayment` (a lookup, or the opt-out
+ * `'unreconciled'`), and no SQL updates a row found by the payment's merchantPaymentId.
+ * `pages` reads a text in place of a page, or adds one (repository path -> text).
+ *
+ * @returns One line per offending block (`docs/stores.md:44: error: this block builds a
+ *   receiver …`); empty when every block is safe.
+ */
+export function checkSafety(options?: { root?: string; pages?: Record<string, string> }): string[];
+
+/** The most bytes README.md may have: a front page, its detail in docs/. */
+export const README_MAX_BYTES: number;
+
+/**
+ * Checks that README.md is at most README_MAX_BYTES bytes. `pages` reads a text in place of it.
+ *
+ * @returns One line when it is larger; empty otherwise.
+ */
+export function checkReadme(options?: { root?: string; pages?: Record<string, string> }): string[];

@@ -17,7 +17,11 @@
 // With no arguments it also checks that the reference pages name everything the code has
 // (checkReferences below): every member of the public interfaces in REFERENCES has a row in
 // the table marked `<!-- reference: InterfaceName -->` on its page, and every `spec N.N` that a
-// comment in src/ cites is a section (or a numbered rule of one) of docs/spec.md.
+// comment in src/ cites is a section (or a numbered rule of one) of docs/spec.md; that every
+// documented default is its @default (checkDefaults) and the version is told alike
+// (checkVersion); that the docs teach one safe way (checkSafety: every receiver says what it
+// decided about reconciliation, no SQL updates an order by merchantPaymentId); and that the
+// README is a front page of at most README_MAX_BYTES (checkReadme).
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -685,6 +689,70 @@ export function checkDefaults({ root = repoRoot, docs = {} } = {}) {
   return errors;
 }
 
+// One safe way ------------------------------------------------------------------------------
+
+/** The calls that build a webhook receiver. */
+const RECEIVER_CALL = /\b(createWebhookHandler|createFetchWebhookHandler|listenWebhook)\s*\(/;
+/** SQL that updates a row found by the payment's merchantPaymentId. */
+const UPDATE_BY_MERCHANT_ID =
+  /\bUPDATE\b[^;`]*?\bWHERE\b[^;`]*?\b(merchant_?payment_?id|merchantPaymentId)\b/i;
+
+/**
+ * The docs teach one safe way (docs/webhooks.md, "Reconciliation"): every code block that builds
+ * a receiver says what it decided about reconciliation (`expectedPayment`, a lookup or the
+ * opt-out `'unreconciled'`), and no SQL updates an order by the payment's merchantPaymentId,
+ * which the page makes and renews after every attempt: an order is found by the order id your
+ * server made. Any fence counts (ts, js, sql, …), and so does an included file's text.
+ * `pages` reads a text in place of a page (repository path -> text), for the checker's test.
+ *
+ * @param {{ root?: string, pages?: Record<string, string> }} [options]
+ */
+export function checkSafety({ root = repoRoot, pages = {} } = {}) {
+  const errors = [];
+  const files = [
+    ...new Set([...defaultDocFiles(root).map((f) => display(root, f)), ...Object.keys(pages)]),
+  ];
+  for (const file of files) {
+    const text = pages[file] ?? readFileSync(join(root, file), 'utf8');
+    for (const block of extractBlocks(text)) {
+      const code = block.include ? readFileSync(join(root, block.include), 'utf8') : block.code;
+      const call = RECEIVER_CALL.exec(code);
+      if (call && !/\bexpectedPayment\b/.test(code)) {
+        errors.push(
+          `${file}:${block.line}: error: this block builds a receiver (${call[1]}) without expectedPayment: reconcile with the order (docs/webhooks.md, "Reconciliation"), or say expectedPayment: 'unreconciled'`,
+        );
+      }
+      if (UPDATE_BY_MERCHANT_ID.test(code)) {
+        errors.push(
+          `${file}:${block.line}: error: this SQL updates a row by the payment's merchantPaymentId, which the page renews after every attempt: update the order by the order id behind it (expectedPayment's orderId)`,
+        );
+      }
+    }
+  }
+  return errors;
+}
+
+// The front page --------------------------------------------------------------------------
+
+/** The README is a front page: what the package is, a first payment, where the rest is. */
+export const README_MAX_BYTES = 14_000;
+
+/**
+ * The README's size in bytes, at most README_MAX_BYTES: detail goes to docs/, which the README
+ * links. `pages` reads a text in place of a file, for the checker's test.
+ *
+ * @param {{ root?: string, pages?: Record<string, string> }} [options]
+ */
+export function checkReadme({ root = repoRoot, pages = {} } = {}) {
+  const text = pages['README.md'] ?? readFileSync(join(root, 'README.md'), 'utf8');
+  const bytes = Buffer.byteLength(text, 'utf8');
+  return bytes <= README_MAX_BYTES
+    ? []
+    : [
+        `README.md: error: ${bytes} bytes, over the front page's ${README_MAX_BYTES}: move the detail to a page of docs/ and link it`,
+      ];
+}
+
 // The version the docs name ----------------------------------------------------------------
 
 /**
@@ -743,16 +811,24 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const args = process.argv.slice(2).map((f) => resolve(f));
   const { errors, checked } = checkDocs({ files: args.length > 0 ? args : undefined });
   for (const line of errors) console.error(line);
-  // The reference pages are checked on a run over the whole repository only.
-  const missing =
-    args.length > 0 ? [] : [...checkReferences(), ...checkDefaults(), ...checkVersion()];
+  // The reference pages, the one safe way and the front page are checked on a run over the
+  // whole repository only.
+  const whole = args.length === 0;
+  const missing = whole ? [...checkReferences(), ...checkDefaults(), ...checkVersion()] : [];
   for (const line of missing) console.error(line);
-  if (errors.length > 0 || missing.length > 0) {
+  const unsafe = whole ? [...checkSafety(), ...checkReadme()] : [];
+  for (const line of unsafe) console.error(line);
+  if (errors.length > 0 || missing.length > 0 || unsafe.length > 0) {
     if (errors.length > 0) {
       console.error(`\ncheck:docs: ${errors.length} error(s) in the code blocks of the docs`);
     }
     if (missing.length > 0) {
       console.error(`check:docs: ${missing.length} thing(s) the code has that the docs lack`);
+    }
+    if (unsafe.length > 0) {
+      console.error(
+        `check:docs: ${unsafe.length} thing(s) the docs teach that they must not (an unreconciled receiver, an order updated by merchantPaymentId, a README past its size)`,
+      );
     }
     process.exit(1);
   }
@@ -760,6 +836,9 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   if (args.length === 0) {
     console.log(
       `check:docs: ${REFERENCES.map((r) => r.type).join(', ')} are documented in full; every spec section cited in src/ is in ${SPEC_DOC}; every documented default is its @default`,
+    );
+    console.log(
+      `check:docs: every receiver in the docs says what it decided about reconciliation, no SQL updates an order by merchantPaymentId, and README.md is within ${README_MAX_BYTES} bytes`,
     );
   }
 }

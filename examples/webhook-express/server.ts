@@ -13,6 +13,7 @@ const host = process.env.HOST ?? '127.0.0.1';
 // Your orders, made on this server (a database in a real shop): the amount and the reference
 // are decided here, and the checkout pays them with metadata: { orderId }.
 interface Order {
+  orderId: string;
   amount: number;
   reference: string;
   status: 'open' | 'paid' | 'needs-review';
@@ -33,13 +34,24 @@ app.put(
     // The signature proves the service sent it; the order proves it pays the right amount.
     // The payment was made in the shopper's browser, so a COMPLETED one that does not match
     // its order goes to onMismatch (recorded NEEDS_REVIEW), never to onNotification.
+    // And an order is paid once (orderId): a second payment of it is set aside for a refund.
     expectedPayment(notification) {
       const order = orderOf(notification);
-      return order ? { amount: order.amount, currency: 'GBP', reference: order.reference } : null;
+      if (order === undefined) return null;
+      const { orderId, amount, reference } = order;
+      return {
+        amount,
+        currency: 'GBP',
+        reference,
+        orderId,
+        acceptsPayment: order.status !== 'paid',
+      };
     },
-    onMismatch({ notification }) {
+    onMismatch({ notification, reason }) {
       const order = orderOf(notification);
+      // already-paid: the order stays paid, and this payment is to refund.
       if (order && order.status !== 'paid') order.status = 'needs-review';
+      console.warn(`payment ${notification.paymentId} needs review (${reason})`);
     },
     // A FAILED payment leaves its order open, to be paid again.
     onNotification(notification) {
@@ -53,7 +65,8 @@ app.put(
 app.use(express.json());
 app.post('/api/orders', (_req, res) => {
   const orderId = randomUUID();
-  const order: Order = { amount: 12.5, reference: `ORDER-${1042 + orders.size}`, status: 'open' };
+  const reference = `ORDER-${1042 + orders.size}`;
+  const order: Order = { orderId, amount: 12.5, reference, status: 'open' };
   orders.set(orderId, order);
   res.status(201).json({ orderId, amount: order.amount, reference: order.reference });
 });

@@ -13,6 +13,7 @@ const host = process.env.HOST ?? '127.0.0.1';
 // Your orders, made on this server (a database in a real shop): the amount and the reference
 // are decided here, and the checkout pays them with metadata: { orderId }.
 interface Order {
+  orderId: string;
   amount: number;
   reference: string;
   status: 'open' | 'paid' | 'needs-review';
@@ -27,15 +28,21 @@ function orderOf(notification: WebhookNotification): Order | undefined {
 const webhook = createWebhookHandler({
   publicKey: process.env.SERVICEPAY_PUBLIC_KEY,
   // The payment was made in the shopper's browser: a COMPLETED one that does not match its
-  // order goes to onMismatch (recorded NEEDS_REVIEW), never to onNotification.
+  // order, or pays an order already paid, goes to onMismatch (recorded NEEDS_REVIEW), never to
+  // onNotification.
   expectedPayment(notification) {
     const order = orderOf(notification);
-    return order ? { amount: order.amount, currency: 'GBP', reference: order.reference } : null;
+    if (order === undefined) return null;
+    const { orderId, amount, reference } = order;
+    // orderId: one order, paid once; a paid order takes no other payment.
+    return { amount, currency: 'GBP', reference, orderId, acceptsPayment: order.status !== 'paid' };
   },
-  onMismatch({ notification, reason }) {
+  onMismatch({ notification, reason, paidBy }) {
     const order = orderOf(notification);
+    // already-paid: the order stays paid, and this payment is to refund.
     if (order && order.status !== 'paid') order.status = 'needs-review';
-    console.warn(`payment ${notification.paymentId} does not match its order (${reason})`);
+    const refund = paidBy === null ? '' : `: refund it, ${paidBy} paid the order`;
+    console.warn(`payment ${notification.paymentId} does not match its order (${reason})${refund}`);
   },
   // A FAILED payment leaves its order open, to be paid again.
   onNotification(notification) {
@@ -49,7 +56,8 @@ createServer((req, res) => {
   // Your checkout's API: the order to pay, decided here.
   if (req.method === 'POST' && req.url === '/api/orders') {
     const orderId = randomUUID();
-    const order: Order = { amount: 12.5, reference: `ORDER-${1042 + orders.size}`, status: 'open' };
+    const reference = `ORDER-${1042 + orders.size}`;
+    const order: Order = { orderId, amount: 12.5, reference, status: 'open' };
     orders.set(orderId, order);
     res.writeHead(201, { 'Content-Type': 'application/json' });
     return void res.end(

@@ -11,8 +11,11 @@ export interface OptionRule<T> {
   test(value: unknown): value is T;
   /** What it must be, as the message says it: `a positive integer`. */
   says: string;
-  /** The message shows a wrong value's type (for strings, functions, flags) or the value. */
-  shows?: 'type' | 'value';
+  /**
+   * The message shows a wrong value's type (for strings, functions, flags), the value, or a
+   * string quoted and anything else's type (`word`: a function or a word).
+   */
+  shows?: 'type' | 'value' | 'word';
 }
 
 /**
@@ -29,9 +32,8 @@ export function checkOption<T>(
 ): T {
   if (value === undefined) return fallback;
   if (rule.test(value)) return value;
-  const given = rule.shows === 'type' ? typeof value : String(value);
   throw new WebhookConfigError(
-    `servicepay: ${entry === undefined ? '' : `${entry} `}${option} must be ${rule.says}, got ${given}.`,
+    `servicepay: ${entry === undefined ? '' : `${entry} `}${option} must be ${rule.says}, got ${shown(rule, value)}.`,
     option,
   );
 }
@@ -47,12 +49,17 @@ export function requiredOption<T>(
   rule: OptionRule<T>,
 ): T {
   if (rule.test(value)) return value;
-  const given =
-    value === undefined ? '' : `, got ${rule.shows === 'type' ? typeof value : String(value)}`;
+  const given = value === undefined ? '' : `, got ${shown(rule, value)}`;
   throw new WebhookConfigError(
     `servicepay: ${entry} needs { ${option} }, ${rule.says}${given}.`,
     option,
   );
+}
+
+/** A wrong value as a message shows it (OptionRule's `shows`). */
+function shown(rule: OptionRule<unknown>, value: unknown): string {
+  if (rule.shows === 'word' && typeof value === 'string') return JSON.stringify(value);
+  return rule.shows === 'type' || rule.shows === 'word' ? typeof value : String(value);
 }
 
 const isNumber = (value: unknown): value is number =>
@@ -105,6 +112,18 @@ export const FLAG: OptionRule<boolean> = {
 /** A function, `says` naming its signature: `a function (message: string) => void`. */
 export function callback<F>(says: string): OptionRule<F> {
   return { test: (value): value is F => typeof value === 'function', says, shows: 'type' };
+}
+
+/**
+ * A function, or the one word that declines it (expectedPayment's 'unreconciled'); a wrong
+ * string is quoted (a misspelt word is found at once), anything else named by its type.
+ */
+export function callbackOr<F, W extends string>(word: W, says: string): OptionRule<F | W> {
+  return {
+    test: (value): value is F | W => typeof value === 'function' || value === word,
+    says,
+    shows: 'word',
+  };
 }
 
 /** An object with these methods, `says` naming what it is (a node-postgres Pool, ...). */

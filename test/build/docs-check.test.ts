@@ -11,8 +11,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import {
   checkDefaults,
   checkDocs,
+  checkReadme,
   checkReferences,
+  checkSafety,
   checkVersion,
+  README_MAX_BYTES,
 } from '../../scripts/check-docs.mjs';
 
 const root = new URL('../..', import.meta.url).pathname;
@@ -37,7 +40,7 @@ describe('check:docs', { timeout: 120_000 }, () => {
       `${fence}ts`, // 3
       "import { createWebhookHandler } from 'servicepay/webhook';", // 4
       '', // 5
-      'export const handler = createWebhookHandler({ publicKey: process.env.KEY, onNotification });', // 6
+      "export const handler = createWebhookHandler({ publicKey: process.env.KEY, expectedPayment: 'unreconciled', onNotification });", // 6
       fence,
       '',
       `${fence}tsx`, // 9
@@ -309,6 +312,73 @@ describe('check:docs on the version the docs tell', () => {
       expect.stringMatching(
         /^CHANGELOG\.md: error: no dated section "## \d+\.\d+\.\d+ — YYYY-MM-DD"/,
       ),
+    ]);
+  });
+});
+
+// Issue 47: the docs teach one safe way. A receiver in any block says what it decided about
+// reconciliation, no SQL marks an order by the payment's merchantPaymentId (which the page
+// makes and renews), and the README stays a front page.
+describe('check:docs on the one safe way', () => {
+  const page = (lines: string[]) => ({ 'docs/planted.md': `${lines.join('\n')}\n` });
+
+  it('passes on the repository: every receiver reconciles or says it does not, no order is updated by merchantPaymentId', () => {
+    expect(checkSafety()).toEqual([]);
+    expect(checkReadme()).toEqual([]);
+  });
+
+  it('fails on a receiver with neither a lookup nor the opt-out, in any fence, naming the page and the line', () => {
+    const planted = page([
+      '# Planted', // 1
+      '', // 2
+      `${fence}ts`, // 3
+      "import { createWebhookHandler } from 'servicepay/webhook';",
+      'export const receive = createWebhookHandler({ publicKey: key, onNotification });',
+      fence,
+      '',
+      `${fence}text`, // 8
+      "app.put('/webhooks', createFetchWebhookHandler({ publicKey, onNotification }));",
+      fence,
+      '',
+      `${fence}ts`, // 12: decided, either way
+      "listenWebhook({ port: 0, publicKey, expectedPayment: 'unreconciled', onNotification });",
+      'createWebhookHandler({ publicKey, expectedPayment: findOrder, onNotification });',
+      fence,
+    ]);
+    expect(checkSafety({ pages: planted })).toEqual([
+      `docs/planted.md:3: error: this block builds a receiver (createWebhookHandler) without expectedPayment: reconcile with the order (docs/webhooks.md, "Reconciliation"), or say expectedPayment: 'unreconciled'`,
+      `docs/planted.md:8: error: this block builds a receiver (createFetchWebhookHandler) without expectedPayment: reconcile with the order (docs/webhooks.md, "Reconciliation"), or say expectedPayment: 'unreconciled'`,
+    ]);
+  });
+
+  it('fails on SQL that updates an order by merchantPaymentId, and passes one by the order id', () => {
+    const planted = page([
+      `${fence}sql`, // 1
+      "UPDATE orders SET status = 'paid' WHERE merchant_payment_id = $1;",
+      fence,
+      `${fence}ts`, // 4: the shape the stack guides had, the id in the parameters
+      "await pool.query('UPDATE orders SET status = $1 WHERE id = $2', [",
+      '  status,',
+      '  notification.merchantPaymentId,',
+      ']);',
+      fence,
+      `${fence}ts`, // 10: by the order the server made
+      "await pool.query(`UPDATE orders SET status = 'paid' WHERE id = $1`, [orderId]);",
+      fence,
+    ]);
+    const why =
+      "error: this SQL updates a row by the payment's merchantPaymentId, which the page renews after every attempt: update the order by the order id behind it (expectedPayment's orderId)";
+    expect(checkSafety({ pages: planted })).toEqual([
+      `docs/planted.md:1: ${why}`,
+      `docs/planted.md:4: ${why}`,
+    ]);
+  });
+
+  it(`fails on a README over ${README_MAX_BYTES} bytes, counted in bytes, not characters`, () => {
+    expect(checkReadme({ pages: { 'README.md': 'x'.repeat(README_MAX_BYTES) } })).toEqual([]);
+    // '£' is two bytes: 7,001 of them are 14,002 bytes.
+    expect(checkReadme({ pages: { 'README.md': '£'.repeat(7_001) } })).toEqual([
+      `README.md: error: 14002 bytes, over the front page's ${README_MAX_BYTES}: move the detail to a page of docs/ and link it`,
     ]);
   });
 });

@@ -2,7 +2,8 @@
 // The receivers that the docs include from examples/ run as pasted: each starts as its own Node
 // process with the key in SERVICEPAY_PUBLIC_KEY and a PORT, makes an order through its own API,
 // answers a signed delivery for it 200 and a forged one 401, and (Express) shows the order paid;
-// a signed payment that does not match its order is answered 200 and leaves the order unpaid.
+// a signed payment that does not match its order is answered 200 and leaves the order unpaid,
+// and a second payment of a paid order leaves it paid once.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
@@ -112,6 +113,19 @@ describe.each(['webhook-node', 'webhook-express'])('examples/%s', { timeout: 60_
       expect(await status.json()).toEqual({ status: 'paid' });
       expect((await fetch(`${url}/api/orders/${randomUUID()}`)).status).toBe(404);
     }
+  });
+
+  it('a second payment of a paid order (another tab): 200, and the order stays paid, once', async () => {
+    const { url, output } = await startExample(name);
+    const order = await createOrder(url);
+    for (const body of [notification(order), notification(order)]) {
+      expect((await put(url, body, signWebhookPayload(body, keys.privateKey))).status).toBe(200);
+    }
+    if (name === 'webhook-express') {
+      const status = await fetch(`${url}/api/orders/${order.orderId}`);
+      expect(await status.json()).toEqual({ status: 'paid' });
+    }
+    await expect.poll(output).toMatch(/\(already-paid\)/);
   });
 
   it('answers 200 to a signed payment that does not match its order, and leaves the order unpaid', async () => {

@@ -586,6 +586,7 @@ describe('a receiver that is down at first', () => {
 
       const handler = createWebhookHandler({
         publicKey: sandbox.publicKey,
+        expectedPayment: 'unreconciled',
         onNotification: (n) => void received.push(`${n.paymentId}:${n.paymentStatus}`),
       });
       receiver = createServer((req, res) => void handler(req, res)).listen(port, '127.0.0.1');

@@ -152,6 +152,7 @@ describe('the deliveries page in a browser', () => {
     merchant.swap(
       createWebhookHandler({
         publicKey: sandbox.publicKey,
+        expectedPayment: 'unreconciled',
         onNotification: (notification) => {
           handled.push(notification.paymentId);
         },
@@ -188,6 +189,7 @@ describe('the deliveries page in a browser', () => {
     const sandbox = await sandboxFor(merchant.url);
     const handler = createWebhookHandler({
       publicKey: sandbox.publicKey,
+      expectedPayment: 'unreconciled',
       store: new MemoryIdempotencyStore(),
       // Still working when the second copy comes in: only copies sent at once get here so.
       onNotification: async () => {

@@ -48,7 +48,12 @@ async function sandboxForShop(): Promise<TestSandbox> {
     webhookUrl: `${shop.url}/webhooks`,
     webCallbackUrl: 'http://localhost:3000/checkout/result',
   });
-  receive = createWebhookHandler({ publicKey: sandbox.publicKey, store, onNotification() {} });
+  receive = createWebhookHandler({
+    publicKey: sandbox.publicKey,
+    expectedPayment: 'unreconciled',
+    store,
+    onNotification() {},
+  });
   return sandbox;
 }
 

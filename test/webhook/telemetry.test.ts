@@ -57,6 +57,7 @@ async function receiver(options: Partial<WebhookHandlerOptions> = {}) {
   const server = await listen(
     createWebhookHandler({
       publicKey: keys.publicText,
+      expectedPayment: 'unreconciled',
       store,
       telemetry: opentelemetry,
       ...recorder(),
@@ -245,6 +246,7 @@ describe('the receiver, with the SDK registered and telemetry: opentelemetry', (
     const store = new MemoryIdempotencyStore();
     const handle = web.createFetchWebhookHandler({
       publicKey: keys.publicText,
+      expectedPayment: 'unreconciled',
       store,
       telemetry: opentelemetry,
       ...recorder(),
@@ -274,6 +276,7 @@ describe('the receiver, with the SDK registered and telemetry: opentelemetry', (
     const create = () =>
       createWebhookHandler({
         publicKey: keys.publicText,
+        expectedPayment: 'unreconciled',
         onNotification: () => {},
         telemetry: trace as never,
       });
@@ -456,7 +459,12 @@ describe('without the option', () => {
   it('creates no span and no metric, even with an SDK registered', async () => {
     const store = new MemoryIdempotencyStore();
     const server = await listen(
-      createWebhookHandler({ publicKey: keys.publicText, store, ...recorder() }),
+      createWebhookHandler({
+        publicKey: keys.publicText,
+        expectedPayment: 'unreconciled',
+        store,
+        ...recorder(),
+      }),
     );
     servers.push(server);
     const status = createPaymentStatusHandler({ store });

@@ -72,6 +72,7 @@ expectTypeOf(n.merchantPaymentId).toEqualTypeOf<string | null | undefined>();
 expectTypeOf(n.paymentRequest.amount).toEqualTypeOf<number>();
 
 const handler = createWebhookHandler({
+  expectedPayment: 'unreconciled',
   publicKey: 'MIIB...',
   onNotification: async (notification, context) => {
     expectTypeOf(notification).toEqualTypeOf<WebhookNotification>();
@@ -87,29 +88,41 @@ const handler = createWebhookHandler({
 expectTypeOf(handler).toEqualTypeOf<WebhookHandler>();
 
 createWebhookHandler({
+  expectedPayment: 'unreconciled',
   onNotification: () => {},
   publicKey: 'k',
   // @ts-expect-error misspelled option
   maxBodySize: 10,
 });
 createWebhookHandler({
+  expectedPayment: 'unreconciled',
   onNotification: () => {},
   // @ts-expect-error environments are SANDBOX and LIVE
   environment: 'TEST',
 });
 web.createFetchWebhookHandler({
+  expectedPayment: 'unreconciled',
   onNotification: () => {},
   publicKey: cryptoKey,
   getSourceAddress: (request) => request.headers.get('x-real-ip'),
 });
-createFetchWebhookHandler({ onNotification: () => {}, publicKey: key });
+createFetchWebhookHandler({
+  expectedPayment: 'unreconciled',
+  onNotification: () => {},
+  publicKey: key,
+});
 
 // Key rotation: several keys; absent ones (an unset variable) are allowed in the list.
 createWebhookHandler({
+  expectedPayment: 'unreconciled',
   onNotification: () => {},
   publicKey: [process.env.SERVICEPAY_PUBLIC_KEY, process.env.SERVICEPAY_NEXT_PUBLIC_KEY],
 });
-web.createFetchWebhookHandler({ onNotification: () => {}, publicKey: [cryptoKey, 'MIIB...'] });
+web.createFetchWebhookHandler({
+  expectedPayment: 'unreconciled',
+  onNotification: () => {},
+  publicKey: [cryptoKey, 'MIIB...'],
+});
 
 // Reconciliation: sync or async, null for no order; onMismatch gets the reason.
 declare const orders: Map<string, ExpectedPayment>;
@@ -187,13 +200,14 @@ void untokened;
 // listenWebhook: the receiver's options plus where to listen; the key may be absent (it warns).
 expectTypeOf(
   listenWebhook({
+    expectedPayment: 'unreconciled',
     port: 0,
     publicKey: process.env.SERVICEPAY_PUBLIC_KEY,
     onNotification: () => {},
   }),
 ).toEqualTypeOf<Promise<WebhookServer>>();
 // @ts-expect-error port is required
-void listenWebhook({ publicKey: 'k', onNotification: () => {} });
+void listenWebhook({ expectedPayment: 'unreconciled', publicKey: 'k', onNotification: () => {} });
 // @ts-expect-error the server is node:http only, not in the edge entry
 void web.listenWebhook;
 
@@ -205,10 +219,20 @@ expectTypeOf({
   context: opentelemetry.context,
   metrics: opentelemetry.metrics,
 }).toExtend<OpenTelemetryApi>();
-void createWebhookHandler({ publicKey: 'k', onNotification: () => {}, telemetry: opentelemetry });
+void createWebhookHandler({
+  expectedPayment: 'unreconciled',
+  publicKey: 'k',
+  onNotification: () => {},
+  telemetry: opentelemetry,
+});
 void web.createFetchPaymentStatusHandler({
   store: new MemoryIdempotencyStore(),
   telemetry: opentelemetry,
 });
-// @ts-expect-error the whole API, not its trace part alone
-void createWebhookHandler({ publicKey: 'k', onNotification: () => {}, telemetry: trace });
+void createWebhookHandler({
+  expectedPayment: 'unreconciled',
+  publicKey: 'k',
+  onNotification: () => {},
+  // @ts-expect-error the whole API, not its trace part alone
+  telemetry: trace,
+});

@@ -91,6 +91,7 @@ describe('servicepay/webhook/web on a web-only runtime', () => {
     const seen: string[] = [];
     const handle = web.createFetchWebhookHandler({
       publicKey: keys.publicText,
+      expectedPayment: 'unreconciled',
       onNotification: (n) => {
         seen.push(n.paymentId);
       },

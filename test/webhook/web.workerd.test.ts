@@ -24,6 +24,8 @@ export default {
     if (pathname !== '/webhooks/servicepay') return new Response('Not found', { status: 404 });
     receive ??= createFetchWebhookHandler({
       publicKey: env.SERVICEPAY_PUBLIC_KEY,
+      // The signed vectors name no order: what this proves is verification in workerd.
+      expectedPayment: 'unreconciled',
       store,
       onNotification: (notification) => {
         handled.push(notification.paymentId + ':' + notification.paymentStatus);

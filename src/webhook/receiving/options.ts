@@ -15,7 +15,7 @@ import { fixedKeySource, missingKeySource } from '../verification/fixed-keys';
 import type { KeySource, WebhookEnvironment } from '../verification/key-fetch';
 import { PUBLIC_KEY_ENV } from '../verification/public-key';
 import type { CryptoProvider, KeyInput } from '../verification/public-key';
-import { amountOf, atLeast, callback, checkOption } from '../option-checks';
+import { amountOf, atLeast, callback, callbackOr, checkOption } from '../option-checks';
 import {
   MemoryIdempotencyStore,
   MIN_CLAIM_TTL_MS,
@@ -23,7 +23,7 @@ import {
 } from '../stores/idempotency';
 import type { IdempotencyStore } from '../stores/idempotency';
 import { orderBook, orderMethodsOf, ORDER_METHODS } from '../stores/orders';
-import { createNotificationHandler } from './reconcile';
+import { createNotificationHandler, UNRECONCILED } from './reconcile';
 import type { NotificationHandler, ReconcileOptions } from './reconcile';
 import { createTelemetry, observeStore } from '../telemetry';
 import type { Telemetry, TelemetryOptions } from '../telemetry';
@@ -195,12 +195,27 @@ export function resolveReceiverOptions<K>(
       'store',
     );
   }
-  for (const hook of ['idempotencyKey', 'expectedPayment', 'onMismatch'] as const) {
+  for (const hook of ['idempotencyKey', 'onMismatch'] as const) {
     checkOption(undefined, hook, options[hook], undefined, callback('a function'));
   }
+  // Left out is allowed at run time (plain JavaScript, no types): it behaves as 'unreconciled'
+  // and says so (reconcile.ts), so that nothing that worked before stops working.
+  checkOption(
+    undefined,
+    'expectedPayment',
+    options.expectedPayment,
+    undefined,
+    callbackOr(
+      UNRECONCILED,
+      `a function that looks up the order behind a payment, or '${UNRECONCILED}' to take COMPLETED notifications at their word`,
+    ),
+  );
   const telemetry = createTelemetry(options.telemetry);
-  const keys = keySource(options, crypto);
-  const onError = options.onError ?? defaultErrorLog(keyName(options, keys));
+  // null: no key configured, which only warns (see the top of this file).
+  const configured = keySource(options, crypto);
+  const keys = configured ?? noKeySource<K>();
+  const onError =
+    options.onError ?? defaultErrorLog(configured === null ? null : keyName(options, configured));
   const report: ResolvedReceiverOptions<K>['report'] = (error, context) => {
     try {
       onError(error, context);
@@ -210,14 +225,8 @@ export function resolveReceiverOptions<K>(
   };
   const observed = telemetry === null ? store : observeStore(store, telemetry);
   const orderTtlMs = positive(options.orderTtlMs, 2_592_000_000, 'orderTtlMs');
-  return {
+  const resolved = {
     keys,
-    handle: createNotificationHandler(
-      options.onNotification,
-      options,
-      orderBook(observed, orderTtlMs),
-      report,
-    ),
     store: observed,
     maxBodyBytes: positive(options.maxBodyBytes, 65_536, 'maxBodyBytes'),
     isAllowedSource: createAddressFilter(options.allowedSourceAddresses),
@@ -229,9 +238,21 @@ export function resolveReceiverOptions<K>(
     report,
     telemetry,
   };
+  // Last, once every option passed: an unreconciled receiver is told of when it is created.
+  const handle = createNotificationHandler(
+    options.onNotification,
+    options,
+    orderBook(observed, orderTtlMs),
+    report,
+  );
+  return { ...resolved, handle };
 }
 
-function keySource<K>(options: WebhookReceiverOptions<K>, crypto: CryptoProvider<K>): KeySource<K> {
+/** The configured key, checked; null when none is configured. */
+function keySource<K>(
+  options: WebhookReceiverOptions<K>,
+  crypto: CryptoProvider<K>,
+): KeySource<K> | null {
   // An unset or empty environment variable is absence, not a malformed key: in a list too, so
   // `[process.env.SERVICEPAY_PUBLIC_KEY, process.env.SERVICEPAY_NEXT_PUBLIC_KEY]` works
   // whether or not a rotation is under way.
@@ -248,11 +269,7 @@ function keySource<K>(options: WebhookReceiverOptions<K>, crypto: CryptoProvider
       'publicKey',
     );
   }
-  if (given === 0) {
-    const message = `servicepay: the webhook handler has no public key: set ${PUBLIC_KEY_ENV} to the text served at <base>/.well-known/signature/pem and pass it as publicKey (or pass publicKeyUrl or environment). Until then every delivery is answered 500.`;
-    console.warn(message);
-    return missingKeySource(new WebhookConfigError(message, 'publicKey'));
-  }
+  if (given === 0) return null;
   if (publicKey !== undefined) {
     // Parse the keys now: a bad key should fail at start-up, not at the first payment.
     for (const key of publicKey) crypto.checkKey(key);
@@ -270,6 +287,13 @@ function keySource<K>(options: WebhookReceiverOptions<K>, crypto: CryptoProvider
     fetch: options.fetch,
     refreshIntervalMs: positive(options.keyRefreshIntervalMs, 30_000, 'keyRefreshIntervalMs', true),
   });
+}
+
+/** No key configured: a warning now, and every delivery that needs the key answered 500. */
+function noKeySource<K>(): KeySource<K> {
+  const message = `servicepay: the webhook handler has no public key: set ${PUBLIC_KEY_ENV} to the text served at <base>/.well-known/signature/pem and pass it as publicKey (or pass publicKeyUrl or environment). Until then every delivery is answered 500.`;
+  console.warn(message);
+  return missingKeySource(new WebhookConfigError(message, 'publicKey'));
 }
 
 function isStore(value: unknown): value is IdempotencyStore {

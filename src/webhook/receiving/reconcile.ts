@@ -49,25 +49,44 @@ export interface PaymentMismatch {
   paidBy: string | null;
 }
 
+/**
+ * Looks up the order behind a verified COMPLETED or FAILED notification: what it expects of its
+ * payment, or null when no order matches.
+ */
+export type ExpectedPaymentLookup = (
+  notification: FinalNotification,
+  context: WebhookNotificationContext,
+) => ExpectedPayment | null | Promise<ExpectedPayment | null>;
+
+/**
+ * expectedPayment's opt-out: COMPLETED notifications are taken at their word, unreconciled. A
+ * value of the option itself, so that every receiver says what it decided (a receiver with
+ * neither a lookup nor this does not compile).
+ */
+export const UNRECONCILED = 'unreconciled';
+
 /** The receiver's reconciliation options (part of WebhookReceiverOptions). */
 export interface ReconcileOptions {
   /**
-   * What the order behind a verified COMPLETED or FAILED notification expects: `{ amount,
-   * currency?, reference?, orderId?, acceptsPayment? }` (a database row's shapes are fine: a
-   * decimal string amount, a null currency), or null when no order matches (look it up by the
-   * order id your server made and the page put in the payment's metadata; compare the whole
-   * amount and reference, as this does, so a forged id pays nothing). A COMPLETED that does not
-   * pay for its order (another payment paid it, it is closed, or it differs) is recorded
-   * NEEDS_REVIEW, not COMPLETED, and goes to onMismatch instead of onNotification. For a FAILED
-   * only `orderId` is read, to tell onNotification whether the order is paid (`orderPaidBy`).
-   * Not consulted for other statuses. If it throws or rejects, or answers something else, the
-   * service is answered 500 and resends.
-   * @default undefined (notifications are not reconciled; warns once in development)
+   * Required: what the order behind a verified COMPLETED or FAILED notification expects, or
+   * `'unreconciled'`, the decision to take COMPLETED notifications at their word (a test
+   * double, a shop that checks each payment in its own onNotification), logged once when the
+   * receiver is created, in every environment.
+   *
+   * The lookup answers `{ amount, currency?, reference?, orderId?, acceptsPayment? }` (a
+   * database row's shapes are fine: a decimal string amount, a null currency), or null when no
+   * order matches (look it up by the order id your server made and the page put in the
+   * payment's metadata; compare the whole amount and reference, as this does, so a forged id
+   * pays nothing). A COMPLETED that does not pay for its order (another payment paid it, it is
+   * closed, or it differs) is recorded NEEDS_REVIEW, not COMPLETED, and goes to onMismatch
+   * instead of onNotification. For a FAILED only `orderId` is read, to tell onNotification
+   * whether the order is paid (`orderPaidBy`). Not consulted for other statuses. If it throws
+   * or rejects, or answers something else, the service is answered 500 and resends.
+   *
+   * Left out in plain JavaScript, the receiver behaves as with `'unreconciled'` and logs the
+   * same line.
    */
-  expectedPayment?: (
-    notification: FinalNotification,
-    context: WebhookNotificationContext,
-  ) => ExpectedPayment | null | Promise<ExpectedPayment | null>;
+  expectedPayment: ExpectedPaymentLookup | typeof UNRECONCILED;
   /**
    * Told of a COMPLETED notification that does not pay for its order, once per notification
    * and under the same claim as onNotification (if it throws, the service is answered 500 and
@@ -92,7 +111,8 @@ export type NotificationHandler = (
 
 type Report = (error: unknown, context: WebhookErrorContext) => void;
 
-let warned = false;
+/** Whether this process has said that a receiver takes COMPLETED notifications at their word. */
+let told = false;
 
 /** The handler the dispatcher calls, from the merchant's hooks and the store's paid orders. */
 export function createNotificationHandler(
@@ -101,7 +121,11 @@ export function createNotificationHandler(
   orders: OrderBook,
   report: Report,
 ): NotificationHandler {
-  const { expectedPayment, onMismatch } = reconcile;
+  const { onMismatch } = reconcile;
+  // Not a function: 'unreconciled', or (plain JavaScript) left out. Said now, at creation.
+  const expectedPayment =
+    typeof reconcile.expectedPayment === 'function' ? reconcile.expectedPayment : undefined;
+  if (expectedPayment === undefined) tellUnreconciled();
   /** onNotification, then `status`. */
   const notify = async <S extends RecordedStatus>(
     n: WebhookNotification,
@@ -156,10 +180,7 @@ export function createNotificationHandler(
   };
   return async (n, c) => {
     if (!isFinalNotification(n)) return notify(n, c, null);
-    if (expectedPayment === undefined) {
-      if (n.paymentStatus === 'COMPLETED') warnUnreconciled();
-      return notify(n, c, n.paymentStatus);
-    }
+    if (expectedPayment === undefined) return notify(n, c, n.paymentStatus);
     const answer = await lookUp(() => expectedPayment(n, c), n);
     const expected = expectationOf(answer, n.paymentId);
     if (n.paymentStatus === 'COMPLETED') return settle(n, c, expected);
@@ -228,15 +249,17 @@ function describeMismatch({ notification: n, reason, paidBy }: PaymentMismatch):
   return `servicepay: payment ${n.paymentId} (merchantPaymentId ${JSON.stringify(n.merchantPaymentId ?? null)}) was COMPLETED for ${paid}, but ${WHY[reason]}${by} (mismatch: ${reason}); recorded NEEDS_REVIEW, not paid. Answered 200; pass onMismatch to handle these.`;
 }
 
-/** Once per process, in development: COMPLETED notifications are taken at their word. */
-function warnUnreconciled(): void {
-  if (warned) return;
-  warned = true;
-  // globalThis: web runtimes may have no `process` at all.
-  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process
-    ?.env;
-  if (env?.NODE_ENV === 'production') return;
-  console.warn(
-    'servicepay: webhook notifications are not reconciled with your orders: a COMPLETED payment is taken at its word, though its amount and reference were made in the shopper\'s browser. Pass expectedPayment to createWebhookHandler / createFetchWebhookHandler (docs/webhooks.md, "Reconciliation").',
-  );
+/** What it says: what the receiver does, why it matters, and where the fix is told. */
+const UNRECONCILED_LINE =
+  "servicepay: this webhook receiver does not reconcile payments with your orders (expectedPayment is 'unreconciled' or not given): a COMPLETED notification is taken at its word, though its amount and reference were made in the shopper's browser. To check each payment against its order, pass expectedPayment a lookup of the order (docs/webhooks.md, \"Reconciliation: the money matches the order\").";
+
+/**
+ * Once per process, in every environment (production above all, where the money is real), when
+ * a receiver that does not reconcile is created: a plain line, not an error, since it may be the
+ * merchant's decision ('unreconciled'); once, since route modules and test suites create many.
+ */
+function tellUnreconciled(): void {
+  if (told) return;
+  told = true;
+  console.warn(UNRECONCILED_LINE);
 }

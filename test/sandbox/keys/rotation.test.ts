@@ -21,7 +21,12 @@ const endpointKey = async (sandbox: TestSandbox) =>
 
 /** What a servicepay receiver holding `publicKey` answers the delivery `request`. */
 async function answer(publicKey: string[], request: ReceivedRequest): Promise<number> {
-  const handle = createFetchWebhookHandler({ publicKey, onNotification: () => {}, onError() {} });
+  const handle = createFetchWebhookHandler({
+    publicKey,
+    expectedPayment: 'unreconciled',
+    onNotification: () => {},
+    onError() {},
+  });
   const response = await handle(
     new Request('http://localhost/', {
       method: 'PUT',

@@ -339,6 +339,7 @@ describe('the receiver check', () => {
     });
     const handler = createWebhookHandler({
       publicKey: sandbox.publicKey,
+      expectedPayment: 'unreconciled',
       store: new MemoryIdempotencyStore(),
       onNotification: (n) => {
         handled.push(n.paymentId);

@@ -25,7 +25,11 @@ const keys = serviceKeys();
 function receiver(
   options: Partial<FetchWebhookHandlerOptions> & Pick<FetchWebhookHandlerOptions, 'onNotification'>,
 ) {
-  const handle = createFetchWebhookHandler({ publicKey: keys.publicText, ...options });
+  const handle = createFetchWebhookHandler({
+    publicKey: keys.publicText,
+    expectedPayment: 'unreconciled',
+    ...options,
+  });
   return (body: string, authorization: string) =>
     handle(new Request('http://localhost/', { method: 'PUT', body, headers: { authorization } }));
 }
@@ -149,7 +153,12 @@ describe('claim options', () => {
   function refused(options: Partial<WebhookHandlerOptions>, option: string, message: RegExp) {
     let error: unknown;
     try {
-      createWebhookHandler({ onNotification, publicKey: keys.publicText, ...options });
+      createWebhookHandler({
+        onNotification,
+        publicKey: keys.publicText,
+        expectedPayment: 'unreconciled',
+        ...options,
+      });
     } catch (caught) {
       error = caught;
     }
@@ -170,7 +179,12 @@ describe('claim options', () => {
       /^servicepay: maxHandlingMs must be a positive number/,
     );
     expect(() =>
-      createWebhookHandler({ onNotification, publicKey: keys.publicText, claimTtlMs: 1000 }),
+      createWebhookHandler({
+        onNotification,
+        publicKey: keys.publicText,
+        expectedPayment: 'unreconciled',
+        claimTtlMs: 1000,
+      }),
     ).not.toThrow();
   });
 

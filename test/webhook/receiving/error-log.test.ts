@@ -1,7 +1,10 @@
 // @vitest-environment node
 // What the merchant's server log shows with no onError: a delivery signed with another key
 // (the sandbox restarted without --key-file, another environment's key) is one clear line,
-// not silence, and not a line per resend.
+// not silence, and not a line per resend. So is a 401 when no key is configured at all (issue
+// 47: it says so, rather than ask whether the key is this environment's), and a body that
+// express.json() read before the receiver (one line, not a stack trace per resend).
+import type { IncomingMessage, RequestListener } from 'node:http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createWebhookHandler } from '../../../src/webhook/index';
 import type { WebhookHandlerOptions } from '../../../src/webhook/index';
@@ -18,9 +21,19 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));
 });
 
-async function receiver(options: Partial<WebhookHandlerOptions> = {}): Promise<string> {
+async function receiver(
+  options: Partial<WebhookHandlerOptions> = {},
+  wrap: (handler: RequestListener) => RequestListener = (handler) => handler,
+): Promise<string> {
   const server = await listen(
-    createWebhookHandler({ publicKey: keys.publicText, onNotification: () => {}, ...options }),
+    wrap(
+      createWebhookHandler({
+        publicKey: keys.publicText,
+        onNotification: () => {},
+        expectedPayment: 'unreconciled',
+        ...options,
+      }),
+    ),
   );
   servers.push(server);
   return `${server.url}/webhooks/servicepay`;
@@ -71,6 +84,67 @@ describe('the default onError', () => {
         /^servicepay webhook: a delivery's signature had no Authorization header, so it was answered 401 /,
       ),
     ]);
+  });
+
+  it('a 401 with no key configured says that no key is configured, naming the variable, once a minute', async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const log = vi.spyOn(console, 'error').mockImplementation(() => {});
+    let now = Date.parse('2026-11-26T10:00:00Z');
+    vi.spyOn(Date, 'now').mockImplementation(() => now);
+    // The documented form, with SERVICEPAY_PUBLIC_KEY unset (a deploy that forgot it).
+    const url = await receiver({ publicKey: undefined });
+    const delivery = signed(notification(), keys.privateKey);
+    // A request with no signature, twice (a probe, a misconfigured sender).
+    for (let i = 0; i < 2; i++) expect((await send(url, delivery.body, {})).status).toBe(401);
+    expect(await send(url, delivery.body, { authorization: 'Bearer x' })).toMatchObject({
+      status: 401,
+    });
+    expect(lines(log)).toEqual([
+      'servicepay webhook: a delivery had no Authorization header, so it was answered 401; and this receiver has no public key configured to verify signatures with: set SERVICEPAY_PUBLIC_KEY to the text served at <base>/.well-known/signature/pem and pass it as publicKey (or pass publicKeyUrl or environment). Until then signed deliveries are answered 500. Further signature failures are not logged for a minute.',
+    ]);
+    now += 60_000;
+    await send(url, delivery.body, { authorization: 'Bearer x' });
+    expect(lines(log)[1]).toMatch(
+      /^servicepay webhook: a delivery had no signature in its Authorization header, so it was answered 401; and this receiver has no public key configured /,
+    );
+    expect(lines(log).join('\n')).not.toMatch(/this environment's/);
+  });
+
+  it('a body express.json() read first: 500 on every resend, one line without a stack trace, once a minute', async () => {
+    const log = vi.spyOn(console, 'error').mockImplementation(() => {});
+    let now = Date.parse('2026-11-26T10:00:00Z');
+    vi.spyOn(Date, 'now').mockImplementation(() => now);
+    // What express.json() does: read the stream, then leave the parsed object in req.body.
+    const jsonParser =
+      (handler: RequestListener): RequestListener =>
+      (req, res) => {
+        const chunks: Buffer[] = [];
+        req.on('data', (chunk: Buffer) => chunks.push(chunk));
+        req.on('end', () => {
+          (req as IncomingMessage & { body?: unknown }).body = JSON.parse(
+            Buffer.concat(chunks).toString(),
+          );
+          handler(req, res);
+        });
+      };
+    const url = await receiver({}, jsonParser);
+    const delivery = signed(notification(), keys.privateKey);
+    for (let i = 0; i < 3; i++) {
+      const answer = await send(url, delivery.body, { authorization: delivery.authorization });
+      expect(answer.status).toBe(500);
+    }
+    // One argument, a string: no Error object, so no stack trace in the log.
+    expect(log.mock.calls).toEqual([
+      [
+        'servicepay webhook: a delivery was answered 500 (body-already-parsed), and the service will send it again: the request body was consumed before the webhook handler (by express.json() or another body parser, or by request.json()/request.text()), so the exact bytes the signature covers are lost. Mount the webhook route before express.json() (app.put(path, handler) above app.use(express.json())); in a route handler, pass the untouched Request. Further deliveries refused for this reason are not logged for a minute.',
+      ],
+    ]);
+    now += 59_000;
+    await send(url, delivery.body, { authorization: delivery.authorization });
+    expect(log).toHaveBeenCalledTimes(1);
+    now += 1_000;
+    await send(url, delivery.body, { authorization: delivery.authorization });
+    expect(log).toHaveBeenCalledTimes(2);
   });
 
   it('a merchant’s own onError replaces it: nothing is written', async () => {

@@ -39,6 +39,7 @@ describe.each(variants)('createFetchWebhookHandler from %s', (_name, create) => 
   ): { handle: (r: Request) => Promise<Response>; record: Recorder } {
     const handle = create({
       publicKey: keys.publicText,
+      expectedPayment: 'unreconciled',
       onNotification: record.onNotification,
       onError: record.onError,
       ...options,
@@ -184,6 +185,7 @@ describe.each(variants)('createFetchWebhookHandler from %s', (_name, create) => 
     const store = new MemoryIdempotencyStore();
     const handle = create({
       publicKey: keys.publicText,
+      expectedPayment: 'unreconciled',
       onNotification: record.onNotification,
       onError: record.onError,
       store,
@@ -194,6 +196,7 @@ describe.each(variants)('createFetchWebhookHandler from %s', (_name, create) => 
       fetchAdapter(
         create({
           publicKey: keys.publicText,
+          expectedPayment: 'unreconciled',
           onNotification: record.onNotification,
           allowedSourceAddresses: ['203.0.113.7'],
           getSourceAddress: (request) => request.headers.get('x-forwarded-for'),

@@ -24,6 +24,7 @@ async function start(
   const server = await listenWebhook({
     port: 0,
     publicKey: keys.publicText,
+    expectedPayment: 'unreconciled',
     onNotification: record.onNotification,
     onError: record.onError,
     ...extra,
@@ -82,7 +83,12 @@ describe('listenWebhook', () => {
     const first = await start();
     const port = Number(new URL(first.url).port);
     await expect(
-      listenWebhook({ port, publicKey: keys.publicText, onNotification: () => {} }),
+      listenWebhook({
+        port,
+        publicKey: keys.publicText,
+        expectedPayment: 'unreconciled',
+        onNotification: () => {},
+      }),
     ).rejects.toMatchObject({ code: 'EADDRINUSE' });
   });
 });
@@ -96,6 +102,7 @@ describe('listenWebhook: shutting down', () => {
     const server = await listenWebhook({
       port: 0,
       publicKey: keys.publicText,
+      expectedPayment: 'unreconciled',
       store,
       closeTimeoutMs: 300,
       onNotification: () => {
@@ -125,6 +132,7 @@ describe('listenWebhook: shutting down', () => {
     const server = await listenWebhook({
       port: 0,
       publicKey: keys.publicText,
+      expectedPayment: 'unreconciled',
       closeTimeoutMs: 5_000,
       ...record,
     });

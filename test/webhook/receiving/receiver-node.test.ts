@@ -39,6 +39,7 @@ async function start(
   const store = new RecordingStore(options.store);
   const handler = createWebhookHandler({
     publicKey: keys.publicText,
+    expectedPayment: 'unreconciled',
     onNotification: record.onNotification,
     onError: record.onError,
     ...options,
@@ -455,7 +456,12 @@ describe('createWebhookHandler over node:http', () => {
 
   it('refuses a bodyTimeoutMs that is not a positive number', () => {
     expect(() =>
-      createWebhookHandler({ publicKey: keys.publicText, onNotification() {}, bodyTimeoutMs: 0 }),
+      createWebhookHandler({
+        publicKey: keys.publicText,
+        expectedPayment: 'unreconciled',
+        onNotification() {},
+        bodyTimeoutMs: 0,
+      }),
     ).toThrow(/bodyTimeoutMs/);
   });
 

@@ -176,6 +176,7 @@ describe('the receiver under random deliveries', () => {
       const m = merchant(s);
       const handle = createFetchWebhookHandler({
         publicKey: keys.publicText,
+        expectedPayment: 'unreconciled',
         onNotification: m.onNotification,
         store: s.storeTicks === 0 ? new MemoryIdempotencyStore() : new SlowStore(s.storeTicks),
         onError: () => undefined,
@@ -205,6 +206,7 @@ describe('the receiver under random deliveries', () => {
       const server = await listen(
         createWebhookHandler({
           publicKey: keys.publicText,
+          expectedPayment: 'unreconciled',
           onNotification: m.onNotification,
           store: s.storeTicks === 0 ? new MemoryIdempotencyStore() : new SlowStore(s.storeTicks),
           onError: () => undefined,

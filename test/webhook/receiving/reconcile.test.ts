@@ -9,9 +9,11 @@ import {
   createFetchPaymentStatusHandler,
   createWebhookHandler,
   MemoryIdempotencyStore,
+  WebhookConfigError,
 } from '../../../src/webhook/index';
 import type {
   ExpectedPayment,
+  FetchWebhookHandlerOptions,
   PaymentMismatch,
   WebhookNotification,
   WebhookReceiverOptions,
@@ -28,7 +30,7 @@ afterEach(() => {
   vi.unstubAllEnvs();
 });
 
-type Hooks = Pick<WebhookReceiverOptions<unknown>, 'expectedPayment' | 'onMismatch'>;
+type Hooks = Partial<Pick<WebhookReceiverOptions<unknown>, 'expectedPayment' | 'onMismatch'>>;
 
 /** A receiver and its status endpoint on one memory store, as a merchant mounts them. */
 function merchant(hooks: Hooks = {}) {
@@ -310,12 +312,19 @@ describe('reconciliation: expectedPayment', () => {
   });
 });
 
-describe('without expectedPayment', () => {
-  /** The receiver module afresh: the warning is once per process (per module instance). */
-  async function freshReceiver() {
+describe("expectedPayment: 'unreconciled', or (plain JavaScript) left out", () => {
+  const LINE =
+    "servicepay: this webhook receiver does not reconcile payments with your orders (expectedPayment is 'unreconciled' or not given): a COMPLETED notification is taken at its word, though its amount and reference were made in the shopper's browser. To check each payment against its order, pass expectedPayment a lookup of the order (docs/webhooks.md, \"Reconciliation: the money matches the order\").";
+
+  /**
+   * The receiver module afresh (the line is said once per process, per module instance), built
+   * with `reconcile`; delivers a signed notification and answers the status the service gets.
+   */
+  async function freshReceiver(reconcile: { expectedPayment?: 'unreconciled' }) {
     vi.resetModules();
     const { createFetchWebhookHandler } = await import('../../../src/webhook/index');
-    const handle = createFetchWebhookHandler({ publicKey: keys.publicText, ...recorder() });
+    const options = { publicKey: keys.publicText, ...reconcile, ...recorder() };
+    const handle = createFetchWebhookHandler(options as FetchWebhookHandlerOptions);
     return async (n: WebhookNotification) => {
       const d = signed(n, keys.privateKey);
       const request = new Request('http://localhost/', {
@@ -327,23 +336,54 @@ describe('without expectedPayment', () => {
     };
   }
 
-  it('behaves as before, and warns once in development, naming the option', async () => {
+  it.each([
+    ["expectedPayment: 'unreconciled'", { expectedPayment: 'unreconciled' } as const],
+    ['no expectedPayment at all (plain JavaScript)', {}],
+  ])(
+    '%s: in production, one line when the receiver is created, none per delivery; a £0.01 COMPLETED is taken at its word',
+    async (_name, reconcile) => {
+      vi.stubEnv('NODE_ENV', 'production');
+      const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+      const deliver = await freshReceiver(reconcile);
+      // Said at creation, before any delivery: a server that never gets one still says it.
+      expect(warn.mock.calls).toEqual([[LINE]]);
+      expect(
+        await deliver(notification({ paymentRequest: { amount: 0.01, currency: 'GBP' } })),
+      ).toBe(200);
+      expect(await deliver(notification())).toBe(200);
+      expect(warn).toHaveBeenCalledTimes(1);
+    },
+  );
+
+  it('once per process: a second unreconciled receiver says nothing more; a reconciled one never says it', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
-    const deliver = await freshReceiver();
-    expect(warn).not.toHaveBeenCalled();
-    expect(await deliver(notification({ paymentRequest: { amount: 0.01, currency: 'GBP' } }))).toBe(
-      200,
-    );
-    expect(await deliver(notification())).toBe(200);
+    await freshReceiver({ expectedPayment: 'unreconciled' });
+    const { createFetchWebhookHandler } = await import('../../../src/webhook/index');
+    createFetchWebhookHandler({
+      publicKey: keys.publicText,
+      expectedPayment: 'unreconciled',
+      ...recorder(),
+    });
+    expect(warn.mock.calls).toEqual([[LINE]]);
+
+    vi.resetModules();
+    const fresh = await import('../../../src/webhook/index');
+    fresh.createFetchWebhookHandler({
+      publicKey: keys.publicText,
+      expectedPayment: () => null,
+      ...recorder(),
+    });
     expect(warn).toHaveBeenCalledTimes(1);
-    expect(warn.mock.calls[0]?.[0]).toMatch(/^servicepay: .*not reconciled.*expectedPayment/);
   });
 
-  it('warns nothing in production', async () => {
-    vi.stubEnv('NODE_ENV', 'production');
-    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
-    const deliver = await freshReceiver();
-    expect(await deliver(notification())).toBe(200);
-    expect(warn).not.toHaveBeenCalled();
+  it('any other value is refused when the receiver is created, quoting a misspelt word', () => {
+    const create = (expectedPayment: unknown) => () =>
+      statusOf({ ...recorder(), expectedPayment } as never);
+    expect(create('unreconcilled')).toThrow(WebhookConfigError);
+    expect(create('unreconcilled')).toThrow(
+      `servicepay: expectedPayment must be a function that looks up the order behind a payment, or 'unreconciled' to take COMPLETED notifications at their word, got "unreconcilled".`,
+    );
+    expect(create(true)).toThrow(/, got boolean\.$/);
+    expect(create(null)).toThrow(/, got object\.$/);
   });
 });

@@ -33,7 +33,12 @@ async function merchant(
   store: MemoryIdempotencyStore = new MemoryIdempotencyStore(),
   options: Partial<Parameters<typeof createPaymentStatusHandler>[0]> = {},
 ) {
-  const receive = createFetchWebhookHandler({ publicKey: keys.publicText, store, ...recorder() });
+  const receive = createFetchWebhookHandler({
+    publicKey: keys.publicText,
+    expectedPayment: 'unreconciled',
+    store,
+    ...recorder(),
+  });
   const status = createPaymentStatusHandler({ store, ...options });
   closers.push(() => status.close());
   const server = await listen(status);
@@ -341,7 +346,12 @@ describe('the status endpoint’s bounds under faults', () => {
 describe('the Fetch status handler', () => {
   it('answers JSON and streams like the node:http one', async () => {
     const store = new MemoryIdempotencyStore();
-    const receive = createFetchWebhookHandler({ publicKey: keys.publicText, store, ...recorder() });
+    const receive = createFetchWebhookHandler({
+      publicKey: keys.publicText,
+      expectedPayment: 'unreconciled',
+      store,
+      ...recorder(),
+    });
     const status = createFetchPaymentStatusHandler({ store });
     closers.push(() => status.close());
     const n = notification();
@@ -411,6 +421,7 @@ describe('a custom store without outcome methods', () => {
     const record = recorder();
     const receive = createFetchWebhookHandler({
       publicKey: keys.publicText,
+      expectedPayment: 'unreconciled',
       store: custom,
       ...record,
     });

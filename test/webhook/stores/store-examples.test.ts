@@ -4,7 +4,9 @@
 // connections: an administrator ending them (pg_terminate_backend, CLIENT KILL) and a restart of
 // the server. After each fault the process must still be alive and a signed delivery must get
 // 200, with the order updated: a process that died on an 'error' event with no listener answers
-// nothing, and every delivery after it is refused until someone restarts it.
+// nothing, and every delivery after it is refused until someone restarts it. And each pays an
+// order only as the order says (expectedPayment): a signed £0.01 payment of a £12.50 order is
+// answered 200 and leaves it open.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
@@ -97,12 +99,17 @@ function exitMessage(example: Example): string {
 }
 
 /**
- * Sends a signed notification for `orderId` until it is answered 200, as the service resends:
- * 503 (the store unreachable while the server comes back) is retried, a bounded number of times;
- * anything else, or the process exiting, fails at once. Answers the statuses seen.
+ * Sends a signed COMPLETED for `orderId` (paid with metadata: { orderId }, for its £12.50 and
+ * its reference unless `amount` says otherwise) until it is answered 200, as the service
+ * resends: 503 (the store unreachable while the server comes back) is retried, a bounded number
+ * of times; anything else, or the process exiting, fails at once. Answers the statuses seen.
  */
-async function deliver(example: Example, orderId: string): Promise<number[]> {
-  const delivery = signed(notification({ merchantPaymentId: orderId }), keys.privateKey);
+async function deliver(example: Example, orderId: string, amount = 12.5): Promise<number[]> {
+  const paid = notification({
+    paymentRequest: { amount, currency: 'GBP', reference: REFERENCE },
+    paymentMetadata: { orderId },
+  });
+  const delivery = signed(paid, keys.privateKey);
   const statuses: number[] = [];
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     expect(exitMessage(example)).toBe('running');
@@ -129,6 +136,8 @@ async function deliver(example: Example, orderId: string): Promise<number[]> {
   throw new Error(`no 200 in ${MAX_ATTEMPTS} deliveries: ${statuses.join(', ')}`);
 }
 
+/** Every order's total and reference, as the shop made it. */
+const [TOTAL, REFERENCE] = ['12.50', 'ORDER-1'];
 let orders = 0;
 const newOrderId = (): string => `order-${process.pid}-${++orders}`;
 
@@ -145,17 +154,25 @@ describe('examples/stores/postgres.ts', { timeout: 120_000 }, () => {
     admin = new pg.Pool({ connectionString: server.url, max: 2 });
     // The restart below ends the admin's idle connections too.
     admin.on('error', () => {});
-    await admin.query('CREATE TABLE orders (id text PRIMARY KEY, status text NOT NULL)');
+    await admin.query(
+      `CREATE TABLE orders (id text PRIMARY KEY, total numeric(10,2) NOT NULL,
+         reference text NOT NULL, status text NOT NULL DEFAULT 'open')`,
+    );
   }, 120_000);
   afterAll(async () => {
     await admin?.end();
     await server?.stop();
   }, 60_000);
 
-  async function paidOrder(example: Example): Promise<string | undefined> {
+  /** An order made, a payment of `amount` delivered for it: the order's status after. */
+  async function paidOrder(example: Example, amount?: number): Promise<string | undefined> {
     const id = newOrderId();
-    await admin.query(`INSERT INTO orders VALUES ($1, 'pending')`, [id]);
-    await deliver(example, id);
+    await admin.query('INSERT INTO orders (id, total, reference) VALUES ($1, $2, $3)', [
+      id,
+      TOTAL,
+      REFERENCE,
+    ]);
+    await deliver(example, id, amount);
     const { rows } = await admin.query<{ status: string }>(
       'SELECT status FROM orders WHERE id = $1',
       [id],
@@ -170,6 +187,7 @@ describe('examples/stores/postgres.ts', { timeout: 120_000 }, () => {
     const example = await start();
     // The first delivery leaves the pool holding idle connections.
     expect(await paidOrder(example)).toBe('paid');
+    expect(await paidOrder(example, 0.01)).toBe('open');
     const { rows } = await admin.query<{ ended: boolean }>(
       'SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity WHERE application_name = $1',
       [APP_NAME],
@@ -214,9 +232,11 @@ describe.skipIf(redisServerPath() === null)(
       await server?.stop();
     }, 60_000);
 
-    async function paidOrder(example: Example): Promise<string | null> {
+    /** An order made, a payment of `amount` delivered for it: the order's status after. */
+    async function paidOrder(example: Example, amount?: number): Promise<string | null> {
       const id = newOrderId();
-      await deliver(example, id);
+      await admin.hSet(`order:${id}`, { total: TOTAL, reference: REFERENCE, status: 'open' });
+      await deliver(example, id, amount);
       return admin.hGet(`order:${id}`, 'status');
     }
 
@@ -225,6 +245,7 @@ describe.skipIf(redisServerPath() === null)(
     it('keeps running when an administrator kills its connection (CLIENT KILL)', async () => {
       const example = await start();
       expect(await paidOrder(example)).toBe('paid');
+      expect(await paidOrder(example, 0.01)).toBe('open');
       // Every client but the one asking (SKIPME yes is the default): the example's.
       const killed = await admin.sendCommand(['CLIENT', 'KILL', 'TYPE', 'normal']);
       expect(Number(killed)).toBeGreaterThan(0);

@@ -48,7 +48,7 @@ const { HANDLED, ATTEMPTS } = { HANDLED: env.HANDLED_TABLE, ATTEMPTS: env.ATTEMP
 const MISMATCHES = env.MISMATCHES_TABLE;
 const reconciliation: Pick<WebhookHandlerOptions, 'expectedPayment' | 'onMismatch'> =
   MISMATCHES === undefined || MISMATCHES === ''
-    ? {}
+    ? { expectedPayment: 'unreconciled' }
     : {
         expectedPayment: (n) => ({
           amount: n.paymentRequest.amount,

@@ -79,11 +79,18 @@ export function recorder(
 /**
  * A Fetch receiver (createFetchWebhookHandler with the test service's key) as a function of a
  * signed delivery to the HTTP status it answers: the service's whole view of a delivery.
+ * Unreconciled (`expectedPayment: 'unreconciled'`) unless the test gives a lookup: most of its
+ * tests are about deliveries, claims and stores, not about orders.
  */
 export function statusOf(
-  options: Omit<FetchWebhookHandlerOptions, 'publicKey'>,
+  options: Omit<FetchWebhookHandlerOptions, 'publicKey' | 'expectedPayment'> &
+    Partial<Pick<FetchWebhookHandlerOptions, 'expectedPayment'>>,
 ): (delivery: SignedDelivery) => Promise<number> {
-  const handle = createFetchWebhookHandler({ publicKey: serviceKeys().publicText, ...options });
+  const handle = createFetchWebhookHandler({
+    publicKey: serviceKeys().publicText,
+    expectedPayment: 'unreconciled',
+    ...options,
+  });
   return async (delivery) =>
     (
       await handle(

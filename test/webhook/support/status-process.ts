@@ -40,6 +40,8 @@ if (env.STORE === 'redis') {
 
 const receive = createWebhookHandler({
   publicKey: env.PUBLIC_KEY as string,
+  // The status endpoint's processes: what they show is outcomes shared across processes.
+  expectedPayment: 'unreconciled',
   store,
   onError: () => {},
   onNotification: () => {},

@@ -61,6 +61,7 @@ async function receiver(
       : { publicKeyUrl: keys.url + PATH };
   const options = {
     ...keyOption,
+    expectedPayment: 'unreconciled' as const,
     onNotification: record.onNotification,
     onError: record.onError,
     ...(extra.keyRefreshIntervalMs === undefined
@@ -228,7 +229,7 @@ describe('publicKey as a list', () => {
       const four = [keyA, keyB, keyC, keyD].map((pair) => pair.publicText);
       let thrown: unknown;
       try {
-        create({ publicKey: four, onNotification() {} });
+        create({ publicKey: four, expectedPayment: 'unreconciled', onNotification() {} });
       } catch (error) {
         thrown = error;
       }
@@ -240,13 +241,19 @@ describe('publicKey as a list', () => {
       });
       // Three different keys, one of them listed twice (and once more as a full PEM): accepted.
       const three = [keyA.publicText, keyB.publicText, keyA.publicPem, keyC.publicText];
-      expect(() => create({ publicKey: three, onNotification() {} })).not.toThrow();
+      expect(() =>
+        create({ publicKey: three, expectedPayment: 'unreconciled', onNotification() {} }),
+      ).not.toThrow();
     },
   );
 
   it('checks every key at creation: a malformed next key throws at once', () => {
     expect(() =>
-      createWebhookHandler({ publicKey: [keyA.publicText, 'MIIBnot-a-key'], onNotification() {} }),
+      createWebhookHandler({
+        publicKey: [keyA.publicText, 'MIIBnot-a-key'],
+        expectedPayment: 'unreconciled',
+        onNotification() {},
+      }),
     ).toThrow(WebhookKeyError);
   });
 });

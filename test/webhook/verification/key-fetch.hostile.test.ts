@@ -125,6 +125,7 @@ describe('finding 2: https only, one origin', () => {
       const record = recorder();
       const options = {
         publicKeyUrl: redirecting.url + PATH,
+        expectedPayment: 'unreconciled' as const,
         onNotification: record.onNotification,
         onError: record.onError,
       };
@@ -217,6 +218,7 @@ describe('finding 2: https only, one origin', () => {
       createWebhookHandler({
         environment: 'LIVE',
         publicKeyBaseUrl: 'http://live.example',
+        expectedPayment: 'unreconciled',
         onNotification: () => {},
       });
     expect(create).toThrow(WebhookConfigError);
@@ -227,6 +229,7 @@ describe('finding 2: https only, one origin', () => {
       createFetchOnWeb({
         environment: 'LIVE',
         publicKeyBaseUrl: 'http://live.example',
+        expectedPayment: 'unreconciled',
         onNotification: () => {},
       }),
     ).toThrow(/LIVE public key must be fetched over https/);
@@ -240,6 +243,7 @@ describe.each(['node:http', 'fetch (node:crypto)', 'fetch (WebCrypto)'] as const
       const record = recorder();
       const options = {
         publicKeyUrl: keyServer.url + PATH,
+        expectedPayment: 'unreconciled' as const,
         onNotification: record.onNotification,
         onError: record.onError,
         ...(keyRefreshIntervalMs === undefined ? {} : { keyRefreshIntervalMs }),
