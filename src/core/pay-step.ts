@@ -1,3 +1,5 @@
+import { formatNumber } from './intl';
+import { ENGLISH } from './locales/en/index';
 import type { ServiceMessages, ShopperText } from './messages';
 import type { SessionState } from './state';
 
@@ -38,12 +40,14 @@ export interface PayStep {
 /**
  * The Pay step for a state. `messages.payLabel` is the label before the amount (`<ServicePay>`'s
  * `payLabel` prop is put there), and `messages.payUnavailable` the hint while the merchant has
- * Pay switched off (its `disabledReason` prop). Pure: `action` is one of `actions`, not called.
+ * Pay switched off (its `disabledReason` prop); `lang` is the words' language (`languageOf`),
+ * which writes the amount. Pure: `action` is one of `actions`, not called.
  */
 export function payStep(
   state: SessionState,
   messages: ServiceMessages,
   actions: PayStepActions,
+  lang: string = ENGLISH,
 ): PayStep {
   const { prepared, status, problem } = state;
   const bank = state.selectedInstitution?.name ?? '';
@@ -92,9 +96,8 @@ export function payStep(
       : failed
         ? messages.retry
         : prepared
-          ? messages.payLabel +
-            // No maximum needed: a prepared amount has at most two decimals (validation.ts).
-            prepared.amount.toLocaleString('en-GB', { minimumFractionDigits: 2 })
+          ? // No maximum needed: a prepared amount has at most two decimals (validation.ts).
+            messages.payLabel + formatNumber(lang, prepared.amount, true)
           : // No amount yet: "Pay", not a dangling "Pay £".
             messages.payLabel.replace(/\s*£\s*$/, ''),
     disabled: !!hint,
