@@ -246,7 +246,7 @@ function extrasFromScript() {
   return {
     name: 'extras-from-script',
     resolveId(id, importer) {
-      if (id === '../react/load-extras' && importer?.endsWith('/src/vanilla/service.ts')) {
+      if (id === './load-extras' && importer?.endsWith('/src/vanilla/service.ts')) {
         return fileURLToPath(new URL('src/vanilla/load-extras-script.ts', import.meta.url));
       }
       return null;
@@ -449,7 +449,7 @@ export default [
         dir: 'dist',
         format: 'es',
         entryFileNames: '[name].mjs',
-        // The extras' chunk (src/react/load-extras.ts) and what it shares with the entry.
+        // The extras' chunk (src/vanilla/load-extras.ts) and what it shares with the entry.
         chunkFileNames: 'chunks/vanilla-[name]-[hash].mjs',
         banner: licence,
       },

@@ -93,7 +93,11 @@ const ENGLISH_ONLY = (() => {
  * out: [] when a Welsh screen has no English left.
  */
 export function englishWordsIn(element: Element, data: readonly string[] = []): string[] {
-  let text = shopperFacingText(element);
+  return englishWords(shopperFacingText(element), data);
+}
+
+/** englishWordsIn for a text read elsewhere (from a real browser's page). */
+export function englishWords(text: string, data: readonly string[] = []): string[] {
   for (const item of [...data].sort((a, b) => b.length - a.length))
     text = text.split(item).join('');
   return wordsOf(text).filter((word) => ENGLISH_ONLY.has(word));
