@@ -90,8 +90,13 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'dom',
-          // test/vanilla: the Preact build of the component (test/vanilla/support.ts) beside React's.
-          include: ['test/react/**/*.test.{ts,tsx}', 'test/vanilla/**/*.test.{ts,tsx}'],
+          // test/vanilla: the Preact build of the component (test/vanilla/support.ts) beside React's;
+          // test/hosted: servicepay/hosted's wrapper.
+          include: [
+            'test/react/**/*.test.{ts,tsx}',
+            'test/vanilla/**/*.test.{ts,tsx}',
+            'test/hosted/**/*.test.{ts,tsx}',
+          ],
           exclude: process.env.SERVICEPAY_QUICK
             ? [...configDefaults.exclude, ...HEAVY_DOM_TESTS]
             : configDefaults.exclude,

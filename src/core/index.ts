@@ -24,9 +24,11 @@ export {
   DEFAULT_MESSAGES,
   DEFAULT_RESULT_MESSAGES,
   DEFAULT_HANDOFF_MESSAGES,
+  DEFAULT_HOSTED_MESSAGES,
   resolveMessages,
   resolveResultMessages,
   resolveHandoffMessages,
+  resolveHostedMessages,
   languageOf,
   countWords,
 } from './messages';

@@ -3,11 +3,18 @@
  * English without one, with the merchant's `messages` on top, and the language they are in.
  * The words themselves live in the catalogues (./locales), their meaning in ./catalogue.
  */
-import type { Counted, HandoffMessages, PaymentResultMessages, ServiceMessages } from './catalogue';
+import type {
+  Counted,
+  HandoffMessages,
+  HostedMessages,
+  PaymentResultMessages,
+  ServiceMessages,
+} from './catalogue';
 import { formatNumber, pluralOf } from './intl';
 import { handoff } from './locales/en/handoff';
+import { hosted } from './locales/en/hosted';
 import { ENGLISH } from './locales/en/index';
-import { pay } from './locales/en/pay';
+import { LABEL, PAY_LABEL, TITLE, pay } from './locales/en/pay';
 import { result } from './locales/en/result';
 
 export type {
@@ -25,6 +32,8 @@ export const DEFAULT_MESSAGES: ServiceMessages = pay;
 export const DEFAULT_RESULT_MESSAGES: PaymentResultMessages = result;
 /** The handoff panel's words in English: the English catalogue's `handoff`. */
 export const DEFAULT_HANDOFF_MESSAGES: HandoffMessages = handoff;
+/** servicepay/hosted's own words in English: the English catalogue's `hosted`. */
+export const DEFAULT_HOSTED_MESSAGES: HostedMessages = hosted;
 
 /** The `messages` option: any part of the table. */
 export type ServiceMessagesOption = Partial<ServiceMessages>;
@@ -109,6 +118,18 @@ export const resolveResultMessages = (
 /** The handoff panel's words, as resolveMessages takes them. */
 export const resolveHandoffMessages = (overrides: unknown, locale?: unknown): HandoffMessages =>
   wordsOf(DEFAULT_HANDOFF_MESSAGES, 'handoff', locale, overrides);
+
+/**
+ * servicepay/hosted's words: its own screen (the load failure), and the Pay step's title, label
+ * and Pay label, which its placeholder shows while the service's script loads: `locale`'s,
+ * else English's (spec 2.2's defaults), without the rest of the Pay step's words.
+ */
+export const resolveHostedMessages = (
+  locale?: unknown,
+): HostedMessages & Pick<ServiceMessages, 'title' | 'label' | 'payLabel'> => ({
+  ...wordsOf({ title: TITLE, label: LABEL, payLabel: PAY_LABEL }, 'pay', locale, undefined),
+  ...wordsOf(DEFAULT_HOSTED_MESSAGES, 'hosted', locale, undefined),
+});
 
 /**
  * A counted sentence in `lang`: the form of `count`'s plural category (Intl.PluralRules), else

@@ -38,6 +38,17 @@ export interface PayStep {
 }
 
 /**
+ * The Pay button's text: the label, then the amount as `lang` writes it (`Pay £12.50`,
+ * `Talu £12.50`); with no amount yet, the label without its trailing £ ("Pay", never a dangling
+ * "Pay £"). servicepay/hosted's placeholder writes it so too.
+ */
+export const payButtonText = (payLabel: string, amount: number | undefined, lang: string) =>
+  amount === undefined
+    ? payLabel.replace(/\s*£\s*$/, '')
+    : // No maximum needed: a prepared amount has at most two decimals (validation.ts).
+      payLabel + formatNumber(lang, amount, true);
+
+/**
  * The Pay step for a state. `messages.payLabel` is the label before the amount (`<ServicePay>`'s
  * `payLabel` prop is put there), and `messages.payUnavailable` the hint while the merchant has
  * Pay switched off (its `disabledReason` prop); `lang` is the words' language (`languageOf`),
@@ -95,11 +106,7 @@ export function payStep(
       ? said
       : failed
         ? messages.retry
-        : prepared
-          ? // No maximum needed: a prepared amount has at most two decimals (validation.ts).
-            messages.payLabel + formatNumber(lang, prepared.amount, true)
-          : // No amount yet: "Pay", not a dangling "Pay £".
-            messages.payLabel.replace(/\s*£\s*$/, ''),
+        : payButtonText(messages.payLabel, prepared?.amount, lang),
     disabled: !!hint,
     busy,
     expanded,
