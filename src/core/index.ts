@@ -32,16 +32,8 @@ export {
   languageOf,
   countWords,
 } from './messages';
-export type {
-  Catalogue,
-  Counted,
-  ServiceMessages,
-  ServiceMessagesOption,
-  ShopperText,
-  PaymentResultMessages,
-  HandoffMessages,
-  HostedMessages,
-} from './messages';
+export type { ServiceMessagesOption, ShopperText } from './messages';
+export type * from './catalogue';
 export { formatNumber } from './intl';
 // The spec's defaults (2.2) of the title, label and Pay label options: English's words.
 export {

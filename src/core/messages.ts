@@ -17,15 +17,6 @@ import { ENGLISH } from './locales/en/index';
 import { LABEL, PAY_LABEL, TITLE, pay } from './locales/en/pay';
 import { result } from './locales/en/result';
 
-export type {
-  Catalogue,
-  Counted,
-  HandoffMessages,
-  HostedMessages,
-  PaymentResultMessages,
-  ServiceMessages,
-} from './catalogue';
-
 /** The Pay step's words in English: the English catalogue's `pay`. */
 export const DEFAULT_MESSAGES: ServiceMessages = pay;
 /** The result page's words in English: the English catalogue's `result`. */

@@ -1,6 +1,7 @@
 import { formatNumber } from './intl';
 import { ENGLISH } from './locales/en/index';
-import type { ServiceMessages, ShopperText } from './messages';
+import type { ServiceMessages } from './catalogue';
+import type { ShopperText } from './messages';
 import type { SessionState } from './state';
 
 /** The session's methods a Pay step calls (a `PaymentSession` has them all). */

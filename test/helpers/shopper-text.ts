@@ -1,5 +1,5 @@
 import { DEFAULT_MESSAGES } from '../../src/core/messages';
-import type { Catalogue, ServiceMessages } from '../../src/core/messages';
+import type { Catalogue, ServiceMessages } from '../../src/core/catalogue';
 import cy from '../../src/core/locales/cy/index';
 import en from '../../src/core/locales/en/index';
 
