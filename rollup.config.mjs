@@ -24,6 +24,10 @@ export const entries = {
   client: 'src/react/client.ts',
   // <ServicePay> on the service's own script (docs/going-live.md): a client module as a whole.
   hosted: 'src/hosted/index.ts',
+  // The shipped catalogues (docs/languages.md): plain data, a default export each, for the
+  // `locale` prop; built with the rest, so the words they share with the engine are one copy.
+  'locales-en': 'src/core/locales/en/index.ts',
+  'locales-cy': 'src/core/locales/cy/index.ts',
   core: 'src/core/index.ts',
   webhook: 'src/webhook/index.ts',
   'webhook-web': 'src/webhook/web.ts',
@@ -242,7 +246,7 @@ function extrasFromScript() {
   return {
     name: 'extras-from-script',
     resolveId(id, importer) {
-      if (id === '../react/load-extras' && importer?.endsWith('/src/vanilla/service.ts')) {
+      if (id === './load-extras' && importer?.endsWith('/src/vanilla/service.ts')) {
         return fileURLToPath(new URL('src/vanilla/load-extras-script.ts', import.meta.url));
       }
       return null;
@@ -311,6 +315,10 @@ function constAsLet() {
 const standalone = (input, file, more = [], output = {}) => ({
   input,
   onwarn,
+  // As in the module builds (below): the engine's modules have no side effects, so what they
+  // build at load time for exports a script does not use is left out of it (the result page's
+  // script carried the options' validation tables).
+  treeshake: { moduleSideEffects: (id, isExternal) => isExternal || !id.includes('/src/core/') },
   plugins: [
     extrasFromScript(),
     preactBuild(),
@@ -363,7 +371,7 @@ const banner = (chunk) => {
  * import too (size-limit counts it).
  */
 const bindingChunk = (id) =>
-  /\/src\/react\/(useController|useClientLayoutEffect|styles)\.ts$/.test(id)
+  /\/src\/react\/(useController|useClientLayoutEffect|useQuietSwitch|styles)\.ts$/.test(id)
     ? 'binding'
     : undefined;
 
@@ -441,7 +449,7 @@ export default [
         dir: 'dist',
         format: 'es',
         entryFileNames: '[name].mjs',
-        // The extras' chunk (src/react/load-extras.ts) and what it shares with the entry.
+        // The extras' chunk (src/vanilla/load-extras.ts) and what it shares with the entry.
         chunkFileNames: 'chunks/vanilla-[name]-[hash].mjs',
         banner: licence,
       },

@@ -91,7 +91,7 @@ export default defineConfig({
         test: {
           name: 'dom',
           // test/vanilla: the Preact build of the component (test/vanilla/support.ts) beside React's;
-          // test/hosted: servicepay/hosted's link and loader, on a window.Service of the test's.
+          // test/hosted: servicepay/hosted's link, loader and wrapper, on a window.Service of the test's.
           include: [
             'test/react/**/*.test.{ts,tsx}',
             'test/vanilla/**/*.test.{ts,tsx}',

@@ -2,6 +2,8 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, userEvent, waitFor, within } from 'storybook/test';
 import { ServicePay } from 'servicepay/hosted';
 import type { HostedServicePayProps } from 'servicepay/hosted';
+import { DEFAULT_HOSTED_MESSAGES } from 'servicepay/core';
+import cy from 'servicepay/locales/cy';
 // The recording window.Service of the tests (test/e2e/hosted): a second implementation of the
 // service's script, with markup of its own, served here from a Blob.
 import recordingService from '../test/e2e/hosted/recording-service.js?raw';
@@ -106,10 +108,46 @@ export const Failed: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     await waitFor(() =>
-      expect(canvas.getByRole('alert')).toHaveTextContent("We couldn't load the payment options."),
+      expect(canvas.getByRole('alert')).toHaveTextContent(DEFAULT_HOSTED_MESSAGES.loadFailed),
     );
     const again = canvas.getByRole('button', { name: 'Try again' });
     await userEvent.click(again);
     await waitFor(() => expect(canvas.getByRole('button', { name: 'Try again' })).toBeEnabled());
+  },
+};
+
+export const WelshLoading: Story = {
+  name: 'In Welsh: script loading',
+  args: { scriptSrc: LOADING_SRC, locale: cy },
+  beforeEach: holdScript,
+  parameters: {
+    docs: {
+      description: {
+        story:
+          'With `locale={cy}` the wrapper’s own words are Welsh, marked `lang="cy"`; the ' +
+          'service’s component, once loaded, keeps its own (`title`, `label` and `payLabel` ' +
+          'change them).',
+      },
+    },
+  },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(canvas.getByText(cy.pay.title)).toBeInTheDocument();
+    await expect(canvas.getByRole('button', { name: 'Talu £12.50' })).toBeDisabled();
+    await expect(canvasElement.querySelector('.servicepay-placeholder')).toHaveAttribute(
+      'lang',
+      'cy',
+    );
+  },
+};
+
+export const WelshFailed: Story = {
+  name: 'In Welsh: script failed to load',
+  args: { scriptSrc: FAILING_SRC, locale: cy },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await waitFor(() => expect(canvas.getByRole('alert')).toHaveTextContent(cy.hosted.loadFailed));
+    await expect(canvas.getByRole('button', { name: cy.hosted.retry })).toBeEnabled();
+    await expect(canvas.getByRole('alert').parentElement).toHaveAttribute('lang', 'cy');
   },
 };

@@ -2,6 +2,8 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fn, mocked, userEvent, waitFor, within } from 'storybook/test';
 import { DEFAULT_RESULT_MESSAGES as M, PaymentResult, SAVED_PAYMENT_KEY } from 'servicepay';
 import type { PaymentStatus } from 'servicepay';
+import cy from 'servicepay/locales/cy';
+import { englishWordsIn } from '../test/helpers/shopper-text';
 
 /**
  * The shop's status endpoint, in the browser: answers every poll with `status` after a short,
@@ -269,5 +271,72 @@ export const OwnWords: Story = {
   },
   play: async ({ canvasElement }) => {
     await within(canvasElement).findByRole('heading', { name: 'Paiement reçu' }, WAIT);
+  },
+};
+
+// In Welsh (`locale={cy}`, docs/languages.md): every state's words from the catalogue, the root
+// marked `lang="cy"`, the shop's own sentences in the shop's words (here Welsh too).
+const NOTICE_CY = 'Byddwn yn anfon e-bost atoch cyn gynted ag y bydd eich banc yn cadarnhau.';
+const CONTACT_CY = 'Cwestiynau? Ffoniwch ni ar 029 2000 0000, 9am tan 5pm.';
+const inWelsh = async (canvasElement: HTMLElement, heading: string) => {
+  const canvas = within(canvasElement);
+  await canvas.findByRole('heading', { name: heading }, WAIT);
+  await expect(canvasElement.querySelector('[data-state]')).toHaveAttribute('lang', 'cy');
+  await expect(englishWordsIn(canvasElement, [NOTICE_CY, CONTACT_CY])).toEqual([]);
+  return canvas;
+};
+
+export const WelshStillConfirming: Story = {
+  name: 'In Welsh: bank still confirming',
+  args: { locale: cy, notHeardAfterMs: 400, pendingNotice: NOTICE_CY },
+  play: async ({ canvasElement }) => {
+    const canvas = await inWelsh(canvasElement, cy.result.stillConfirming);
+    await expect(canvas.getByRole('status')).toHaveTextContent(cy.result.stillConfirmingText);
+  },
+};
+
+export const WelshNeedsReview: Story = {
+  name: 'In Welsh: we need to check this payment',
+  args: { locale: cy, fetch: statusEndpoint('NEEDS_REVIEW'), reviewContact: CONTACT_CY },
+  play: async ({ canvasElement }) => {
+    const canvas = await inWelsh(canvasElement, cy.result.needsReview);
+    await expect(canvas.getByText(CONTACT_CY)).toBeVisible();
+  },
+};
+
+export const WelshNotCompleted: Story = {
+  name: 'In Welsh: not completed',
+  args: { locale: cy, fetch: statusEndpoint('FAILED') },
+  play: async ({ canvasElement }) => {
+    const canvas = await inWelsh(canvasElement, cy.result.notCompleted);
+    await expect(canvas.getByRole('button', { name: cy.result.tryAgain })).toBeVisible();
+  },
+};
+
+export const WelshPhoneNotHeard: Story = {
+  name: 'In Welsh, phone width (390 px): not heard',
+  args: {
+    locale: cy,
+    notHeardAfterMs: 400,
+    stopListeningAfterMs: 400,
+    headingLevel: 1,
+    pendingNotice: NOTICE_CY,
+    reviewContact: CONTACT_CY,
+  },
+  parameters: { frame: 'phone' },
+  globals: { viewport: { value: 'phone', isRotated: false } },
+  play: async ({ canvasElement }) => {
+    const canvas = await inWelsh(canvasElement, cy.result.notHeard);
+    await expect(canvas.getByRole('button', { name: cy.result.checkAgain })).toBeVisible();
+  },
+};
+
+export const WelshPhoneReceived: Story = {
+  name: 'In Welsh, phone width (390 px): received',
+  args: { locale: cy, fetch: statusEndpoint('COMPLETED'), headingLevel: 1 },
+  parameters: { frame: 'phone' },
+  globals: { viewport: { value: 'phone', isRotated: false } },
+  play: async ({ canvasElement }) => {
+    await inWelsh(canvasElement, cy.result.received);
   },
 };

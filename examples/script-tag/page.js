@@ -41,7 +41,19 @@
       // Storage can be off; the next load makes a new order, nothing breaks.
     }
   };
-  const reference = new URLSearchParams(window.location.search).get('reference');
+  const query = new URLSearchParams(window.location.search);
+  const reference = query.get('reference');
+  // The shopper's language for the component: `?lang=cy` for Welsh (a Welsh public body's pages
+  // link both languages), remembered in the tab so that the return page speaks it too.
+  const LANG = 'example-coffee:lang';
+  let lang = query.get('lang');
+  try {
+    lang ??= sessionStorage.getItem(LANG);
+    if (lang) sessionStorage.setItem(LANG, lang);
+  } catch {
+    // Storage can be off: the return page is then in English.
+  }
+  lang ??= 'en';
   let order;
   try {
     const response = await fetch('/api/orders', {
@@ -67,6 +79,8 @@
     // The sandbox of `npm start` (SANDBOX defaults to http://localhost:4010; LIVE has no
     // default: pass the baseUrl of the backend that serves the contract, or a transport).
     baseUrl: sandboxUrl,
+    // 'cy' or 'en': the script carries both (docs/languages.md).
+    locale: lang,
     eventConsumer: (event) => {
       append('events', event);
       // Spec 4.4 rule 4: every payment_initiated renews the id for the next payment.

@@ -10,8 +10,16 @@
       'We could not load the status of your payment. Check your banking app, or reload this page.';
     return;
   }
+  let locale = 'en';
+  try {
+    // The language the checkout page was in (page.js remembers it in the tab).
+    locale = sessionStorage.getItem('example-coffee:lang') ?? 'en';
+  } catch {
+    // Storage can be off: English.
+  }
   const result = new window.ServiceResult({
     statusUrl: '/api/payments/status',
+    locale,
     headingLevel: 1,
     // Shown with "We need to check this payment": a payment that does not match its order.
     reviewContact: 'Questions? Email orders@example-coffee.test and quote your reference.',

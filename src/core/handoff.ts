@@ -1,4 +1,3 @@
-import { overrideWords } from './messages';
 import type { PaymentIds } from './saved-payment';
 import type { Institution } from './transport';
 
@@ -28,45 +27,6 @@ export interface Handoff extends PaymentIds {
   institution: Institution;
 }
 
-/**
- * The words of the handoff panel and of the step's extras: a table of their own (like the
- * result page's), so that a page with only the Pay button does not carry them. Overridden
- * through the same `messages` option as the component's words.
- */
-export const DEFAULT_HANDOFF_MESSAGES = {
-  /** The handoff panel's heading. */
-  handoffHeading: 'Scan with your phone',
-  /** Under the heading: what to do, with the bank's name. */
-  handoffText: (bank: string) =>
-    `Point your phone’s camera at the code, then approve the payment in your ${bank} app.`,
-  /** The QR code's text alternative. */
-  qrAlt: (bank: string) => `QR code that opens ${bank} on your phone`,
-  /** Above the authorisation address, for those who cannot scan. */
-  linkIntro: 'Can’t scan? Open this address on your phone:',
-  /**
-   * In place of linkIntro when the bank's address is on this computer only (the local sandbox
-   * on 127.0.0.1), which no phone can open: only developers see it, so it names the flag.
-   */
-  loopbackNote:
-    'A phone can’t open this address: it is on this computer only. To scan, start the sandbox with --host 0.0.0.0 and open this page at this computer’s network address.',
-  /** The button that opens the bank on this computer instead (today's redirect). */
-  continueHere: 'Continue on this computer',
-  /** While the page waits for the payment's outcome. */
-  handoffWaiting: 'Keep this page open. It will update when you have approved the payment.',
-  /** The group of the remembered bank. */
-  lastUsed: 'Last used',
-  /** The button that forgets the remembered bank. */
-  forgetBank: 'Forget this bank',
-  /** Announced once the remembered bank is forgotten. */
-  bankForgotten: 'We won’t remember your bank.',
-  /** The group of the merchant's featured banks. */
-  featured: 'Popular banks',
-  /** The full list's heading, under the remembered or featured banks. */
-  allBanks: 'All banks',
-};
-
-export type HandoffMessages = typeof DEFAULT_HANDOFF_MESSAGES;
-
 /** Whether an address is on the computer that opened it (loopback): no phone reaches it. */
 export function isLoopbackUrl(url: string): boolean {
   const host = new URL(url).hostname;
@@ -74,7 +34,3 @@ export function isLoopbackUrl(url: string): boolean {
     host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || /^127\./.test(host)
   );
 }
-
-/** The handoff table with a merchant's overrides (as resolveMessages takes them). */
-export const resolveHandoffMessages = (overrides: unknown): HandoffMessages =>
-  overrideWords(overrides, DEFAULT_HANDOFF_MESSAGES);

@@ -23,15 +23,24 @@ export { describeValue } from './describe-value';
 export {
   DEFAULT_MESSAGES,
   DEFAULT_RESULT_MESSAGES,
+  DEFAULT_HANDOFF_MESSAGES,
+  DEFAULT_HOSTED_MESSAGES,
   resolveMessages,
   resolveResultMessages,
+  resolveHandoffMessages,
+  resolveHostedMessages,
+  languageOf,
+  countWords,
 } from './messages';
-export type {
-  ServiceMessages,
-  ServiceMessagesOption,
-  ShopperText,
-  PaymentResultMessages,
-} from './messages';
+export type { ServiceMessagesOption, ShopperText } from './messages';
+export type * from './catalogue';
+export { formatNumber } from './intl';
+// The spec's defaults (2.2) of the title, label and Pay label options: English's words.
+export {
+  TITLE as DEFAULT_TITLE,
+  LABEL as DEFAULT_LABEL,
+  PAY_LABEL as DEFAULT_PAY_LABEL,
+} from './locales/en/pay';
 export * from './pay-step';
 export { MAX_SHOWN_INSTITUTIONS } from './transport-answers';
 export {
@@ -46,12 +55,6 @@ export * from './result';
 export type { PaymentStatus, FinalPaymentStatus } from './protocol';
 export { SAVED_PAYMENT_KEY } from './saved-payment';
 export type { PaymentIds } from './saved-payment';
-export {
-  DEFAULT_HANDOFF_MESSAGES,
-  HANDOFF_MEDIA,
-  REMEMBERED_BANK_KEY,
-  isLoopbackUrl,
-  resolveHandoffMessages,
-} from './handoff';
-export type { Handoff, HandoffMessages } from './handoff';
+export { HANDOFF_MEDIA, REMEMBERED_BANK_KEY, isLoopbackUrl } from './handoff';
+export type { Handoff } from './handoff';
 export { continueHandoff } from './opener';

@@ -1,105 +1,140 @@
 /**
- * Every word the component shows or announces to the shopper, in one table that React's
- * `<ServicePay>` and `window.Service` share. Merchants override any part of it (`messages`
- * option) to translate or reword. These are the shopper's words only: the developer's detail
- * (the spec's error strings) goes to `errorConsumer`, never on screen.
+ * The shopper's words as a screen uses them: its part of the catalogue it was given (`locale`),
+ * English without one, with the merchant's `messages` on top, and the language they are in.
+ * The words themselves live in the catalogues (./locales), their meaning in ./catalogue.
  */
-export const DEFAULT_MESSAGES = {
-  /** The component's title (the `title` option wins over it). */
-  title: 'Pay with your banking app',
-  /** The line under the title (the `label` option wins over it). */
-  label: 'Pay securely with your banking app',
-  /** The Pay button, before the amount (the `payLabel` option wins over it). */
-  payLabel: 'Pay £',
-  /** Under the disabled Pay button while the merchant has it switched off (`toggleButton(false)`). */
-  payUnavailable: 'Payment is not available yet.',
-  /** Under the disabled Pay button before the shop has given a payment. */
-  paymentNotReady: 'Preparing your payment…',
-  /** Under the disabled Pay button when the shop's payment details were refused. */
-  paymentInvalid: 'This payment can’t be made. Please contact the shop.',
-  /** The heading of the open bank step. */
-  chooseBank: 'Choose your bank',
-  /** The control that closes the bank step. */
-  close: 'Close',
-  /** Label and placeholder of the search field (shown above eight banks). */
-  search: 'Search for your bank',
-  /** The accessible name of the set of banks. */
-  banks: 'Banks',
-  /** Announced while the banks load. */
-  loading: 'Loading banks…',
-  /** Shown when the banks take more than a few seconds, beside a retry. */
-  slow: 'This is taking longer than usual.',
-  /** The retry action (slow or failed load). */
-  retry: 'Try again',
-  /**
-   * The banks could not be loaded: the shop's backend, as often as the shopper's connection, so
-   * neither is blamed.
-   */
-  loadFailed: 'We couldn’t load the banks just now. Please try again.',
-  /** The shop's set-up stops payments (a merchant's mistake): nothing the shopper can retry. */
-  unavailable: 'Paying by bank isn’t available. Please choose another way to pay.',
-  /** Nothing matched the search. */
-  noMatch: (query: string) => `No bank matches “${query}”. Try fewer letters.`,
-  /**
-   * Under the list when more banks match than it shows at once (`MAX_SHOWN_INSTITUTIONS`, 200):
-   * with no search, or a search that matches many. Announced politely as the count changes.
-   * The numbers come unformatted (real lists hold hundreds, so no thousands separator is
-   * needed, and none is paid for in bytes); a translation may format them.
-   */
-  moreBanks: (shown: number, total: number) =>
-    `Showing ${shown} of ${total} banks. Type your bank’s name to find it.`,
-  /** The backend lists no banks. */
-  noBanks: 'No banks are available. Please try again later.',
-  /** Announced and shown on the Pay button while the bank's page is being opened. */
-  opening: (bank: string) => `Opening ${bank}…`,
-  /** After the bank's page opened. */
-  awaiting: 'Continue in your bank’s page or app.',
-  /** Under a bank that is down or refusing payments (shown, not payable). */
-  bankUnavailable: 'Unavailable right now',
-  /** Starting the payment at a bank failed. */
-  payFailed: (bank: string) => `We couldn’t reach ${bank}. Try again or choose another bank.`,
-};
+import type {
+  Counted,
+  HandoffMessages,
+  HostedMessages,
+  PaymentResultMessages,
+  ServiceMessages,
+} from './catalogue';
+import { formatNumber, pluralOf } from './intl';
+import { handoff } from './locales/en/handoff';
+import { hosted } from './locales/en/hosted';
+import { ENGLISH } from './locales/en/index';
+import { LABEL, PAY_LABEL, TITLE, pay } from './locales/en/pay';
+import { result } from './locales/en/result';
 
-/** The whole table: what the component uses. */
-export type ServiceMessages = typeof DEFAULT_MESSAGES;
+/** The Pay step's words in English: the English catalogue's `pay`. */
+export const DEFAULT_MESSAGES: ServiceMessages = pay;
+/** The result page's words in English: the English catalogue's `result`. */
+export const DEFAULT_RESULT_MESSAGES: PaymentResultMessages = result;
+/** The handoff panel's words in English: the English catalogue's `handoff`. */
+export const DEFAULT_HANDOFF_MESSAGES: HandoffMessages = handoff;
+/** servicepay/hosted's own words in English: the English catalogue's `hosted`. */
+export const DEFAULT_HOSTED_MESSAGES: HostedMessages = hosted;
 
 /** The `messages` option: any part of the table. */
 export type ServiceMessagesOption = Partial<ServiceMessages>;
 
+/** A screen of a catalogue. */
+type Screen = 'pay' | 'result' | 'handoff' | 'hosted';
+
 /**
- * The defaults with a merchant's overrides. Only keys of the table whose value has the
- * default's type are taken, so a plain-JS typo or a wrong value can never blank the UI.
+ * Whether `value` may stand for `fallback`: the same type, and a counted sentence's forms an
+ * object with its `other` form at least. So a plain-JS typo or a wrong value never blanks a
+ * word, and a catalogue missing a word (or a screen) falls back to English, never to nothing.
  */
-export function resolveMessages(overrides: unknown): ServiceMessages {
-  const messages: Record<string, unknown> = { ...DEFAULT_MESSAGES };
+const fits = (value: unknown, fallback: unknown) =>
+  typeof value === typeof fallback &&
+  (typeof value != 'object' || typeof (value as Partial<Counted<[]>> | null)?.other == 'function');
+
+/**
+ * The one override loop: `words` with each key of it that `overrides` gives a fitting value
+ * for replaced. A catalogue's screen goes over English through it, then `messages` over that.
+ */
+export function overrideWords<T extends object>(overrides: unknown, words: T): T {
+  const result = { ...words } as Record<string, unknown>;
   try {
-    for (const key in messages) {
+    for (const key in result) {
       const value = (overrides as Record<string, unknown> | undefined)?.[key];
-      if (typeof value === typeof messages[key]) messages[key] = value;
+      if (fits(value, result[key])) result[key] = value;
     }
   } catch {
-    // A Proxy or getter that throws: the defaults.
+    // A Proxy or getter that throws: what was taken so far.
   }
-  return messages as ServiceMessages;
+  return result as T;
 }
 
 /**
- * A table of words with a merchant's overrides, taken as resolveMessages takes them: the
- * handoff's and the result page's tables. Not resolveMessages itself: a parameter there would
- * add bytes to every Pay button's bundle, and its default would bring the component's words
- * into the bundles that show only these.
+ * A catalogue's screen, read without trusting it (a plain-JS page passes anything): none
+ * without a tag, so that words and `lang` always come from the same catalogue.
  */
-export function overrideWords<T extends object>(overrides: unknown, defaults: T): T {
-  const words = { ...defaults } as Record<string, unknown>;
+function screenOf(locale: unknown, screen: Screen): unknown {
   try {
-    for (const key in words) {
-      const value = (overrides as Record<string, unknown> | undefined)?.[key];
-      if (typeof value === typeof words[key]) words[key] = value;
-    }
+    const words = (locale as Record<Screen | 'lang', unknown>)[screen];
+    return typeof (locale as { lang?: unknown }).lang == 'string' &&
+      words &&
+      typeof words == 'object'
+      ? words
+      : undefined;
   } catch {
-    // A Proxy or getter that throws: the defaults.
+    return undefined;
   }
-  return words as T;
+}
+
+/**
+ * The language of a screen's words: the catalogue's tag when it has that screen, else English
+ * (its words are then English too). For `lang` and for the numbers and plural forms.
+ */
+export const languageOf = (locale: unknown, screen: Screen): string =>
+  screenOf(locale, screen) ? (locale as { lang: string }).lang : ENGLISH;
+
+/**
+ * A screen's words: the catalogue's (`locale`), English where it has none, with `overrides`
+ * (the merchant's `messages`) on top.
+ */
+export const wordsOf = <T extends object>(
+  english: T,
+  screen: Screen,
+  locale: unknown,
+  overrides: unknown,
+): T => overrideWords(overrides, overrideWords(screenOf(locale, screen), english));
+
+/**
+ * The Pay step's words: `locale`'s (a catalogue), English without one, with the merchant's
+ * overrides on top. Only keys of the table whose value has the table's type are taken.
+ */
+export const resolveMessages = (overrides: unknown, locale?: unknown): ServiceMessages =>
+  wordsOf(DEFAULT_MESSAGES, 'pay', locale, overrides);
+
+/** The result page's words, as resolveMessages takes them. */
+export const resolveResultMessages = (
+  overrides: unknown,
+  locale?: unknown,
+): PaymentResultMessages => wordsOf(DEFAULT_RESULT_MESSAGES, 'result', locale, overrides);
+
+/** The handoff panel's words, as resolveMessages takes them. */
+export const resolveHandoffMessages = (overrides: unknown, locale?: unknown): HandoffMessages =>
+  wordsOf(DEFAULT_HANDOFF_MESSAGES, 'handoff', locale, overrides);
+
+/**
+ * servicepay/hosted's words: its own screen (the load failure), and the Pay step's title, label
+ * and Pay label, which its placeholder shows while the service's script loads: `locale`'s,
+ * else English's (spec 2.2's defaults), without the rest of the Pay step's words.
+ */
+export const resolveHostedMessages = (
+  locale?: unknown,
+): HostedMessages & Pick<ServiceMessages, 'title' | 'label' | 'payLabel'> => ({
+  ...wordsOf({ title: TITLE, label: LABEL, payLabel: PAY_LABEL }, 'pay', locale, undefined),
+  ...wordsOf(DEFAULT_HOSTED_MESSAGES, 'hosted', locale, undefined),
+});
+
+/**
+ * A counted sentence in `lang`: the form of `count`'s plural category (Intl.PluralRules), else
+ * `other`, given `numbers` as `lang` writes them (Intl.NumberFormat).
+ */
+export function countWords<N extends number[]>(
+  forms: Counted<{ [K in keyof N]: string }>,
+  lang: string,
+  count: number,
+  ...numbers: N
+): string {
+  const form = forms[pluralOf(lang, count)];
+  const written = numbers.map((n) => formatNumber(lang, n)) as { [K in keyof N]: string };
+  return (typeof form == 'function' ? form : forms.other)(...written);
 }
 
 /** What the component tells the shopper about a state, from the messages table. */
@@ -111,61 +146,3 @@ export interface ShopperText {
   /** Why Pay is disabled, shown under it; '' when the shopper can press it. */
   payHint: string;
 }
-
-/**
- * The result page's words (`<PaymentResult>`, `usePaymentResult`, `ServiceResult`): a table
- * of its own, so that a page with only the Pay button does not carry them. Each state has a
- * heading and a sentence saying what it means and what to do.
- */
-export const DEFAULT_RESULT_MESSAGES = {
-  /** The heading while the page waits for the shop's server to hear from the bank. */
-  waiting: 'Waiting for your bank to confirm…',
-  /** Under the waiting heading. */
-  waitingText: 'This usually takes a few seconds. Please keep this page open.',
-  /**
-   * The heading once the bank takes longer than `notHeardAfterMs` (a minute): ordinary for a
-   * payment the bank checks. The page keeps listening and changes by itself.
-   */
-  stillConfirming: 'Your bank is still confirming this payment',
-  /** Under the still-confirming heading, above the shop's own sentence (`pendingNotice`). */
-  stillConfirmingText:
-    'This can take a few minutes, sometimes longer. You can close this page: it doesn’t affect your payment. If you keep it open, it will update by itself.',
-  /** The heading once the bank has confirmed the payment. */
-  received: 'Payment received',
-  /** Under the received heading. */
-  receivedText: 'Thank you. Your bank has confirmed your payment.',
-  /** The heading when the bank did not complete the payment. */
-  notCompleted: 'Payment not completed',
-  /** Under the not-completed heading, above Try again. */
-  notCompletedText:
-    'Your bank didn’t complete the payment, so no money has been taken. You can try again.',
-  /**
-   * The heading when the bank reported the payment but it does not match the order (another
-   * amount or reference): money may have moved, so neither received nor not completed.
-   */
-  needsReview: 'We need to check this payment',
-  /** Under the needs-review heading, above the shop's own contact (`reviewContact`). */
-  needsReviewText:
-    'The shop will check it and be in touch. Please don’t pay again in the meantime.',
-  /** The action after a payment that was not completed (shown when the shop wires it). */
-  tryAgain: 'Try again',
-  /** The heading when nothing was heard within the wait (`stopListeningAfterMs`, 30 minutes). */
-  notHeard: 'We haven’t heard from your bank yet',
-  /** Under the not-heard heading, above Check again. */
-  notHeardText:
-    'Check your banking app. If the payment is there, there is nothing more to do: the shop will confirm it as soon as your bank tells it. If it isn’t there, no money has been taken.',
-  /** The action that waits again after nothing was heard. */
-  checkAgain: 'Check again',
-  /** The heading when the page has no payment to look for. */
-  notFound: 'We can’t find your payment',
-  /** Under the not-found heading. */
-  notFoundText:
-    'This page didn’t receive the details of a payment. If you paid, check your banking app or contact the shop.',
-};
-
-/** The result page's table. */
-export type PaymentResultMessages = typeof DEFAULT_RESULT_MESSAGES;
-
-/** The result page's defaults with a merchant's overrides (as resolveMessages takes them). */
-export const resolveResultMessages = (overrides: unknown): PaymentResultMessages =>
-  overrideWords(overrides, DEFAULT_RESULT_MESSAGES);

@@ -1,4 +1,7 @@
-import type { ServiceMessages, ShopperText } from './messages';
+import { formatNumber } from './intl';
+import { ENGLISH } from './locales/en/index';
+import type { ServiceMessages } from './catalogue';
+import type { ShopperText } from './messages';
 import type { SessionState } from './state';
 
 /** The session's methods a Pay step calls (a `PaymentSession` has them all). */
@@ -36,14 +39,27 @@ export interface PayStep {
 }
 
 /**
+ * The Pay button's text: the label, then the amount as `lang` writes it (`Pay £12.50`,
+ * `Talu £12.50`); with no amount yet, the label without its trailing £ ("Pay", never a dangling
+ * "Pay £"). servicepay/hosted's placeholder writes it so too.
+ */
+export const payButtonText = (payLabel: string, amount: number | undefined, lang: string) =>
+  amount === undefined
+    ? payLabel.replace(/\s*£\s*$/, '')
+    : // No maximum needed: a prepared amount has at most two decimals (validation.ts).
+      payLabel + formatNumber(lang, amount, true);
+
+/**
  * The Pay step for a state. `messages.payLabel` is the label before the amount (`<ServicePay>`'s
  * `payLabel` prop is put there), and `messages.payUnavailable` the hint while the merchant has
- * Pay switched off (its `disabledReason` prop). Pure: `action` is one of `actions`, not called.
+ * Pay switched off (its `disabledReason` prop); `lang` is the words' language (`languageOf`),
+ * which writes the amount. Pure: `action` is one of `actions`, not called.
  */
 export function payStep(
   state: SessionState,
   messages: ServiceMessages,
   actions: PayStepActions,
+  lang: string = ENGLISH,
 ): PayStep {
   const { prepared, status, problem } = state;
   const bank = state.selectedInstitution?.name ?? '';
@@ -91,12 +107,7 @@ export function payStep(
       ? said
       : failed
         ? messages.retry
-        : prepared
-          ? messages.payLabel +
-            // No maximum needed: a prepared amount has at most two decimals (validation.ts).
-            prepared.amount.toLocaleString('en-GB', { minimumFractionDigits: 2 })
-          : // No amount yet: "Pay", not a dangling "Pay £".
-            messages.payLabel.replace(/\s*£\s*$/, ''),
+        : payButtonText(messages.payLabel, prepared?.amount, lang),
     disabled: !!hint,
     busy,
     expanded,

@@ -27,4 +27,7 @@ export type {
   FinalPaymentStatus,
   Handoff,
   HandoffMessages,
+  HostedMessages,
+  Catalogue,
+  Counted,
 } from './index';

@@ -5,7 +5,7 @@
  * no page: the controller (./result) decides when each event happens and does the effects
  * around it (listening, callbacks), as the session's shell does around its reducer.
  */
-import type { PaymentResultMessages } from './messages';
+import type { PaymentResultMessages } from './catalogue';
 import type { FinalPaymentStatus, PaymentStatus } from './protocol';
 import type { PaymentIds } from './saved-payment';
 

@@ -8,7 +8,8 @@ import {
   useState,
 } from 'react';
 import type { ForwardRefExoticComponent, RefAttributes } from 'react';
-import type { ServiceDisplayProps, SessionOptions } from '../core/index';
+import { languageOf, payButtonText, resolveHostedMessages } from '../core/index';
+import type { Catalogue, ServiceDisplayProps, SessionOptions } from '../core/index';
 import { paymentKey } from '../core/payment-key';
 import { createLink } from './link';
 import type { HostedServicePayHandle, LinkCallbacks } from './link';
@@ -58,6 +59,14 @@ export interface HostedServicePayProps
   globalName?: string;
   /** Called with the merchantPaymentId each payment used, right after `payment_initiated`. */
   onPaymentInitiated?: (details: { merchantPaymentId: string }) => void;
+  /**
+   * The language of this wrapper's own words, a catalogue (`import cy from
+   * 'servicepay/locales/cy'`): the placeholder while the service's script loads and the
+   * sentence if it cannot, marked with its `lang`. The service's component keeps its own words:
+   * `title`, `label` and `payLabel` change those (docs/going-live.md).
+   * @default English (servicepay/locales/en)
+   */
+  locale?: Catalogue;
 }
 
 /** A layout effect in the browser (no effect runs on a server, and React 18 warns of this one there). */
@@ -128,27 +137,32 @@ export const ServicePay: ForwardRefExoticComponent<
   }, [link, error]);
 
   const amount = payment?.amount;
-  // The placeholder holds the place of the service's Pay step with spec 2.2's defaults, which
-  // the service's component shows: not this project's messages table (1 kB this entry need not
-  // carry), which only the reimplementation renders.
+  // The placeholder holds the place of the service's Pay step (its title, label and Pay label,
+  // as the props give them), in the catalogue's words: English's are spec 2.2's defaults, which
+  // the service's component shows. Only these are marked with the catalogue's `lang`: what the
+  // service's component draws is its own.
+  const words = resolveHostedMessages(props.locale);
+  const lang = languageOf(props.locale, 'hosted');
   return (
     <div className={className} data-servicepay-hosted={status}>
       {status == 'loading' && (
-        <div className="servicepay-placeholder" aria-busy="true">
-          <p>{title ?? 'Pay with your banking app'}</p>
-          <p>{label ?? 'Pay securely with your banking app'}</p>
+        <div className="servicepay-placeholder" aria-busy="true" lang={lang}>
+          <p>{title ?? words.title}</p>
+          <p>{label ?? words.label}</p>
           <button type="button" disabled>
-            {typeof amount == 'number'
-              ? (payLabel ?? 'Pay £') + amount.toLocaleString('en-GB', { minimumFractionDigits: 2 })
-              : 'Pay'}
+            {payButtonText(
+              payLabel ?? words.payLabel,
+              typeof amount == 'number' ? amount : undefined,
+              lang,
+            )}
           </button>
         </div>
       )}
       {status == 'error' && (
-        <div className="servicepay-placeholder">
-          <p role="alert">We couldn&apos;t load the payment options.</p>
+        <div className="servicepay-placeholder" lang={lang}>
+          <p role="alert">{words.loadFailed}</p>
           <button type="button" onClick={retry}>
-            Try again
+            {words.retry}
           </button>
         </div>
       )}

@@ -1,7 +1,7 @@
 'use client';
 import { useState } from 'react';
 import type { KeyboardEvent } from 'react';
-import { MAX_SHOWN_INSTITUTIONS as MAX } from '../core/index';
+import { countWords, MAX_SHOWN_INSTITUTIONS as MAX } from '../core/index';
 import type { Institution, ServiceMessages } from '../core/index';
 
 /** Above this many banks a search field is shown (docs/design.md). */
@@ -20,6 +20,10 @@ const initials = (name: string) =>
 export interface BankListProps {
   institutions: readonly Institution[];
   messages: ServiceMessages;
+  /** The words' language (`languageOf`): how the line under the list counts and writes numbers. */
+  lang: string;
+  /** The live line's `aria-live` while the words change language (useQuietSwitch). */
+  quiet: 'off' | undefined;
   /** Class names: the service class (unless unstyled) and the utility classes. */
   cx: (service: string, utility?: string) => string | undefined;
   /** False while a payment is being opened or Pay is disabled: the banks do nothing. */
@@ -37,7 +41,7 @@ export interface BankListProps {
  * decorative, and the initials are drawn by CSS.
  */
 export function BankList(props: BankListProps) {
-  const { institutions, onChoose, cx, choosable, initiatingId, messages } = props;
+  const { institutions, onChoose, cx, choosable, initiatingId, messages, lang, quiet } = props;
   const [query, setQuery] = useState('');
   const [active, setActive] = useState<string>();
   // Logos that failed to load: their banks show the initials instead (no broken-image glyph).
@@ -56,7 +60,8 @@ export function BankList(props: BankListProps) {
     ? institutions.length
       ? messages.noMatch(query)
       : messages.noBanks
-    : matches.length > MAX && messages.moreBanks(MAX, matches.length);
+    : matches.length > MAX &&
+      countWords(messages.moreBanks, lang, matches.length, MAX, matches.length);
 
   function move(event: KeyboardEvent<HTMLElement>) {
     // The banks that can take focus: the focused bank's tabindex stays 0, so the list is one
@@ -161,7 +166,7 @@ export function BankList(props: BankListProps) {
       </ul>
       {hint && (
         // Polite: a search's result (no match, or more matches than shown) is announced.
-        <p className={cx('service-hint')} role="status">
+        <p className={cx('service-hint')} role="status" aria-live={quiet}>
           {hint}
         </p>
       )}

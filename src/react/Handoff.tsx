@@ -2,15 +2,17 @@
 import { useEffect, useInsertionEffect, useRef, useState } from 'react';
 import {
   isLoopbackUrl,
+  languageOf,
   resolveHandoffMessages,
   resolveResultMessages,
   resultText,
 } from '../core/index';
-import type { Handoff, PaymentResultOutcome } from '../core/index';
+import type { Catalogue, Handoff, PaymentResultOutcome } from '../core/index';
 import handoffCss from '../styles/handoff.css?raw';
 import { ResultIcon } from './ResultIcon';
 import { injectStylesheet } from './styles';
 import { useResultController } from './usePaymentResult';
+import { useQuietSwitch } from './useQuietSwitch';
 
 export interface HandoffPanelProps {
   handoff: Handoff;
@@ -18,6 +20,8 @@ export interface HandoffPanelProps {
   statusUrl: string;
   /** The merchant's raw `messages` option: resolve with resolveHandoffMessages and resolveResultMessages. */
   messages?: unknown;
+  /** The component's catalogue (`locale`): its `handoff` and `result` words. */
+  locale?: Catalogue;
   /** Class names: as ServicePayView's `cx` (service class unless unstyled, then utility classes). */
   cx: (service: string, utility?: string) => string | undefined;
   /** disableVolumeStyling: inject no stylesheet. */
@@ -77,8 +81,11 @@ export function HandoffPanel(props: HandoffPanelProps) {
   // The panel waits for the phone: a bank still confirming looks the same here, with the code
   // still there to scan and Continue on this computer, until the outcome or the horizon.
   const state = result.state === 'still-confirming' ? 'waiting' : result.state;
-  const messages = resolveHandoffMessages(props.messages);
-  const results = resolveResultMessages(props.messages);
+  const messages = resolveHandoffMessages(props.messages, props.locale);
+  const results = resolveResultMessages(props.messages, props.locale);
+  // The panel's words are its own screen of the catalogue: marked with its language.
+  const lang = languageOf(props.locale, 'handoff');
+  const quiet = useQuietSwitch(lang);
   const words = resultText(state, results);
   const headingRef = useRef<HTMLHeadingElement>(null);
   const shown = useRef<string>(undefined);
@@ -152,6 +159,7 @@ export function HandoffPanel(props: HandoffPanelProps) {
     <section
       className={cx('service-handoff', 'flex flex-col items-center gap-3')}
       data-state={state}
+      lang={lang}
       aria-labelledby={headingId}
     >
       {review && <ResultIcon state={state} className={cx('service-handoff-icon')} />}
@@ -178,7 +186,7 @@ export function HandoffPanel(props: HandoffPanelProps) {
         </svg>
       )}
       {scanning && <p className={cx('service-handoff-text')}>{messages.handoffText(bank)}</p>}
-      <p className={cx('service-handoff-status')} role="status">
+      <p className={cx('service-handoff-status')} role="status" aria-live={quiet}>
         {waiting ? messages.handoffWaiting : words.text}
       </p>
       {contact && <p className={cx('service-handoff-contact')}>{contact}</p>}

@@ -1,12 +1,13 @@
 'use client';
 import { useEffect, useId, useInsertionEffect, useRef } from 'react';
 import type { ReactNode } from 'react';
-import { resolveResultMessages, resultText } from '../core/index';
+import { languageOf, resolveResultMessages, resultText } from '../core/index';
 import resultCss from '../styles/result.css?raw';
 import themeCss from '../styles/theme.css?raw';
 import { ResultIcon } from './ResultIcon';
 import { injectStylesheet } from './styles';
 import { useResultController } from './usePaymentResult';
+import { useQuietSwitch } from './useQuietSwitch';
 import type { ResultControllerProp, UsePaymentResultOptions } from './usePaymentResult';
 
 /** The options of the rendered result, shared with `ServiceResult` (no React type in them). */
@@ -56,7 +57,9 @@ export function PaymentResult(props: PaymentResultProps & ResultControllerProp) 
   const contact = typeof props.reviewContact == 'string' && props.reviewContact;
   const notice = typeof props.pendingNotice == 'string' && props.pendingNotice;
   const [controller, { state }] = useResultController(props);
-  const messages = resolveResultMessages(props.messages);
+  const messages = resolveResultMessages(props.messages, props.locale);
+  const lang = languageOf(props.locale, 'result');
+  const quiet = useQuietSwitch(lang);
   const { heading, text } = resultText(state, messages);
   const id = (props.idPrefix ?? '') + useId();
   const headingRef = useRef<HTMLHeadingElement>(null);
@@ -86,13 +89,14 @@ export function PaymentResult(props: PaymentResultProps & ResultControllerProp) 
     <section
       className={[plain ? '' : 'service-result', className].join(' ').trim() || undefined}
       data-state={state}
+      lang={lang}
       aria-labelledby={id}
     >
       <ResultIcon state={state} className={cx('icon')} />
       <Heading id={id} ref={headingRef} className={cx('heading')} tabIndex={-1}>
         {heading}
       </Heading>
-      <p className={cx('text')} role="status">
+      <p className={cx('text')} role="status" aria-live={quiet}>
         {text}
       </p>
       {(state === 'still-confirming' || state === 'not-heard') && notice && (

@@ -2,12 +2,13 @@
 import { useEffect, useId, useImperativeHandle, useInsertionEffect, useRef } from 'react';
 import type { Ref } from 'react';
 import type { ServiceDisplayProps } from '../core/index';
-import { payStep, resolveMessages } from '../core/index';
+import { languageOf, payStep, resolveMessages } from '../core/index';
 import { BankList } from './BankList';
 import serviceCss from '../styles/service.css?raw';
 import themeCss from '../styles/theme.css?raw';
 import tailwindCss from '../styles/tailwind.css?raw';
 import { cspWatch, injectStylesheet } from './styles';
+import { useQuietSwitch } from './useQuietSwitch';
 import { pick, useSession } from './useServicePayment';
 import type { ServicePayHandle, SessionProp, UseServicePaymentOptions } from './useServicePayment';
 import type { ServicePayExtrasProps } from './extras-contract';
@@ -55,12 +56,16 @@ export function ServicePayView(props: ViewProps) {
   } = props;
   const id = (props.idPrefix ?? '') + useId();
   const [session, state] = useSession(extras ? extras.options(props) : props);
-  const messages = resolveMessages(props.messages);
+  // The catalogue's words (English without one), the merchant's `messages` on top, then the
+  // props that name a word. `lang` marks them (WCAG 3.1.2) and writes the amount.
+  const messages = resolveMessages(props.messages, props.locale);
+  const lang = languageOf(props.locale, 'pay');
+  const quiet = useQuietSwitch(lang);
   if (typeof props.disabledReason == 'string') messages.payUnavailable = props.disabledReason;
   if (typeof props.payLabel == 'string') messages.payLabel = props.payLabel;
   const { title = messages.title, label = messages.label } = props;
   const { status, selectedInstitution: chosen, institutions } = state;
-  const pay = payStep(state, messages, session);
+  const pay = payStep(state, messages, session, lang);
   const payButton = useRef<HTMLButtonElement>(null);
   const step = useRef<HTMLElement>(null);
   const stepHeading = useRef<HTMLHeadingElement>(null);
@@ -129,7 +134,19 @@ export function ServicePayView(props: ViewProps) {
   // module both imported would move to a chunk of its own, and the root entry would grow).
   // Focus is moved through the refs held here (payButton, stepHeading), never found by a DOM
   // walk.
-  const context = { session, state, props, messages, cx, id, BankList, payButton, stepHeading };
+  const context = {
+    session,
+    state,
+    props,
+    messages,
+    lang,
+    quiet,
+    cx,
+    id,
+    BankList,
+    payButton,
+    stepHeading,
+  };
 
   const close = () => {
     session.closeInstitutionSelection();
@@ -140,6 +157,7 @@ export function ServicePayView(props: ViewProps) {
     <div
       className={cx('service-root', 'flex flex-col gap-3', className)}
       data-state={status}
+      lang={lang}
       role="group"
       aria-labelledby={id}
       onKeyDown={(event) => {
@@ -173,10 +191,10 @@ export function ServicePayView(props: ViewProps) {
           {hint}
         </p>
       )}
-      <p className={cx('service-status')} role="status">
+      <p className={cx('service-status')} role="status" aria-live={quiet}>
         {pay.status}
       </p>
-      <p className={cx('service-error')} role="alert">
+      <p className={cx('service-error')} role="alert" aria-live={quiet}>
         {pay.error}
       </p>
       {shown && (
@@ -214,6 +232,8 @@ export function ServicePayView(props: ViewProps) {
             <BankList
               institutions={institutions}
               messages={messages}
+              lang={lang}
+              quiet={quiet}
               cx={cx}
               choosable={state.payButtonEnabled && !initiating}
               initiatingId={initiating ? chosen?.id : undefined}

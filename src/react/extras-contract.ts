@@ -1,4 +1,5 @@
 import type {
+  Catalogue,
   Handoff,
   PaymentResultOutcome,
   PaymentSession,
@@ -58,6 +59,7 @@ export interface ExtrasProps extends ServicePayExtrasProps {
   openUrl?: SessionOptions['openUrl'];
   handoff?: boolean;
   messages?: unknown;
+  locale?: Catalogue;
   disableVolumeStyling?: boolean;
   nonce?: string;
 }
@@ -71,6 +73,10 @@ export interface ExtrasContext {
   props: ExtrasProps;
   /** The component's words (resolved). */
   messages: ServiceMessages;
+  /** Their language (`languageOf`), the component's `lang`. */
+  lang: string;
+  /** `aria-live` for live regions while the words change language (useQuietSwitch). */
+  quiet: 'off' | undefined;
   cx: (service: string, utility?: string) => string | undefined;
   /** The component's id, unique in the page: the prefix of the extras' element ids. */
   id: string;

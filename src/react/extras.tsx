@@ -8,7 +8,7 @@ import {
 } from '../core/index';
 import type { Institution, SessionWiring } from '../core/index';
 
-// The opt-in extras of the component, in a chunk of their own (./load-extras): the desktop
+// The opt-in extras of the component, an entry of their own (servicepay/extras): the desktop
 // handoff panel and, at the top of the bank step, the remembered bank and the merchant's
 // featured banks. Their contract with the component: ./extras-contract.
 import handoffCss from '../styles/handoff.css?raw';
@@ -73,6 +73,7 @@ export function Extras(context: ExtrasContext & { step?: boolean }) {
       handoff={handoff}
       statusUrl={props.statusUrl!}
       messages={props.messages}
+      locale={props.locale}
       cx={cx}
       plain={props.disableVolumeStyling}
       nonce={props.nonce}
@@ -114,8 +115,9 @@ function forgetRemembered(): void {
  * (`featuredInstitutions`). Each is a list of its own, one Tab stop each, drawn as the full
  * list's banks are (BankList); the search below still covers every bank.
  */
-function StepExtras({ session, state, messages, cx, props, BankList, stepHeading }: ExtrasContext) {
-  const words = resolveHandoffMessages(props.messages);
+function StepExtras(context: ExtrasContext) {
+  const { session, state, messages, lang, quiet, cx, props, BankList, stepHeading } = context;
+  const words = resolveHandoffMessages(props.messages, props.locale);
   // The extras' stylesheet (the handoff panel's file) holds the step's few rules too.
   useInsertionEffect(() => {
     if (!props.disableVolumeStyling) injectStylesheet('handoff', handoffCss, props.nonce);
@@ -151,6 +153,8 @@ function StepExtras({ session, state, messages, cx, props, BankList, stepHeading
         institutions={banks}
         // The list's accessible name is `messages.banks`: here the group's.
         messages={{ ...messages, banks: label }}
+        lang={lang}
+        quiet={quiet}
         cx={cx}
         choosable={state.payButtonEnabled && state.status !== 'initiating'}
         initiatingId={state.status === 'initiating' ? state.selectedInstitution?.id : undefined}
@@ -177,7 +181,7 @@ function StepExtras({ session, state, messages, cx, props, BankList, stepHeading
         </button>
       )}
       {featured.length > 0 && list(featured, words.featured)}
-      <p className={cx('service-status')} role="status">
+      <p className={cx('service-status')} role="status" aria-live={quiet}>
         {forgotten && !last ? words.bankForgotten : ''}
       </p>
       {(last || featured.length > 0) && (

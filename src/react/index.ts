@@ -2,7 +2,6 @@
 // validation and types from here as plain values. The component and the hook come from
 // ./client, which opens with 'use client' and is built as a file of its own that keeps it.
 export { ServicePay, useServicePayment, PaymentResult, usePaymentResult } from './client';
-export { DEFAULT_TITLE, DEFAULT_LABEL, DEFAULT_PAY_LABEL } from './defaults';
 export type { ServicePayProps } from './ServicePay';
 export type {
   ServicePayHandle,
@@ -24,6 +23,9 @@ export {
   MAX_METADATA_LENGTH,
   DEFAULT_MESSAGES,
   DEFAULT_RESULT_MESSAGES,
+  DEFAULT_TITLE,
+  DEFAULT_LABEL,
+  DEFAULT_PAY_LABEL,
   NOT_HEARD_AFTER_MS,
   STOP_LISTENING_AFTER_MS,
   SAVED_PAYMENT_KEY,

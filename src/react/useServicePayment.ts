@@ -1,10 +1,17 @@
 'use client';
 import { useMemo } from 'react';
-import { createPaymentSession, payStep, resolveMessages, shopperText } from '../core/index';
+import {
+  createPaymentSession,
+  languageOf,
+  payStep,
+  resolveMessages,
+  shopperText,
+} from '../core/index';
 import type { ServicePayExtras } from './extras-contract';
 import { useController } from './useController';
 import type { MadeElsewhere } from './useController';
 import type {
+  Catalogue,
   Handoff,
   PaymentArgs,
   PayStep,
@@ -17,8 +24,15 @@ import type {
 
 export interface UseServicePaymentOptions extends SessionOptions {
   /**
-   * The shopper's words, to translate or reword any of them (see docs/messages.md). Partial:
-   * what is left out keeps its English default.
+   * The shopper's language: a catalogue (`import cy from 'servicepay/locales/cy'`, or your own,
+   * docs/languages.md). Every word, the handoff panel's too, is in it, marked with its `lang`;
+   * numbers are written as it writes them. Change it at any time: the words change in place.
+   * @default English (servicepay/locales/en)
+   */
+  locale?: Catalogue;
+  /**
+   * The shopper's words, to reword any of them over the catalogue's (see docs/languages.md).
+   * Partial: what is left out keeps the catalogue's words.
    */
   messages?: ServiceMessagesOption;
   /**
@@ -55,6 +69,11 @@ export interface ServicePayHandle {
 }
 
 export interface ServicePaymentApi extends SessionState, ServicePayHandle {
+  /**
+   * The language of `text` and `payStep` (the catalogue's tag, `'en-GB'` without one): put it
+   * on your markup's root as `lang` (WCAG 3.1.2).
+   */
+  lang: string;
   /**
    * What to tell the shopper about the current state, from the messages table: never the
    * developer's text of `error`.
@@ -119,16 +138,18 @@ export function useSession(
  * own UI.
  */
 export function useServicePayment(options: UseServicePaymentOptions): ServicePaymentApi {
-  const { extras, messages } = options;
+  const { extras, messages, locale } = options;
   // With `extras` and `statusUrl`, a desktop hands the bank's address to the shopper's phone:
   // the session's handoff region (`handoff`), which the merchant draws as <ServicePay> does.
   const [session, state] = useSession(extras ? extras.options(options) : options);
   return useMemo(() => {
-    const words = resolveMessages(messages);
+    const words = resolveMessages(messages, locale);
+    const lang = languageOf(locale, 'pay');
     return {
       ...state,
+      lang,
       text: shopperText(state, words),
-      payStep: payStep(state, words, session),
+      payStep: payStep(state, words, session, lang),
       ...pick(
         session,
         'createPayment',
@@ -140,5 +161,5 @@ export function useServicePayment(options: UseServicePaymentOptions): ServicePay
         'continueHere',
       ),
     };
-  }, [state, session, messages]);
+  }, [state, session, messages, locale]);
 }

@@ -3,7 +3,7 @@
 // `Service-extras-<version>.min.js`, loaded with a <script> element the first time a page's
 // options ask for them. That file renders with this script's Preact (standalone.ts hands it
 // over as `Service.runtime`), so the extras are part of the same component tree.
-import type { Extras } from '../react/load-extras';
+import type { ServicePayExtras as Extras } from '../react/extras-contract';
 import { scriptNonce } from './host';
 import { setScriptAddress } from './script-backend';
 

@@ -2,18 +2,26 @@
 import { createElement } from 'preact';
 import type { ComponentType } from 'preact';
 import { createPaymentResult } from '../core/index';
-import type { PaymentIds, PaymentResultState } from '../core/index';
+import type { Catalogue, PaymentIds, PaymentResultState } from '../core/index';
 import { PaymentResult } from '../react/PaymentResult';
 import type { PaymentResultViewOptions } from '../react/PaymentResult';
 import type { ResultControllerProp } from '../react/usePaymentResult';
 import { copyOptions, createHost } from './host';
+import { RESULT_WORDS, localeOption } from './locales';
+import type { ShippedLocale } from './locales';
 
 /**
  * Options of `new ServiceResult(options)`: those of `<PaymentResult>` (`statusUrl`,
  * `onResult`, `onTryAgain`, `reviewContact`, `pendingNotice`, `messages`, `notHeardAfterMs`,
  * `stopListeningAfterMs`, `headingLevel`, ...), read once.
  */
-export interface ServiceResultOptions extends PaymentResultViewOptions {
+export interface ServiceResultOptions extends Omit<PaymentResultViewOptions, 'locale'> {
+  /**
+   * The shopper's language: `'cy'` (Welsh) or `'en'` (English), which this script carries, or a
+   * catalogue object for another (docs/languages.md). Read once.
+   * @default 'en'
+   */
+  locale?: ShippedLocale | Catalogue;
   /**
    * CSP nonce for the injected `<style>` element.
    * @default in the standalone script, the `nonce` of its own `<script>` element
@@ -22,7 +30,9 @@ export interface ServiceResultOptions extends PaymentResultViewOptions {
 }
 
 /** The view without `children` (React's children type is not Preact's; none are passed). */
-const View = PaymentResult as unknown as ComponentType<ServiceResultOptions & ResultControllerProp>;
+const View = PaymentResult as unknown as ComponentType<
+  PaymentResultViewOptions & ResultControllerProp
+>;
 
 /** Numbers the instances, whose element ids must differ (Preact's useId restarts per root). */
 let instances = 0;
@@ -56,6 +66,8 @@ export class ServiceResult {
     // Not an object (or one whose getters throw): refused below as a missing statusUrl.
     const props = copyOptions<ServiceResultOptions>(options);
     const controller = createPaymentResult(props);
+    // The page's language, by name or as a catalogue: the result page's words (./locales).
+    const locale = localeOption(props.locale, RESULT_WORDS) as Catalogue | undefined;
     const idPrefix = `spr${++instances}-`;
     const host = createHost();
 
@@ -66,7 +78,7 @@ export class ServiceResult {
     });
 
     this.injectComponent = (elementId) => {
-      host.inject(elementId, createElement(View, { ...props, controller, idPrefix }));
+      host.inject(elementId, createElement(View, { ...props, locale, controller, idPrefix }));
     };
 
     this.destroy = host.remove;

@@ -1,13 +1,15 @@
 // Preact-only code: the class renders with Preact's own `render`, not react-dom's API.
 import { createElement } from 'preact';
 import { createPaymentSession } from '../core/index';
-import type { PaymentArgs } from '../core/index';
+import type { Catalogue, PaymentArgs } from '../core/index';
 import { ServicePayView } from '../react/ServicePayView';
 import type { ServicePayProps } from '../react/ServicePayView';
 import type { ServicePayExtras } from '../react/extras-contract';
-import { loadExtras } from '../react/load-extras';
 import { pick } from '../react/useServicePayment';
 import { copyOptions, createHost } from './host';
+import { loadExtras } from './load-extras';
+import { PAY_WORDS, localeOption } from './locales';
+import type { ShippedLocale } from './locales';
 import { scriptBackend } from './script-backend';
 
 /**
@@ -17,7 +19,17 @@ import { scriptBackend } from './script-backend';
  * `generateMerchantPaymentId`, `onPaymentInitiated`, `disabledReason`, `className`, `nonce`.
  * They are read once, by the constructor.
  */
-export interface ServiceOptions extends Omit<ServicePayProps, 'payment' | 'nonce' | 'extras'> {
+export interface ServiceOptions extends Omit<
+  ServicePayProps,
+  'payment' | 'nonce' | 'extras' | 'locale'
+> {
+  /**
+   * The shopper's language: `'cy'` (Welsh) or `'en'` (English), which this script carries, or a
+   * catalogue object for another (docs/languages.md). Every word is in it, marked with its
+   * `lang`. Read once, as the other options.
+   * @default 'en'
+   */
+  locale?: ShippedLocale | Catalogue;
   /**
    * CSP nonce for the component's injected `<style>` elements.
    * @default in the standalone script, the `nonce` of its own `<script>` element
@@ -103,7 +115,10 @@ export class Service {
     });
 
     let extras: ServicePayExtras | undefined;
-    const view = () => createElement(ServicePayView, { ...props, extras, session, idPrefix });
+    // The page's language, by name or as a catalogue: the words this script draws (./locales).
+    const locale = localeOption(props.locale, PAY_WORDS) as Catalogue | undefined;
+    const view = () =>
+      createElement(ServicePayView, { ...props, locale, extras, session, idPrefix });
     // The opt-in extras (the handoff, the remembered and featured banks) are loaded when the
     // options ask for them (a chunk, or in the standalone script a second file beside it),
     // then drawn where the component is, keeping its state. Without them it works as before.

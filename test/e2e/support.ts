@@ -19,12 +19,13 @@ export type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 export const FAST_RETRY = { initialDelayMs: 20, factor: 2, maxDelayMs: 200, maxAttempts: 50 };
 
 /**
- * The example checkout and a sandbox that sends it webhooks and returns shoppers to it;
- * `sandboxOptions` adds to (or overrides) the sandbox's.
+ * The example checkout and a sandbox that sends it webhooks and returns shoppers to it (to its
+ * React return page, or with `plain` to the plain one, as a shop whose pages are plain sets
+ * it); `sandboxOptions` adds to (or overrides) the sandbox's, the rest to the checkout's.
  */
 export async function startCheckoutWithSandbox(
   sandboxOptions: SandboxOptions = {},
-  checkoutOptions: CheckoutOptions = {},
+  { plain = false, ...checkoutOptions }: CheckoutOptions & { plain?: boolean } = {},
 ): Promise<{
   checkout: Checkout;
   sandbox: Sandbox;
@@ -34,7 +35,7 @@ export async function startCheckoutWithSandbox(
   const sandbox = await startSandbox({
     port: 0,
     webhookUrl: checkout.webhookUrl,
-    webCallbackUrl: checkout.returnUrl,
+    webCallbackUrl: plain ? checkout.scriptTagReturnUrl : checkout.returnUrl,
     mobileCallbackUrl: `${checkout.returnUrl}?app=mobile`,
     applications: { [SANDBOX_APPLICATION_ID]: { merchantName: checkout.merchantName } },
     retry: FAST_RETRY,

@@ -42,8 +42,9 @@ describe.each(RENDERERS)('$name with a transport answering 100,000 banks', (rend
 
       expect(tiles()).toHaveLength(200);
       expect(tiles().slice(0, 2)).toEqual(['Bank 1', 'Bank 2']);
-      const hint = 'Showing 200 of 100000 banks. Type your bank’s name to find it.';
-      expect(hint).toBe(DEFAULT_MESSAGES.moreBanks(200, 100_000));
+      // The numbers as English writes them (Intl.NumberFormat), the plural form of the total.
+      const hint = 'Showing 200 of 100,000 banks. Type your bank’s name to find it.';
+      expect(hint).toBe(DEFAULT_MESSAGES.moreBanks.other('200', '100,000'));
       expect(announced(hint)).toBe(true);
 
       // Once, with the spec's error object: where (fetchInstitutions), the count and the bounds.
@@ -87,7 +88,7 @@ describe('<ServicePay> with a transport answering 100,000 banks', () => {
     await user.type(await screen.findByRole('searchbox'), 'bank 7');
     expect(tiles()).toHaveLength(200);
     expect(tiles().slice(0, 3)).toEqual(['Bank 7', 'Bank 70', 'Bank 71']);
-    expect(announced('Showing 200 of 11111 banks. Type your bank’s name to find it.')).toBe(true);
+    expect(announced('Showing 200 of 11,111 banks. Type your bank’s name to find it.')).toBe(true);
   });
 });
 

@@ -42,6 +42,8 @@ const ATTRIBUTES = new Set([
   'class',
   'data-state',
   'data-initials',
+  'lang',
+  'aria-live',
   'role',
   'aria-labelledby',
   'aria-expanded',

@@ -17,6 +17,7 @@ import type {
 // @ts-expect-error renamed outright (CHANGELOG): no alias under the old name
 import type { PaymentOutcome } from '../../src/react/index';
 import { ServiceEvent, createPaymentSession } from '../../src/core/index';
+import cy from 'servicepay/locales/cy';
 import { APP_ID } from '../helpers/merchant';
 
 const applicationId = APP_ID;
@@ -104,3 +105,18 @@ export const textHorizon = <PaymentResult statusUrl="/s" stopListeningAfterMs="3
 export const stillConfirming: PaymentResultState = 'still-confirming';
 // @ts-expect-error a state's name, exactly
 export const pendingState: PaymentResultState = 'pending';
+
+// The shopper's language (issue 49): `locale` is a catalogue, never a tag (the React entries
+// import the language they show; only the plain page's scripts carry languages by name).
+export const welsh = (
+  <>
+    <ServicePay environment="SANDBOX" applicationId={applicationId} locale={cy} />
+    <PaymentResult statusUrl="/s" locale={cy} />
+  </>
+);
+export const tagged = (
+  // @ts-expect-error a catalogue, not its tag
+  <ServicePay environment="SANDBOX" applicationId={applicationId} locale="cy" />
+);
+// @ts-expect-error a catalogue, whole: a screen alone is not one
+export const screenOnly = <PaymentResult statusUrl="/s" locale={cy.result} />;

@@ -107,7 +107,7 @@ describe('Service', () => {
   });
 
   describe('renders the same markup as <ServicePay> with the same options', () => {
-    const scenarios: [string, Partial<ServiceOptions>][] = [
+    const scenarios: [string, Partial<Omit<ServiceOptions, 'locale'>>][] = [
       ['the defaults', {}],
       [
         'its own texts, a class and no service styling',

@@ -1,6 +1,12 @@
 // Type tests, checked by `npm run typecheck` (tsc): every `@ts-expect-error` must be an error,
 // so a wrong option key or value that starts compiling fails the build.
-import { Service, ServiceEvent, ServiceInjectionError } from '../../src/vanilla/index';
+import {
+  Service,
+  ServiceEvent,
+  ServiceInjectionError,
+  ServiceResult,
+} from '../../src/vanilla/index';
+import cy from 'servicepay/locales/cy';
 import type { ServiceError, ServiceEventName, ServiceOptions } from '../../src/vanilla/index';
 import { APP_ID } from '../helpers/merchant';
 
@@ -55,3 +61,14 @@ service.toggleButton('yes');
 service.merchantPaymentId = 'x';
 
 export const options: ServiceOptions = { environment: 'LIVE', applicationId };
+
+// The plain page's languages (issue 49): the two the scripts carry by name, or a catalogue.
+export const welsh = new Service({ environment: 'SANDBOX', applicationId, locale: 'cy' });
+export const french = new Service({
+  environment: 'SANDBOX',
+  applicationId,
+  locale: { ...cy, lang: 'fr' },
+});
+// @ts-expect-error a name the scripts do not carry: pass a catalogue object instead
+export const unknown = new Service({ environment: 'SANDBOX', applicationId, locale: 'fr' });
+export const result = new ServiceResult({ statusUrl: '/s', locale: 'en' });
