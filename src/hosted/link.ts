@@ -7,6 +7,7 @@
 import { nextPaymentId, randomId, warnPaymentId } from '../core/merchant-payment-id';
 import { MESSAGE_PREFIX as PREFIX } from '../core/protocol';
 import type { PaymentArgs, ServiceError, ServiceEventName } from '../core/index';
+import { withFix } from './advice';
 import type { ServiceConstructor, ServiceInstance, ServiceOptions } from './types';
 
 /** The merchant's callbacks, read when called (new inline functions need no new instance). */
@@ -133,7 +134,10 @@ export function createLink(callbacks: () => LinkCallbacks): Link {
       // The service finds its element by id: only if that is the one rendered here.
       if (document.getElementById(id) != element) {
         report(
-          `${PREFIX}another element in the page has the id of <ServicePay>'s own element (${id}), or that element is not in the document: the service's component is not injected, so that it cannot be drawn inside content it does not own`,
+          withFix(
+            `${PREFIX}another element in the page has the id of <ServicePay>'s own element (${id}), or that element is not in the document: the service's component is not injected`,
+            'foreignElement',
+          ),
           'fetchInstitutions',
         );
         return () => {};

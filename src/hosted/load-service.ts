@@ -4,6 +4,7 @@
  * touches `document` only when called, so importing it on a server is safe.
  */
 import { MESSAGE_PREFIX as PREFIX } from '../core/protocol';
+import { withFix } from './advice';
 import type { ServiceConstructor } from './types';
 
 /** Options of {@link loadService}. Read from the object's own properties only. */
@@ -92,19 +93,20 @@ function refused(src: string, integrity: string | undefined): string {
   if (status == undefined) {
     return integrity
       ? 'the request failed, or its content did not match integrity'
-      : 'the request failed (network or server): check the address';
+      : withFix('the request failed (network or server)', 'address');
   }
-  if (status >= 400) {
-    return `the script host answered ${status}: check the address (the versioned Service-<version>.min.js from the service's onboarding)`;
-  }
+  if (status >= 400) return withFix(`the script host answered ${status}`, 'versionedAddress');
   if (status) {
     return integrity
-      ? `its content did not match integrity (${integrity}): the file at this address is not the one the hash was made for; check that the hash is this version's`
-      : `it answered ${status}, but the browser did not run it: check the Content-Type the host sends (text/javascript)`;
+      ? withFix(`its content did not match integrity (${integrity})`, 'hash')
+      : withFix(`it answered ${status}, but the browser did not run it`, 'contentType');
   }
   return integrity
-    ? 'the script host did not answer, or refused the CORS request that integrity needs (no Access-Control-Allow-Origin): check the address, that the host is up, and its CORS headers'
-    : "the script host did not answer, or answered an error status (the browser hides which from the page for another origin's script loaded without integrity): check the address and that the host is up";
+    ? withFix(
+        'the script host did not answer, or refused the CORS request that integrity needs',
+        'cors',
+      )
+    : withFix('the script host did not answer, or answered an error status', 'hostUp');
 }
 
 /**
@@ -120,12 +122,7 @@ export function loadService(
   const { integrity, nonce, globalName = 'Service', timeoutMs = 10_000 } = ownOptions(options);
   // JavaScript callers may pass nothing: never a request to "undefined" beside the page.
   if (typeof src != 'string' || !src) {
-    return Promise.reject(
-      new ServiceScriptError(
-        String(src),
-        "no address: pass the versioned Service-<version>.min.js address from the service's onboarding",
-      ),
-    );
+    return Promise.reject(new ServiceScriptError(String(src), withFix('no address', 'noAddress')));
   }
   if (typeof document == 'undefined') {
     return Promise.reject(
@@ -136,7 +133,10 @@ export function loadService(
     return Promise.reject(
       new ServiceScriptError(
         src,
-        `globalName ${JSON.stringify(globalName)} is not a name the script can define its constructor under: give the identifier it uses (a white-label build's), or leave globalName out for 'Service'`,
+        withFix(
+          `globalName ${JSON.stringify(globalName)} is not a name the script can define its constructor under`,
+          'globalName',
+        ),
       ),
     );
   }
@@ -150,8 +150,14 @@ export function loadService(
       new ServiceScriptError(
         src,
         made.integrity
-          ? `it is already loaded (or loading) with another integrity (${made.integrity}), not ${integrity}: give every load of this address the same integrity`
-          : `it is already loaded (or loading) without integrity, so ${integrity} cannot be checked: give integrity to every load of this address (loadService, useServiceScript, <ServicePay>), the first one included`,
+          ? withFix(
+              `it is already loaded (or loading) with another integrity (${made.integrity}), not ${integrity}`,
+              'sameIntegrity',
+            )
+          : withFix(
+              `it is already loaded (or loading) without integrity, so ${integrity} cannot be checked`,
+              'integrityEverywhere',
+            ),
       ),
     );
   }
@@ -160,7 +166,10 @@ export function loadService(
     let blocked = '';
     const onViolation = (event: SecurityPolicyViolationEvent) => {
       if (event.blockedURI == script.src) {
-        blocked = `blocked by the page's Content-Security-Policy (${event.effectiveDirective}): allow it there`;
+        blocked = withFix(
+          `blocked by the page's Content-Security-Policy (${event.effectiveDirective})`,
+          'allowInCsp',
+        );
       }
     };
     const settle = (cause?: string) => {
@@ -175,12 +184,15 @@ export function loadService(
         new ServiceScriptError(
           src,
           cause ??
-            `it loaded but defined no window.${globalName} constructor: check the address (the versioned Service-<version>.min.js from the service's onboarding) and globalName`,
+            withFix(
+              `it loaded but defined no window.${globalName} constructor`,
+              'addressAndGlobal',
+            ),
         ),
       );
     };
     const timer = setTimeout(
-      () => settle(`no answer within ${timeoutMs} ms: check the address and the network`),
+      () => settle(withFix(`no answer within ${timeoutMs} ms`, 'addressAndNetwork')),
       timeoutMs,
     );
     addEventListener('securitypolicyviolation', onViolation);

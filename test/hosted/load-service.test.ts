@@ -2,7 +2,7 @@
 // never fetches it: the test plays the browser, defining the constructor and firing the tag's
 // load or error event. What the page sees: the tags, the constructor, the errors. A real
 // browser's requests, integrity checks, CSP and resource timing: test/e2e/hosted.test.ts.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadService, ServiceScriptError } from '../../src/hosted/index';
 
 /** A fresh address per test: the loader remembers each address's load for the whole page. */
@@ -175,5 +175,28 @@ describe('loadService', () => {
       "servicepay: could not load the service's script from undefined: no address: pass the versioned Service-<version>.min.js address from the service's onboarding",
     );
     expect(document.head.querySelectorAll('script')).toHaveLength(0);
+  });
+  it('in a production build names the cause and its values, without the fix (docs/going-live.md has it)', async () => {
+    vi.stubEnv('NODE_ENV', 'production');
+    try {
+      const src = address();
+      const first = loadService(src);
+      loaded(src);
+      await first;
+      expect(await outcome(loadService(src, { integrity: 'sha384-abc' }))).toBe(
+        `servicepay: could not load the service's script from ${src}: it is already loaded (or loading) without integrity, so sha384-abc cannot be checked`,
+      );
+      const other = address();
+      const failing = loadService(other);
+      failed(other);
+      expect(await outcome(failing)).toBe(
+        `servicepay: could not load the service's script from ${other}: the request failed (network or server)`,
+      );
+      expect(await outcome(loadService(address(), { timeoutMs: 20 }))).toMatch(
+        /: no answer within 20 ms$/,
+      );
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 });
