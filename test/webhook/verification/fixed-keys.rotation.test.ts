@@ -181,7 +181,8 @@ describe.each<Kind>(['node:http', 'fetch (node:crypto)', 'fetch (WebCrypto)'])(
       expect(r.record.notifications).toEqual([]);
     });
 
-    it('forged signatures cost at most one refetch per interval', async () => {
+    // Eleven signed deliveries and an RSA key pair made: past the 5 s default on a loaded machine.
+    it('forged signatures cost at most one refetch per interval', { timeout: 30_000 }, async () => {
       const keys = await endpoint(keyA);
       const r = await receiver(kind, keys);
       const forger = createKeyPair();
