@@ -75,8 +75,12 @@ async function askSession(signal: AbortSignal, until: number): Promise<Exclude<A
     }
     if (Date.now() + spacing > until) return 'not-heard';
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(resolve, spacing);
-      signal.addEventListener('abort', () => (clearTimeout(timer), reject(signal.reason)));
+      const stop = () => (clearTimeout(timer), reject(signal.reason));
+      const timer = setTimeout(
+        () => (signal.removeEventListener('abort', stop), resolve()),
+        spacing,
+      );
+      signal.addEventListener('abort', stop, { once: true });
     });
   }
 }
