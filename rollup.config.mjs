@@ -125,22 +125,60 @@ export async function minifyCss(css) {
  * The stylesheets also ship as files under their spec 4.3 names: in dist/css for pages that
  * link them from the package, and beside the standalone script for its script host.
  */
-function copyStylesheets(dir) {
+function copyStylesheets(dir, sheets = STYLESHEETS) {
   return {
     name: `stylesheets-to-${dir}`,
     writeBundle() {
       mkdirSync(dir, { recursive: true });
-      for (const [sources, out] of STYLESHEETS)
-        writeFileSync(`${dir}/${out}`, sources.map((src) => readFileSync(src, 'utf8')).join(''));
+      for (const [sources, out, theme] of sheets) {
+        const text = (src) => readFileSync(src, 'utf8');
+        const parts = sources.map((src) =>
+          theme && src === THEME ? themeFor(text(src), theme) : text(src),
+        );
+        writeFileSync(`${dir}/${out}`, parts.join(''));
+      }
     },
   };
 }
 
-/** Each file and what it is made of: the Pay component's look is the theme, then its own rules. */
+/** The theme: the custom properties (light, then dark) and the card every look starts from. */
+const THEME = 'src/styles/theme.css';
+/**
+ * Each file and what it is made of: the Pay component's look is the theme, then its own rules.
+ * A third item names the selector the theme's custom properties and card go to instead of the
+ * components' own.
+ */
 const STYLESHEETS = [
-  [['src/styles/theme.css', 'src/styles/service.css'], 'Service-0.4.css'],
+  [[THEME, 'src/styles/service.css'], 'Service-0.4.css'],
   [['src/styles/tailwind.css'], 'Service-tailwind-0.1.css'],
 ];
+/**
+ * The package's own stylesheets, in dist/css only (no script host serves them): the placeholder
+ * of servicepay/hosted, on the theme (docs/going-live.md). Its markup is neither component's,
+ * and a third selector in theme.css would grow every component's injected stylesheet.
+ */
+const PACKAGE_STYLESHEETS = [
+  ...STYLESHEETS,
+  [[THEME, 'src/styles/hosted.css'], 'hosted.css', '.servicepay-placeholder'],
+];
+
+/**
+ * theme.css with its rules (light, then dark) given to `selector` instead of the components'
+ * `.service-root, .service-result`, and its opening comment, which names those, saying so; a
+ * theme.css that no longer names them so fails the build, rather than shipping an unthemed
+ * stylesheet.
+ */
+function themeFor(css, selector) {
+  const components = /\.service-root,\s*\.service-result(?=\s*\{)/g;
+  const found = css.match(components)?.length ?? 0;
+  if (found !== 2 || !css.startsWith('/*')) {
+    throw new Error(
+      `rollup.config.mjs: theme.css should open with its comment and name ".service-root, .service-result" twice (light, dark), not ${found} times: update themeFor`,
+    );
+  }
+  const comment = `/* ServicePay's theme (theme.css), given to ${selector}: the custom properties, light then\n   dark, and the card they draw. Theme through the custom properties. */`;
+  return css.replace(/^\/\*[\s\S]*?\*\//, comment).replace(components, selector);
+}
 
 /**
  * The Preact builds compile src/react against Preact's core, not preact/compat: the component
@@ -384,7 +422,7 @@ export default [
       clientBoundary(),
       rawText(),
       esbuild({ target: 'es2020', jsx: 'automatic' }),
-      copyStylesheets('dist/css'),
+      copyStylesheets('dist/css', PACKAGE_STYLESHEETS),
     ],
     // The engine's modules have no side effects, but some build tables at load time, which
     // rollup cannot prove pure; without this it keeps a bare `import './chunks/validation…'`

@@ -151,6 +151,7 @@ function checkContents(pkg, files, pkgDir) {
   for (const required of [
     'dist/css/Service-0.4.css',
     'dist/css/Service-tailwind-0.1.css',
+    'dist/css/hosted.css',
     `dist/standalone/Service-${version}.min.js`,
     'dist/standalone/Service-0.4.css',
     'dist/standalone/Service-tailwind-0.1.css',

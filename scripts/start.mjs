@@ -137,6 +137,7 @@ console.log(`
 
   Example checkout:  ${checkout.url}   <- open this
   On a plain page:   ${checkout.scriptTagUrl}   (the <script> tag, window.Service)
+  On the service's script: ${checkout.hostedUrl}   (servicepay/hosted, as in LIVE)
   Sandbox:           ${sandbox.url}  (webhook deliveries: ${sandbox.url.replace(/\/$/, '')}/deliveries)
   Unavailable bank:  ${unavailableBank.name}, listed but not payable (how the component shows it)
   Invalid payment:   ${checkout.url}?reference=ABCDEFGHIJKLMNOPQRS   (an order whose reference is too long)

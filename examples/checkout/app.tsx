@@ -12,9 +12,9 @@ import { createRoot } from 'react-dom/client';
 import { DEFAULT_RESULT_MESSAGES, ServiceEvent, ServicePay } from 'servicepay';
 import type { ServiceError, ServicePayHandle } from 'servicepay';
 import { extras } from 'servicepay/extras';
-import { formatAmount, formatTime, loadOrder, rememberOrder } from './order';
+import { formatAmount, formatTime, loadOrder, rememberCheckout, rememberOrder } from './order';
 import type { Order } from './order';
-import { REVIEW_CONTACT, Result, SiteHeader } from './result';
+import { REVIEW_CONTACT, Result, SiteHeader, useChooseBankOnReturn } from './result';
 
 interface Config {
   sandboxUrl: string;
@@ -82,12 +82,7 @@ function Checkout({ order, onStartAgain }: { order: Order; onStartAgain: () => v
   }));
   const log = (event: string) => setEvents((all) => [...all, event]);
   // "Try again" on the result page comes back here to choose a bank (the same or another).
-  useEffect(() => {
-    const query = new URLSearchParams(window.location.search);
-    if (!query.has('choose-bank')) return;
-    window.history.replaceState(null, '', window.location.pathname);
-    service.current?.openInstitutionSelection();
-  }, []);
+  useChooseBankOnReturn(() => service.current?.openInstitutionSelection());
   return (
     <>
       <SiteHeader shop={config.merchantName} />
@@ -131,8 +126,12 @@ function Checkout({ order, onStartAgain }: { order: Order; onStartAgain: () => v
             rememberBank
             featuredInstitutions={FEATURED_BANKS}
             eventConsumer={(event) => {
-              // The result page shows this order while the bank has not confirmed yet.
-              if (event === ServiceEvent.PAYMENT_INITIATED) rememberOrder(order);
+              // The result page shows this order while the bank has not confirmed yet, and its
+              // Try again comes back here.
+              if (event === ServiceEvent.PAYMENT_INITIATED) {
+                rememberOrder(order);
+                rememberCheckout('/');
+              }
               log(event);
             }}
             errorConsumer={(error) => setErrors((all) => [...all, error])}

@@ -5,8 +5,8 @@
 
 import type { Order as ShopOrder } from './server.mjs';
 
-/** The order as the server answers it: what to pay, not its status. */
-export type Order = Omit<ShopOrder, 'status'>;
+/** The order as the server answers it: what to pay, not its status nor its payments. */
+export type Order = Omit<ShopOrder, 'status' | 'attempts' | 'payments'>;
 
 const KEY = 'example-coffee:order';
 
@@ -15,6 +15,28 @@ export function rememberOrder(order: Order): void {
     sessionStorage.setItem(KEY, JSON.stringify(order));
   } catch {
     // Storage can be off (private modes, policies); the page then shows less, nothing breaks.
+  }
+}
+
+/**
+ * The checkout page the tab paid from (`/`, or `/hosted`, the same shop on servicepay/hosted),
+ * where the result page's Try again goes back to.
+ */
+const CHECKOUT_KEY = 'example-coffee:checkout';
+
+export function rememberCheckout(path: string): void {
+  try {
+    sessionStorage.setItem(CHECKOUT_KEY, path);
+  } catch {
+    // As above: without storage, Try again goes to the shop's first checkout.
+  }
+}
+
+export function lastCheckout(): string {
+  try {
+    return sessionStorage.getItem(CHECKOUT_KEY) ?? '/';
+  } catch {
+    return '/';
   }
 }
 

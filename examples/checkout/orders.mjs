@@ -24,11 +24,21 @@ export const ORDER_WINDOW_MS = 15 * 60_000;
  * matches it is confirmed (`paid`), or `needs-review` when a confirmed payment named it but did
  * not match it (another amount or reference, or it came after the order closed): money may
  * have moved, someone checks by hand. An open order closes at `closesAt` (an ISO time).
+ * `attempts` are the merchantPaymentIds its checkout page reported (onPaymentInitiated), the
+ * last one last; `payments` the ids of the payments the receiver heard for it, in the order
+ * heard: with them the return page finds the order's payment when the bank dropped the query
+ * (paymentToShow).
  * @typedef {{
  *   orderId: string, item: string, amount: number, currency: 'GBP', reference: string,
- *   closesAt: string, status: 'open' | 'paid' | 'needs-review'
+ *   closesAt: string, status: 'open' | 'paid' | 'needs-review',
+ *   attempts: string[], payments: PaymentIds[]
  * }} Order
  */
+
+/** @typedef {{ paymentId: string, merchantPaymentId: string }} PaymentIds */
+
+/** The attempts an order keeps: the last ones, which are the ones a return page can be for. */
+const MAX_ATTEMPTS = 20;
 
 /**
  * A payment the receiver did not count for its order (`onMismatch`): the shop's log of what to
@@ -84,6 +94,8 @@ export function createOrderBook({ windowMs = ORDER_WINDOW_MS, now = Date.now } =
         reference: typeof reference === 'string' ? reference : `ORDER-${number++}`,
         closesAt: new Date(now() + windowMs).toISOString(),
         status: 'open',
+        attempts: [],
+        payments: [],
       };
       orders.set(order.orderId, order);
       return { order: forPage(order), created: true };
@@ -120,7 +132,45 @@ export function createOrderBook({ windowMs = ORDER_WINDOW_MS, now = Date.now } =
      */
     settle(notification) {
       const order = orderOf(notification);
+      if (order) heard(order, notification);
       if (order && notification.paymentStatus === 'COMPLETED') order.status = 'paid';
+    },
+
+    /**
+     * A payment the order's checkout page began (its merchantPaymentId, from
+     * onPaymentInitiated), reported by the shopper's browser: the server chose the order (the
+     * session's), the browser only names the attempt.
+     * @param {string} orderId
+     * @param {string} merchantPaymentId
+     */
+    attempt(orderId, merchantPaymentId) {
+      const order = orders.get(orderId);
+      if (!order) return;
+      order.attempts = [
+        ...order.attempts.filter((id) => id !== merchantPaymentId),
+        merchantPaymentId,
+      ];
+      order.attempts.splice(0, order.attempts.length - MAX_ATTEMPTS);
+    },
+
+    /**
+     * The payment whose outcome the return page shows for an order when the bank dropped the
+     * query: the last attempt the order's page reported, once the receiver has heard of it,
+     * and until then `'waiting'`; `'none'` when the page reported no attempt (the first
+     * checkout, whose tab saves its payment; or a report that was lost). An attempt's id comes
+     * from the shopper's browser, so it only picks among the payments the receiver verified
+     * for this order: a forged one makes the page wait, never shows another order's payment.
+     * Not "the order's last payment": after a failed attempt and a second one still at the
+     * bank, the page must wait for the second, not say "not completed".
+     * @param {string} orderId
+     * @returns {{ payment: PaymentIds } | 'waiting' | 'none'}
+     */
+    paymentToShow(orderId) {
+      const order = orders.get(orderId);
+      const last = order?.attempts.at(-1);
+      if (!order || last === undefined) return 'none';
+      const payment = order.payments.find((p) => p.merchantPaymentId === last);
+      return payment ? { payment } : 'waiting';
     },
 
     /**
@@ -131,6 +181,7 @@ export function createOrderBook({ windowMs = ORDER_WINDOW_MS, now = Date.now } =
      */
     review({ notification, reason, paidBy }) {
       const order = orderOf(notification);
+      if (order) heard(order, notification);
       if (order && order.status !== 'paid') order.status = 'needs-review';
       reviews.push({
         paymentId: notification.paymentId,
@@ -144,6 +195,17 @@ export function createOrderBook({ windowMs = ORDER_WINDOW_MS, now = Date.now } =
       );
     },
   };
+
+  /**
+   * Keeps the ids of a payment the receiver heard for `order` (verified, and naming it), once.
+   * @param {Order} order
+   * @param {import('servicepay/webhook').WebhookNotification} notification
+   */
+  function heard(order, { paymentId, merchantPaymentId }) {
+    if (typeof merchantPaymentId !== 'string') return;
+    if (order.payments.some((p) => p.paymentId === paymentId)) return;
+    order.payments.push({ paymentId, merchantPaymentId });
+  }
 
   /** @param {import('servicepay/webhook').WebhookNotification} notification */
   function orderOf(notification) {

@@ -2,12 +2,15 @@
 // shop's own status endpoint (server.mjs) and shows "paid" only once the verified webhook is
 // in, never because the return address says so. It finds the payment from that address, or,
 // when the bank sends the shopper back with no query string, from the ids the Pay component
-// saved in this tab. The shop adds its order summary, two sentences in its own words, the page
-// title, and where "Try again" goes.
-import { DEFAULT_RESULT_MESSAGES, PaymentResult } from 'servicepay';
+// saved in this tab; a payment begun on servicepay/hosted (/hosted), which saves none, from
+// the shopper's session on the server (session-result.tsx). The shop adds its order summary,
+// two sentences in its own words, the page title, and where "Try again" goes.
+import { useEffect } from 'react';
+import { DEFAULT_RESULT_MESSAGES } from 'servicepay';
 import type { PaymentResultMessages } from 'servicepay';
-import { formatAmount, lastOrder } from './order';
+import { formatAmount, lastCheckout, lastOrder } from './order';
 import type { Order } from './order';
+import { SessionPaymentResult } from './session-result';
 
 /**
  * The shop's own words where it can say more than the library's defaults: it confirms the
@@ -62,7 +65,7 @@ export function Result({ shop, nonce }: { shop: string; nonce: string }) {
     <>
       <SiteHeader shop={shop} />
       <main className="shop">
-        <PaymentResult
+        <SessionPaymentResult
           statusUrl="/api/payments/status"
           headingLevel={1}
           nonce={nonce}
@@ -80,18 +83,33 @@ export function Result({ shop, nonce }: { shop: string; nonce: string }) {
           }}
           reviewContact={REVIEW_CONTACT}
           pendingNotice={PENDING_NOTICE}
-          // Back to the checkout with the banks open (app.tsx reads ?choose-bank), the same
-          // order ready.
-          onTryAgain={() => window.location.assign('/?choose-bank')}
+          // Back to the checkout the tab paid from, with the banks open (app.tsx and
+          // hosted.tsx read ?choose-bank), the same order ready.
+          onTryAgain={() => window.location.assign(`${lastCheckout()}?choose-bank`)}
         >
           {order && <Summary order={order} />}
           <p>
             <a href="/">Back to the shop</a>
           </p>
-        </PaymentResult>
+        </SessionPaymentResult>
       </main>
     </>
   );
+}
+
+/**
+ * The checkout's side of Try again, which comes back with `?choose-bank` (above): the list of
+ * banks, opened at once by `open` (the ref handle's openInstitutionSelection), and the address
+ * made plain again, so that a reload does not open it twice.
+ */
+export function useChooseBankOnReturn(open: () => void) {
+  useEffect(() => {
+    const query = new URLSearchParams(window.location.search);
+    if (!query.has('choose-bank')) return;
+    window.history.replaceState(null, '', window.location.pathname);
+    open();
+    // Once, on the checkout's first render: `open` reads the handle when called.
+  }, []);
 }
 
 /** The shop's name above every page, checkout and result alike: a link home. */

@@ -5,7 +5,8 @@ import type {
   WebhookNotification,
 } from 'servicepay/webhook';
 
-export declare function buildCheckoutBundle(): Promise<string>;
+/** Bundles a page (app.tsx by default, or './hosted.tsx') against the built package. */
+export declare function buildCheckoutBundle(entry?: string): Promise<string>;
 
 /** How long an order takes payment: 15 minutes (orders.mjs). */
 export declare const ORDER_WINDOW_MS: number;
@@ -35,6 +36,10 @@ export interface Order {
   reference: string;
   closesAt: string;
   status: 'open' | 'paid' | 'needs-review';
+  /** The merchantPaymentIds the hosted checkout reported (onPaymentInitiated), the last last. */
+  attempts: string[];
+  /** The payments the receiver heard for this order, in the order heard. */
+  payments: { paymentId: string; merchantPaymentId: string }[];
 }
 
 /** A payment the receiver did not count for its order (onMismatch), for a person to check. */
@@ -61,6 +66,8 @@ export declare function startCheckout(options?: {
   scriptTagUrl: string;
   /** The plain page's return page, with the result's script tag (window.ServiceResult). */
   scriptTagReturnUrl: string;
+  /** The same checkout on servicepay/hosted, on the sandbox's script. */
+  hostedUrl: string;
   webhookUrl: string;
   returnUrl: string;
   /** Where createPaymentStatusHandler answers the return page. */

@@ -7,7 +7,9 @@
 // POST /api/orders for the amount and the reference, and the receiver checks every confirmed
 // payment against its order (expectedPayment) before the shop counts it as paid. The shop's
 // own payment records (`payments`) are what its onNotification does. The page's assets go out
-// compressed (assets.mjs).
+// compressed (assets.mjs). The same shop on servicepay/hosted is at /hosted (hosted.tsx): its
+// return page finds the payment through the shopper's session (sessions.mjs) when the bank
+// drops the return address's query.
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
@@ -21,15 +23,19 @@ import {
 import { SANDBOX_BASE_URL } from 'servicepay/sandbox';
 import { compressedAsset, sendAsset } from './assets.mjs';
 import { createOrderBook } from './orders.mjs';
+import { createSessions } from './sessions.mjs';
 
 export { ORDER_WINDOW_MS } from './orders.mjs';
 
 const here = (/** @type {string} */ path) => fileURLToPath(new URL(path, import.meta.url));
 
-/** Bundles the page against the built package (run `npm run build` first). */
-export async function buildCheckoutBundle() {
+/**
+ * Bundles a page against the built package (run `npm run build` first): the checkout
+ * (app.tsx, with the result page), or the checkout on servicepay/hosted (hosted.tsx).
+ */
+export async function buildCheckoutBundle(entry = './app.tsx') {
   const result = await build({
-    entryPoints: [here('./app.tsx')],
+    entryPoints: [here(entry)],
     bundle: true,
     format: 'esm',
     target: 'es2020',
@@ -40,6 +46,8 @@ export async function buildCheckoutBundle() {
     alias: {
       servicepay: here('../../dist/index.mjs'),
       'servicepay/extras': here('../../dist/extras.mjs'),
+      'servicepay/hosted': here('../../dist/hosted.mjs'),
+      'servicepay/core': here('../../dist/core.mjs'),
     },
     logLevel: 'silent',
   });
@@ -63,7 +71,10 @@ export async function buildCheckoutBundle() {
  */
 const MERCHANT_NAME = 'Example Coffee Co.';
 
-/** The largest order request read: `{ "orderId": …, "reference": … }` is far smaller. */
+/**
+ * The largest order or attempt request read: `{ "orderId": …, "reference": … }` and
+ * `{ "merchantPaymentId": … }` are far smaller.
+ */
 const MAX_ORDER_REQUEST_BYTES = 1024;
 
 /**
@@ -96,6 +107,24 @@ function readJsonObject(req, limit) {
   });
 }
 
+/**
+ * The JSON object a POST of the page's API carries, or undefined once the request has been
+ * answered: 405 for another method, 415 for another type (JSON only, which a cross-site form
+ * cannot send without the browser asking this server first), 413 past the bound, 400 for
+ * anything but a JSON object.
+ * @param {import('node:http').IncomingMessage} req
+ * @param {import('node:http').ServerResponse} res
+ */
+async function readJsonPost(req, res) {
+  if (req.method !== 'POST') return void res.writeHead(405, { Allow: 'POST' }).end();
+  const type = req.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
+  if (type !== 'application/json') return void res.writeHead(415).end();
+  const body = await readJsonObject(req, MAX_ORDER_REQUEST_BYTES);
+  if (body === 'too-large') return void res.writeHead(413).end();
+  if (!body) return void res.writeHead(400).end();
+  return body;
+}
+
 /** Where examples/script-tag/index.html loads the component from: `npm start`'s sandbox. */
 const DEFAULT_SANDBOX_URL = SANDBOX_BASE_URL;
 
@@ -116,22 +145,38 @@ function pageFiles() {
 }
 
 async function readPageFiles() {
-  const [bundle, css, scriptTagHtml, scriptTagJs, returnHtml, returnJs] = await Promise.all([
-    buildCheckoutBundle(),
-    readFile(here('./app.css'), 'utf8'),
-    readFile(here('../script-tag/index.html'), 'utf8'),
-    readFile(here('../script-tag/page.js'), 'utf8'),
-    readFile(here('../script-tag/return.html'), 'utf8'),
-    readFile(here('../script-tag/return.js'), 'utf8'),
-  ]);
+  const [bundle, hostedBundle, css, hostedCss, integrity, packageJson, ...plain] =
+    await Promise.all([
+      buildCheckoutBundle(),
+      buildCheckoutBundle('./hosted.tsx'),
+      readFile(here('./app.css'), 'utf8'),
+      // The package's optional stylesheet for servicepay/hosted's placeholder, served as a file
+      // of this origin, as a merchant serves it.
+      readFile(here('../../dist/css/hosted.css'), 'utf8'),
+      readFile(here('../../dist/standalone/integrity.json'), 'utf8'),
+      readFile(here('../../package.json'), 'utf8'),
+      readFile(here('../script-tag/index.html'), 'utf8'),
+      readFile(here('../script-tag/page.js'), 'utf8'),
+      readFile(here('../script-tag/return.html'), 'utf8'),
+      readFile(here('../script-tag/return.js'), 'utf8'),
+    ]);
+  const [scriptTagHtml, scriptTagJs, returnHtml, returnJs] = plain;
   const js = 'text/javascript; charset=utf-8';
+  const styles = 'text/css; charset=utf-8';
   const assets = {
     '/app.js': compressedAsset(bundle, js),
-    '/app.css': compressedAsset(css, 'text/css; charset=utf-8'),
+    '/hosted.js': compressedAsset(hostedBundle, js),
+    '/app.css': compressedAsset(css, styles),
+    '/hosted.css': compressedAsset(hostedCss, styles),
     '/script-tag/page.js': compressedAsset(scriptTagJs, js),
     '/script-tag/return.js': compressedAsset(returnJs, js),
   };
-  return { assets, scriptTagHtml, returnHtml };
+  // The service's script as /hosted loads it: its versioned file at the sandbox's script host,
+  // pinned by the hash the build published (as the live service publishes its own).
+  const { componentVersion } = JSON.parse(packageJson);
+  const script = `Service-${componentVersion}.min.js`;
+  const hostedScript = { file: `/js/${script}`, integrity: JSON.parse(integrity)[script] };
+  return { assets, scriptTagHtml, returnHtml, hostedScript };
 }
 
 /**
@@ -140,10 +185,13 @@ async function readPageFiles() {
  *   shop's clock, for tests that run an order's life on a time scale
  */
 export async function startCheckout({ port = 4000, host = '127.0.0.1', orderWindowMs, now } = {}) {
-  const { assets, scriptTagHtml, returnHtml } = await pageFiles();
+  const { assets, scriptTagHtml, returnHtml, hostedScript } = await pageFiles();
   /** @type {Map<string, StoredPayment>} */
   const payments = new Map();
   const orderBook = createOrderBook({ windowMs: orderWindowMs, now });
+  // Each shopper's session and the order it made last: how the return page finds a hosted
+  // payment when the bank drops the query (GET /api/checkout/payment, below).
+  const sessions = createSessions();
   // One store for the receiver and the status endpoint: the receiver records each payment's
   // outcome in it once onNotification succeeded, the endpoint reads it and hears it recorded.
   // In memory for one process; several instances share createPostgresStore or createRedisStore.
@@ -157,14 +205,15 @@ export async function startCheckout({ port = 4000, host = '127.0.0.1', orderWind
   /**
    * @param {string} nonce
    * @param {string} title
+   * @param {boolean} [hosted] the checkout on servicepay/hosted (/hosted), not the first one
    */
-  const page = (nonce, title) => `<!doctype html>
+  const page = (nonce, title, hosted = false) => `<!doctype html>
 <html lang="en">
   <head>
     <meta charset="utf-8" />
     <meta name="viewport" content="width=device-width, initial-scale=1" />
     <title>${title}</title>
-    <link rel="stylesheet" href="/app.css" />
+    <link rel="stylesheet" href="/app.css" />${hosted ? '\n    <link rel="stylesheet" href="/hosted.css" />' : ''}
   </head>
   <body>
     <div id="root"></div>
@@ -175,8 +224,12 @@ export async function startCheckout({ port = 4000, host = '127.0.0.1', orderWind
       nonce,
       // This server's status endpoint (below), for the desktop handoff's outcome.
       statusUrl: '/api/payments/status',
+      ...(hosted && {
+        scriptSrc: `${sandbox?.url ?? DEFAULT_SANDBOX_URL}${hostedScript.file}`,
+        integrity: hostedScript.integrity,
+      }),
     }).replace(/</g, '\\u003c')}</script>
-    <script type="module" src="/app.js"></script>
+    <script type="module" src="${hosted ? '/hosted.js' : '/app.js'}"></script>
   </body>
 </html>`;
 
@@ -219,21 +272,50 @@ export async function startCheckout({ port = 4000, host = '127.0.0.1', orderWind
     // The return page's question: JSON, or an event stream; 400 for a malformed id, 405 for
     // anything but GET (the handler answers all of it).
     if (url.pathname === '/api/payments/status') return void status(req, res);
-    // The page's order: made here, amount and reference decided here. JSON only, which a
-    // cross-site form cannot send without the browser asking this server first.
+    // The page's order: made here, amount and reference decided here.
     if (url.pathname === '/api/orders') {
-      if (req.method !== 'POST') return void res.writeHead(405, { Allow: 'POST' }).end();
-      const type = req.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
-      if (type !== 'application/json') return void res.writeHead(415).end();
-      const body = await readJsonObject(req, MAX_ORDER_REQUEST_BYTES);
-      if (body === 'too-large') return void res.writeHead(413).end();
-      if (!body) return void res.writeHead(400).end();
+      const body = await readJsonPost(req, res);
+      if (!body) return;
       const { order, created } = orderBook.open(body);
+      // A new order becomes the session's; one asked for again (a reload, Try again, a link)
+      // changes nothing: the browser cannot make its session follow an order by naming it.
+      const cookie = created ? sessions.madeOrder(req, order.orderId) : undefined;
       res.writeHead(created ? 201 : 200, {
         'Content-Type': 'application/json; charset=utf-8',
         'Cache-Control': 'no-store',
+        ...(cookie && { 'Set-Cookie': cookie }),
       });
       return void res.end(JSON.stringify(order));
+    }
+    // The attempt the hosted checkout just began (onPaymentInitiated), for the session's order.
+    // The session names the order; the body only the attempt's merchantPaymentId, which picks
+    // among the payments the receiver verified for that order (orders.mjs, paymentToShow).
+    if (url.pathname === '/api/checkout/attempts') {
+      const body = await readJsonPost(req, res);
+      if (!body) return;
+      const id = body.merchantPaymentId;
+      if (typeof id !== 'string' || id.length === 0 || id.length > 200) {
+        return void res.writeHead(400).end();
+      }
+      const orderId = sessions.orderOf(req);
+      if (orderId === undefined) return void res.writeHead(404).end();
+      orderBook.attempt(orderId, id);
+      return void res.writeHead(204).end();
+    }
+    // Which payment the session's order is paying, for a return page whose address names none
+    // (examples/checkout/session-result.tsx): its ids once the receiver has heard of the last
+    // attempt; `waiting` while it has not (the page asks again); neither when the session has
+    // no order with an attempt. Always 200: "none" is an answer, not a failed request.
+    if (url.pathname === '/api/checkout/payment') {
+      if (req.method !== 'GET') return void res.writeHead(405, { Allow: 'GET' }).end();
+      const orderId = sessions.orderOf(req);
+      const shown = orderId === undefined ? 'none' : orderBook.paymentToShow(orderId);
+      res.writeHead(200, {
+        'Content-Type': 'application/json; charset=utf-8',
+        'Cache-Control': 'no-store',
+      });
+      const payment = typeof shown === 'object' ? shown.payment : null;
+      return void res.end(JSON.stringify({ payment, waiting: shown === 'waiting' }));
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       return void res.writeHead(405, { Allow: 'GET, HEAD' }).end();
@@ -246,6 +328,16 @@ export async function startCheckout({ port = 4000, host = '127.0.0.1', orderWind
       });
       const title = url.pathname === '/' ? 'checkout' : 'your payment';
       return void res.end(page(nonce, `${MERCHANT_NAME} — ${title}`));
+    }
+    // The same checkout on servicepay/hosted: the service's script comes from its host (the
+    // sandbox), with this response's nonce on its element.
+    if (url.pathname === '/hosted') {
+      const nonce = randomBytes(16).toString('base64');
+      res.writeHead(200, {
+        'Content-Type': 'text/html; charset=utf-8',
+        'Content-Security-Policy': csp(nonce, sandbox?.url ?? DEFAULT_SANDBOX_URL),
+      });
+      return void res.end(page(nonce, `${MERCHANT_NAME} — checkout`, true));
     }
     // The same checkout on a plain page, with the component's <script> tag (spec 4.3, 4.4).
     if (url.pathname === '/script-tag') {
@@ -280,6 +372,7 @@ export async function startCheckout({ port = 4000, host = '127.0.0.1', orderWind
     merchantName: MERCHANT_NAME,
     scriptTagUrl: `${origin}/script-tag/`,
     scriptTagReturnUrl: `${origin}/script-tag/return`,
+    hostedUrl: `${origin}/hosted`,
     webhookUrl: `${origin}/webhooks/servicepay`,
     returnUrl: `${origin}/return`,
     statusUrl: `${origin}/api/payments/status`,

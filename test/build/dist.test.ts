@@ -88,9 +88,31 @@ describe('dist', () => {
     expect(listed).toEqual(manifest);
   });
 
-  it('ships both stylesheets under their spec names', async () => {
+  it('ships both stylesheets under their spec names, and the hosted placeholder’s', async () => {
     const files = await readdir(new URL('css/', dist));
-    expect(files.sort()).toEqual(['Service-0.4.css', 'Service-tailwind-0.1.css']);
+    expect(files.sort()).toEqual(['Service-0.4.css', 'Service-tailwind-0.1.css', 'hosted.css']);
     expect(await read('css/Service-0.4.css')).toContain('.service-root');
+  });
+
+  it("gives hosted.css the theme under the placeholder's class, light and dark, and nothing of the components'", async () => {
+    const css = await read('css/hosted.css');
+    const theme = await readFile(new URL('../../src/styles/theme.css', import.meta.url), 'utf8');
+    // Every custom property of the theme, with its value, in both schemes.
+    for (const [declaration] of theme.matchAll(/--service-[\w-]+: [^;]+;/g)) {
+      expect(css).toContain(declaration);
+    }
+    expect(css).toMatch(/^\.servicepay-placeholder \{\s*--service-primary: #1d4ed8;/m);
+    expect(css).toMatch(
+      /@media \(prefers-color-scheme: dark\) \{\s*\.servicepay-placeholder \{\s*--service-primary: #93c5fd;/,
+    );
+    // It reaches into no markup but the placeholder's (the service's own is the service's).
+    expect(css).not.toMatch(/\.service-(root|result)\b/);
+    const rules = css.replace(/\/\*[\s\S]*?\*\//g, '');
+    for (const [, selectors] of rules.matchAll(/^\s*([^@{}\s][^{}]*)\{/gm)) {
+      for (const selector of selectors!.split(',').map((s) => s.trim())) {
+        if (/^(\d+%|from|to)$/.test(selector)) continue; // keyframes
+        expect(selector).toMatch(/^\.servicepay-placeholder\b/);
+      }
+    }
   });
 });

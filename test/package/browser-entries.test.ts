@@ -146,3 +146,27 @@ describe('the browser entries of the installed package', () => {
     },
   );
 });
+
+describe('the stylesheets of the installed package', () => {
+  it('resolves servicepay/hosted.css, the hosted placeholder’s, by import and by require', async () => {
+    const resolved = async (how: string) => {
+      const { stdout } = await run(process.execPath, ['--input-type=module', '-e', how], {
+        cwd: bare,
+      });
+      return stdout.trim();
+    };
+    const file = join(pkgDir, 'dist/css/hosted.css');
+    expect(
+      await resolved(`console.log(new URL(import.meta.resolve('servicepay/hosted.css')).pathname)`),
+    ).toBe(file);
+    expect(
+      await resolved(
+        `import { createRequire } from 'node:module'; console.log(createRequire(process.cwd() + '/').resolve('servicepay/hosted.css'))`,
+      ),
+    ).toBe(file);
+    const css = await read('dist/css/hosted.css');
+    expect(css).toMatch(/^\.servicepay-placeholder \{/m);
+    expect(css).toContain('@media (prefers-color-scheme: dark)');
+    expect(css).toContain('@media (prefers-reduced-motion: no-preference)');
+  });
+});

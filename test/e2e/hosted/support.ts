@@ -42,6 +42,8 @@ export interface PageOptions {
   head?: string;
   /** Markup above the page's own (`<main>`): content of the page, as a review or a name is. */
   above?: string;
+  /** Markup after the component, inside `<main>`: what a layout shift would move. */
+  below?: string;
 }
 
 export interface HostedServer {
@@ -77,11 +79,11 @@ export async function startHostedServer(
       );
     const [, kind] = /^\/(recording|flaky|hang|none)\//.exec(url.pathname) ?? [];
     if (url.pathname == '/page') {
-      const { markup = '', cspNonce, csp, head = '', above = '' } = pageOptions;
+      const { markup = '', cspNonce, csp, head = '', above = '', below = '' } = pageOptions;
       const nonce = cspNonce ? ` nonce="${cspNonce}"` : '';
       send(
         'text/html',
-        `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Checkout</title>${head}</head><body>${above}<main><div id="root">${markup}</div></main><script type="module" src="/app.js"${nonce}></script></body></html>`,
+        `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Checkout</title>${head}</head><body>${above}<main><div id="root">${markup}</div>${below}</main><script type="module" src="/app.js"${nonce}></script></body></html>`,
         csp || cspNonce
           ? { 'Content-Security-Policy': csp ?? `script-src 'nonce-${cspNonce}'` }
           : {},
