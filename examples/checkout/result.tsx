@@ -2,10 +2,12 @@
 // shop's own status endpoint (server.mjs) and shows "paid" only once the verified webhook is
 // in, never because the return address says so. It finds the payment from that address, or,
 // when the bank sends the shopper back with no query string, from the ids the Pay component
-// saved in this tab. The shop adds its order summary, two sentences in its own words, the page
-// title, and where "Try again" goes.
+// saved in this tab. Once paid, it lists what was paid (amount, payee, reference) from what the
+// status endpoint's `expose` adds from the order the server holds (server.mjs). The shop adds
+// its order summary, two sentences in its own words, the page title, and where "Try again" goes.
+import { useState } from 'react';
 import { DEFAULT_RESULT_MESSAGES, PaymentResult } from 'servicepay';
-import type { PaymentResultMessages } from 'servicepay';
+import type { FinalPaymentStatus, PaymentResultMessages } from 'servicepay';
 import { formatAmount, lastOrder } from './order';
 import type { Order } from './order';
 
@@ -34,21 +36,29 @@ export const REVIEW_CONTACT =
  */
 export const PENDING_NOTICE = 'We will email you as soon as your bank confirms the payment.';
 
-function Summary({ order }: { order: Order }) {
+/**
+ * The order this tab sent to the bank: the item, and its amount and reference until the
+ * server has said what was paid (`paid`: the result page lists them itself then).
+ */
+function Summary({ order, paid }: { order: Order; paid: boolean }) {
   return (
     <dl className="summary">
       <div>
         <dt>Item</dt>
         <dd>{order.item}</dd>
       </div>
-      <div>
-        <dt>Amount</dt>
-        <dd>{formatAmount(order.amount)}</dd>
-      </div>
-      <div>
-        <dt>Reference</dt>
-        <dd>{order.reference}</dd>
-      </div>
+      {!paid && (
+        <>
+          <div>
+            <dt>Amount</dt>
+            <dd>{formatAmount(order.amount)}</dd>
+          </div>
+          <div>
+            <dt>Reference</dt>
+            <dd>{order.reference}</dd>
+          </div>
+        </>
+      )}
     </dl>
   );
 }
@@ -58,6 +68,9 @@ export function Result({ shop, nonce }: { shop: string; nonce: string }) {
   // Remembered by this tab when it sent the shopper to the bank (order.ts); none when the
   // tab paid nothing, and then no order is shown either.
   const order = lastOrder();
+  // The outcome, once known: the server's `expose` says what was paid with COMPLETED and
+  // NEEDS_REVIEW (orders.mjs, `paid`), and the summary then leaves it to the result page.
+  const [outcome, setOutcome] = useState<FinalPaymentStatus | null>(null);
   return (
     <>
       <SiteHeader shop={shop} />
@@ -69,6 +82,7 @@ export function Result({ shop, nonce }: { shop: string; nonce: string }) {
           messages={messages}
           // The tab's title follows the outcome, for a shopper who switched tabs meanwhile.
           onResult={({ status }) => {
+            setOutcome(status);
             const words = { ...DEFAULT_RESULT_MESSAGES, ...messages };
             const heading = {
               COMPLETED: words.received,
@@ -84,7 +98,7 @@ export function Result({ shop, nonce }: { shop: string; nonce: string }) {
           // order ready.
           onTryAgain={() => window.location.assign('/?choose-bank')}
         >
-          {order && <Summary order={order} />}
+          {order && <Summary order={order} paid={outcome !== null && outcome !== 'FAILED'} />}
           <p>
             <a href="/">Back to the shop</a>
           </p>
