@@ -1,8 +1,9 @@
 /**
  * The protocol facts the browser and the server halves share, each in one place: what a payment
  * id may be, the statuses a payment's outcome can have, the status endpoint's answer (with what
- * was paid), and the prefix of every developer message. Dependency-free, so that core, the webhook side and the
- * sandbox all import it (the webhook's lint rule names this module as one it may import).
+ * was paid), and the prefix of every developer message. Dependency-free, so that core, the
+ * webhook side and the sandbox all import it (the webhook's lint rule names this module as one
+ * it may import).
  */
 
 /** Every developer message starts with it (downshift's habit: the package name first). */
