@@ -5,7 +5,6 @@ import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync, mkdirSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import commonjs from '@rollup/plugin-commonjs';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
 import replace from '@rollup/plugin-replace';
 import terser from '@rollup/plugin-terser';
@@ -183,26 +182,17 @@ function themeFor(css, selector) {
 /**
  * The Preact builds compile src/react against Preact's core, not preact/compat: the component
  * uses only hooks and DOM props that mean the same in both (src/react/ServicePayView.tsx), so
- * `react` is a module of re-exports (src/vanilla/preact-hooks.ts: Preact's hooks and React's
- * own useSyncExternalStore shim) and nothing is translated. Exported for the tests, which
- * bundle src/vanilla the same way (test/vanilla/bundle.mjs).
+ * `react` is Preact's hooks (src/vanilla/preact-hooks.ts, with useSyncExternalStore on them)
+ * and nothing is translated. Exported for the tests, which bundle src/vanilla the same way
+ * (test/vanilla/bundle.mjs).
  */
 export const preactAliases = {
   react: fileURLToPath(new URL('src/vanilla/preact-hooks.ts', import.meta.url)),
   'react/jsx-runtime': 'preact/jsx-runtime',
 };
 
-/**
- * The shim's own `require('react')` wants React's hooks: for it, `react` is the few of Preact's
- * hooks that it reads (a namespace of every hook would be kept whole, as an object).
- */
-const SHIM_REACT = fileURLToPath(new URL('src/vanilla/shim-react.ts', import.meta.url));
-
-/** What `id`, imported by `importer`, is in the Preact builds, or null when it is not aliased. */
-export function preactAlias(id, importer) {
-  if (id === 'react' && importer && /[\\/]use-sync-external-store[\\/]/.test(importer)) {
-    return SHIM_REACT;
-  }
+/** What `id` is in the Preact builds, or null when it is not aliased. */
+export function preactAlias(id) {
   return preactAliases[id] ?? null;
 }
 
@@ -210,41 +200,14 @@ function preactBuild() {
   return {
     name: 'preact-build',
     resolveId(id, importer) {
-      const target = preactAlias(id, importer);
-      // Resolved as an import even for the shim's require(): Preact's ES build, the one copy
-      // of Preact that the component renders with (its CommonJS build would be a second).
+      const target = preactAlias(id);
       if (!target) return null;
       return this.resolve(target, importer, { skipSelf: true, kind: 'import-statement' });
     },
   };
 }
 
-/**
- * The shim is CommonJS: its `require('react')` (SHIM_REACT, an ES module) returns the module's
- * namespace, as React's own CommonJS exports would look (rather than a copy of every export).
- */
-const shimCommonjs = () =>
-  commonjs({
-    requireReturnsDefault: (id) => (id === SHIM_REACT ? 'namespace' : false),
-    strictRequires: 'auto',
-  });
-
-/**
- * The shim (CommonJS) chooses its production or development file by `process.env.NODE_ENV`,
- * unguarded: fixed to production here, so that servicepay/vanilla still loads where nothing
- * defines `process` (the development file only adds warnings about its caller, our session's
- * getState, which React's own development checks already watch in the React tests).
- */
-const shimInProduction = () =>
-  replace({
-    include: /[\\/]use-sync-external-store[\\/]/,
-    preventAssignment: true,
-    values: { 'process.env.NODE_ENV': '"production"' },
-  });
-
-const licence =
-  `/*! servicepay ${pkg.version} | MIT | includes Preact (MIT, https://preactjs.com) and ` +
-  'use-sync-external-store (MIT, Meta Platforms, Inc. and affiliates) */';
+const licence = `/*! servicepay ${pkg.version} | MIT | includes Preact (MIT, https://preactjs.com) */`;
 
 /** The standalone script's directory (spec 4.3), with the stylesheets beside the script. */
 const STANDALONE = 'dist/standalone';
@@ -272,12 +235,7 @@ export const STANDALONE_EXTRAS_SCRIPT = `${STANDALONE}/Service-extras-${pkg.comp
  * would keep hooks state apart from the tree the extras are rendered in.
  */
 const EXTRAS_RUNTIME = 'Service.runtime';
-const runtimeModules = [
-  'preact',
-  'preact/hooks',
-  'preact/jsx-runtime',
-  'use-sync-external-store/shim',
-];
+const runtimeModules = ['preact', 'preact/hooks', 'preact/jsx-runtime'];
 
 /** In the standalone script, ./load-extras is the loader of that second file. */
 function extrasFromScript() {
@@ -363,14 +321,13 @@ const standalone = (input, file, more = [], output = {}) => ({
     nodeResolve(),
     rawText(),
     replace({ preventAssignment: true, values: { 'process.env.NODE_ENV': '"production"' } }),
-    shimCommonjs(),
     esbuild({ target: 'es2020', jsx: 'automatic' }),
     terser({
       // es2020, as esbuild emits. unsafe_arrows: a function expression that reads no `this`
       // becomes an arrow. Safe here: Preact calls `new` only on a component whose prototype
       // has `render` (a class), and nothing else news or reads the prototype of one.
-      // keep_fargs: false drops unused trailing parameters (Preact's render's third, the
-      // shim's useDebugValue's second): nothing in these files reads a function's `length`.
+      // keep_fargs: false drops unused trailing parameters (Preact's render's third): nothing
+      // in these files reads a function's `length`.
       ecma: 2020,
       compress: { passes: 3, unsafe_arrows: true, keep_fargs: false },
       // Preact's own internal properties (`__k`, `__e`, ... and `__`, already mangled in its
@@ -469,16 +426,13 @@ export default [
     })),
   },
   // servicepay/vanilla: ESM + CJS with Preact bundled in (no dependency, no React); the
-  // bundler of the merchant's app still sees `process.env.NODE_ENV` (but for the shim's own
-  // choice, shimInProduction) and minifies.
+  // bundler of the merchant's app still sees `process.env.NODE_ENV` and minifies.
   {
     input: preactInputs,
     onwarn,
     plugins: [
       preactBuild(),
       nodeResolve(),
-      shimInProduction(),
-      shimCommonjs(),
       rawText(),
       esbuild({ target: 'es2020', jsx: 'automatic' }),
     ],

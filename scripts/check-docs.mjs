@@ -261,6 +261,20 @@ const REFERENCES = [
     extra: [],
   },
   {
+    type: 'PaymentReceipt',
+    source: 'src/core/protocol.ts',
+    doc: 'docs/after-the-bank.md',
+    table: 'the table of what was paid (`paid`)',
+    extra: [],
+  },
+  {
+    type: 'ExposedFields',
+    source: 'src/webhook/status/status-expose.ts',
+    doc: 'docs/after-the-bank.md',
+    table: 'the table of what `expose` returns',
+    extra: [],
+  },
+  {
     type: 'ExpectedPayment',
     source: 'src/webhook/receiving/expected-payment.ts',
     doc: 'docs/webhooks.md',

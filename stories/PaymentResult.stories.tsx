@@ -1,20 +1,20 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect, fn, mocked, userEvent, waitFor, within } from 'storybook/test';
 import { DEFAULT_RESULT_MESSAGES as M, PaymentResult, SAVED_PAYMENT_KEY } from 'servicepay';
-import type { PaymentStatus } from 'servicepay';
+import type { PaymentReceipt, PaymentStatus } from 'servicepay';
 import cy from 'servicepay/locales/cy';
 import { englishWordsIn } from '../test/helpers/shopper-text';
 
 /**
- * The shop's status endpoint, in the browser: answers every poll with `status` after a short,
- * realistic delay. The stories poll (`eventSource: false`) so that each state is reached the
+ * The shop's status endpoint, in the browser: answers every poll with `status` (and what was
+ * paid, as a shop's `expose` adds it) after a short, realistic delay. The stories poll (`eventSource: false`) so that each state is reached the
  * same way every time; the event stream is tested in Chromium (test/e2e/payment-result).
  */
-function statusEndpoint(status: PaymentStatus) {
+function statusEndpoint(status: PaymentStatus, paid?: PaymentReceipt) {
   return fn(async (_url: RequestInfo | URL, init?: RequestInit) => {
     await new Promise((resolve) => setTimeout(resolve, 150));
     init?.signal?.throwIfAborted();
-    return new Response(JSON.stringify({ status }), {
+    return new Response(JSON.stringify({ paid, status }), {
       headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' },
     });
   });
@@ -106,6 +106,38 @@ export const Received: Story = {
   },
 };
 
+/** What was paid, as the example shop's `expose` adds it from its order. */
+const PAID: PaymentReceipt = { amount: 12.5, payee: 'Example Coffee Co.', reference: 'ORDER-1042' };
+
+/** The receipt as the shopper reads it: each term beside its value. */
+const receiptIn = (canvasElement: HTMLElement) =>
+  within(canvasElement)
+    .getAllByRole('term')
+    .map((term) => [term.textContent, term.nextElementSibling?.textContent]);
+
+export const ReceivedWithWhatWasPaid: Story = {
+  name: 'Payment received, with what was paid',
+  args: { fetch: statusEndpoint('COMPLETED', PAID) },
+  parameters: {
+    docs: {
+      description: {
+        story:
+          'COMPLETED, and the shop’s status endpoint says what was paid (`expose` adds ' +
+          '`paid: { amount, payee, reference }` from the order the shop’s server holds): a ' +
+          'short list under the sentence. Nothing without it.',
+      },
+    },
+  },
+  play: async ({ canvasElement }) => {
+    await within(canvasElement).findByRole('heading', { name: M.received }, WAIT);
+    await expect(receiptIn(canvasElement)).toEqual([
+      [M.paidAmount, '£12.50'],
+      [M.paidTo, PAID.payee],
+      [M.paidReference, PAID.reference],
+    ]);
+  },
+};
+
 export const NotCompleted: Story = {
   name: 'Payment not completed',
   args: { fetch: statusEndpoint('FAILED') },
@@ -151,6 +183,48 @@ export const NeedsReview: Story = {
     await expect(mocked(args.onResult!).mock.calls).toEqual([
       [{ ...PAYMENT, status: 'NEEDS_REVIEW' }],
     ]);
+  },
+};
+
+export const NeedsReviewWithReference: Story = {
+  name: 'Needs review, with the reference to quote',
+  args: {
+    fetch: statusEndpoint('NEEDS_REVIEW', { reference: 'ORDER-1042' }),
+    reviewContact: 'Questions? Email orders@example-coffee.test and quote your reference.',
+  },
+  parameters: {
+    docs: {
+      description: {
+        story:
+          'NEEDS_REVIEW, and the shop says only the order’s reference (the amount paid may not ' +
+          'be the order’s): the shopper has it to quote.',
+      },
+    },
+  },
+  play: async ({ canvasElement }) => {
+    await within(canvasElement).findByRole('heading', { name: M.needsReview }, WAIT);
+    await expect(receiptIn(canvasElement)).toEqual([[M.paidReference, 'ORDER-1042']]);
+  },
+};
+
+export const PhoneReceivedWithWhatWasPaid: Story = {
+  name: 'Phone width (390 px): received, with a long payee and reference',
+  args: {
+    headingLevel: 1,
+    fetch: statusEndpoint('COMPLETED', {
+      amount: 1234.5,
+      payee: 'The Long-Named Independent Coffee Roasting Company of Aberystwyth Ltd',
+      reference: 'SUBSCRIPTION-2026-0000000000001042-QUARTERLY',
+    }),
+  },
+  parameters: { frame: 'phone' },
+  globals: { viewport: { value: 'phone', isRotated: false } },
+  play: async ({ canvasElement }) => {
+    await within(canvasElement).findByRole('heading', { level: 1, name: M.received }, WAIT);
+    await expect(receiptIn(canvasElement)[0]).toEqual([M.paidAmount, '£1,234.50']);
+    // Nothing wider than the page: the long values wrap.
+    const root = canvasElement.querySelector('[data-state]')!;
+    await expect(root.scrollWidth).toBeLessThanOrEqual(root.clientWidth);
   },
 };
 
@@ -282,7 +356,9 @@ const inWelsh = async (canvasElement: HTMLElement, heading: string) => {
   const canvas = within(canvasElement);
   await canvas.findByRole('heading', { name: heading }, WAIT);
   await expect(canvasElement.querySelector('[data-state]')).toHaveAttribute('lang', 'cy');
-  await expect(englishWordsIn(canvasElement, [NOTICE_CY, CONTACT_CY])).toEqual([]);
+  await expect(
+    englishWordsIn(canvasElement, [NOTICE_CY, CONTACT_CY, PAID.payee!, PAID.reference!]),
+  ).toEqual([]);
   return canvas;
 };
 
@@ -332,11 +408,16 @@ export const WelshPhoneNotHeard: Story = {
 };
 
 export const WelshPhoneReceived: Story = {
-  name: 'In Welsh, phone width (390 px): received',
-  args: { locale: cy, fetch: statusEndpoint('COMPLETED'), headingLevel: 1 },
+  name: 'In Welsh, phone width (390 px): received, with what was paid',
+  args: { locale: cy, fetch: statusEndpoint('COMPLETED', PAID), headingLevel: 1 },
   parameters: { frame: 'phone' },
   globals: { viewport: { value: 'phone', isRotated: false } },
   play: async ({ canvasElement }) => {
     await inWelsh(canvasElement, cy.result.received);
+    await expect(receiptIn(canvasElement)).toEqual([
+      ['Swm', '£12.50'],
+      ['Talwyd i', PAID.payee],
+      ['Cyfeirnod', PAID.reference],
+    ]);
   },
 };

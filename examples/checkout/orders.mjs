@@ -62,6 +62,12 @@ export function createOrderBook({ windowMs = ORDER_WINDOW_MS, now = Date.now } =
   const orders = new Map();
   /** @type {Review[]} */
   const reviews = [];
+  /**
+   * The order each payment was counted for (paid) or checked against (for review), by the
+   * payment's id, as the receiver told it: what the status endpoint's `expose` reads.
+   * @type {Map<string, string>}
+   */
+  const orderOfPayment = new Map();
   let number = FIRST_NUMBER;
 
   /** Whether an order still takes payment: open, and its window not over. */
@@ -133,7 +139,30 @@ export function createOrderBook({ windowMs = ORDER_WINDOW_MS, now = Date.now } =
     settle(notification) {
       const order = orderOf(notification);
       if (order) heard(order, notification);
-      if (order && notification.paymentStatus === 'COMPLETED') order.status = 'paid';
+      if (order && notification.paymentStatus === 'COMPLETED') {
+        order.status = 'paid';
+        orderOfPayment.set(notification.paymentId, order.orderId);
+      }
+    },
+
+    /**
+     * The status endpoint's `expose`: what was paid, for the result page, from the order this
+     * server holds (never from what the shopper's browser sent). A payment that paid its order
+     * paid its amount and reference, to this shop. One recorded for review did not match its
+     * order, so its amount may not be the order's: only the order's reference, for the
+     * shopper to quote to the shop (REVIEW_CONTACT, result.tsx).
+     * @param {import('servicepay/webhook').PaymentOutcome} outcome
+     * @param {string} payee the shop's name, as the shopper's bank showed it
+     * @returns {import('servicepay/webhook').ExposedFields | undefined}
+     */
+    paid({ paymentId, status }, payee) {
+      const order = orders.get(orderOfPayment.get(paymentId) ?? '');
+      if (!order) return undefined;
+      if (status === 'COMPLETED') {
+        return { paid: { amount: order.amount, payee, reference: order.reference } };
+      }
+      if (status === 'NEEDS_REVIEW') return { paid: { reference: order.reference } };
+      return undefined;
     },
 
     /**
@@ -183,6 +212,7 @@ export function createOrderBook({ windowMs = ORDER_WINDOW_MS, now = Date.now } =
       const order = orderOf(notification);
       if (order) heard(order, notification);
       if (order && order.status !== 'paid') order.status = 'needs-review';
+      if (order) orderOfPayment.set(notification.paymentId, order.orderId);
       reviews.push({
         paymentId: notification.paymentId,
         orderId: order?.orderId ?? null,

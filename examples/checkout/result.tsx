@@ -3,11 +3,13 @@
 // in, never because the return address says so. It finds the payment from that address, or,
 // when the bank sends the shopper back with no query string, from the ids the Pay component
 // saved in this tab; a payment begun on servicepay/hosted (/hosted), which saves none, from
-// the shopper's session on the server (session-result.tsx). The shop adds its order summary,
-// two sentences in its own words, the page title, and where "Try again" goes.
-import { useEffect } from 'react';
+// the shopper's session on the server (session-result.tsx). Once paid, it lists what was paid
+// (amount, payee, reference) from what the status endpoint's `expose` adds from the order the
+// server holds (server.mjs). The shop adds its order summary, two sentences in its own words,
+// the page title, and where "Try again" goes.
+import { useEffect, useState } from 'react';
 import { DEFAULT_RESULT_MESSAGES } from 'servicepay';
-import type { PaymentResultMessages } from 'servicepay';
+import type { FinalPaymentStatus, PaymentResultMessages } from 'servicepay';
 import { formatAmount, lastCheckout, lastOrder } from './order';
 import type { Order } from './order';
 import { SessionPaymentResult } from './session-result';
@@ -37,21 +39,29 @@ export const REVIEW_CONTACT =
  */
 export const PENDING_NOTICE = 'We will email you as soon as your bank confirms the payment.';
 
-function Summary({ order }: { order: Order }) {
+/**
+ * The order this tab sent to the bank: the item, and its amount and reference until the
+ * server has said what was paid (`paid`: the result page lists them itself then).
+ */
+function Summary({ order, paid }: { order: Order; paid: boolean }) {
   return (
     <dl className="summary">
       <div>
         <dt>Item</dt>
         <dd>{order.item}</dd>
       </div>
-      <div>
-        <dt>Amount</dt>
-        <dd>{formatAmount(order.amount)}</dd>
-      </div>
-      <div>
-        <dt>Reference</dt>
-        <dd>{order.reference}</dd>
-      </div>
+      {!paid && (
+        <>
+          <div>
+            <dt>Amount</dt>
+            <dd>{formatAmount(order.amount)}</dd>
+          </div>
+          <div>
+            <dt>Reference</dt>
+            <dd>{order.reference}</dd>
+          </div>
+        </>
+      )}
     </dl>
   );
 }
@@ -61,6 +71,9 @@ export function Result({ shop, nonce }: { shop: string; nonce: string }) {
   // Remembered by this tab when it sent the shopper to the bank (order.ts); none when the
   // tab paid nothing, and then no order is shown either.
   const order = lastOrder();
+  // The outcome, once known: the server's `expose` says what was paid with COMPLETED and
+  // NEEDS_REVIEW (orders.mjs, `paid`), and the summary then leaves it to the result page.
+  const [outcome, setOutcome] = useState<FinalPaymentStatus | null>(null);
   return (
     <>
       <SiteHeader shop={shop} />
@@ -72,6 +85,7 @@ export function Result({ shop, nonce }: { shop: string; nonce: string }) {
           messages={messages}
           // The tab's title follows the outcome, for a shopper who switched tabs meanwhile.
           onResult={({ status }) => {
+            setOutcome(status);
             const words = { ...DEFAULT_RESULT_MESSAGES, ...messages };
             const heading = {
               COMPLETED: words.received,
@@ -87,7 +101,7 @@ export function Result({ shop, nonce }: { shop: string; nonce: string }) {
           // hosted.tsx read ?choose-bank), the same order ready.
           onTryAgain={() => window.location.assign(`${lastCheckout()}?choose-bank`)}
         >
-          {order && <Summary order={order} />}
+          {order && <Summary order={order} paid={outcome !== null && outcome !== 'FAILED'} />}
           <p>
             <a href="/">Back to the shop</a>
           </p>

@@ -196,7 +196,12 @@ export async function startCheckout({ port = 4000, host = '127.0.0.1', orderWind
   // outcome in it once onNotification succeeded, the endpoint reads it and hears it recorded.
   // In memory for one process; several instances share createPostgresStore or createRedisStore.
   const store = new MemoryIdempotencyStore();
-  const status = createPaymentStatusHandler({ store });
+  const status = createPaymentStatusHandler({
+    store,
+    // What was paid (amount, payee, reference), which the result page shows under its final
+    // heading: from the order this server holds, by the payment the receiver counted for it.
+    expose: (outcome) => orderBook.paid(outcome, MERCHANT_NAME),
+  });
   /** @type {{ url: string, applicationId: string } | undefined} */
   let sandbox;
   /** @type {import('servicepay/webhook').WebhookHandler | undefined} */

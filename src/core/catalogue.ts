@@ -81,7 +81,8 @@ export interface ServiceMessages {
 /**
  * The result page: `<PaymentResult>`, `usePaymentResult`, `ServiceResult`, and the handoff
  * panel's outcomes. Each state has a heading (the state's name in camelCase) and a sentence
- * under it (the same name with `Text`) saying what it means and what to do.
+ * under it (the same name with `Text`) saying what it means and what to do; the `paid` terms
+ * list what was paid.
  */
 export interface PaymentResultMessages {
   /** The heading while the page waits for the shop's server to hear from the bank. */
@@ -110,6 +111,15 @@ export interface PaymentResultMessages {
   needsReview: string;
   /** Under the needs-review heading, above the shop's own contact (`reviewContact`). */
   needsReviewText: string;
+  /**
+   * What was paid, when the shop's status endpoint says (`paid`), listed under the received or
+   * needs-review sentence: the term before the amount (£12.50).
+   */
+  paidAmount: string;
+  /** The term before whom it was paid to (the shop's name, as the shop gives it). */
+  paidTo: string;
+  /** The term before the payment's reference (as the shop gives it). */
+  paidReference: string;
   /** The action after a payment that was not completed (shown when the shop wires it). */
   tryAgain: string;
   /** The heading when nothing was heard within the wait (`stopListeningAfterMs`, 30 minutes). */

@@ -52,7 +52,7 @@ export {
 } from './validation';
 export { hasAppLinkFragment, stripAppLinkFragment, APP_LINK_FRAGMENT } from './app-link';
 export * from './result';
-export type { PaymentStatus, FinalPaymentStatus } from './protocol';
+export type { PaymentStatus, FinalPaymentStatus, PaymentReceipt } from './protocol';
 export { SAVED_PAYMENT_KEY } from './saved-payment';
 export type { PaymentIds } from './saved-payment';
 export { HANDOFF_MEDIA, REMEMBERED_BANK_KEY, isLoopbackUrl } from './handoff';

@@ -1,8 +1,9 @@
 /**
  * The protocol facts the browser and the server halves share, each in one place: what a payment
- * id may be, the statuses a payment's outcome can have, the status endpoint's answer, and the
- * prefix of every developer message. Dependency-free, so that core, the webhook side and the
- * sandbox all import it (the webhook's lint rule names this module as one it may import).
+ * id may be, the statuses a payment's outcome can have, the status endpoint's answer (with what
+ * was paid), and the prefix of every developer message. Dependency-free, so that core, the
+ * webhook side and the sandbox all import it (the webhook's lint rule names this module as one
+ * it may import).
  */
 
 /** Every developer message starts with it (downshift's habit: the package name first). */
@@ -50,6 +51,68 @@ export function isPaymentStatus(value: unknown): value is PaymentStatus {
 }
 
 /**
+ * Whole pence of an amount in pounds (12.5 is 1250), or NaN when it is not a whole number of
+ * pence (12.499) or not finite. Binary floating point is forgiven: 0.1 + 0.2 is 30 pence.
+ */
+export function toPence(amount: number): number {
+  const pence = Math.round(amount * 100);
+  return Math.abs(amount * 100 - pence) < 1e-6 ? pence : Number.NaN;
+}
+
+/**
+ * What was paid, as a status answer's `paid` field tells it: added by the merchant's `expose`
+ * from the order their server holds, never by the endpoint itself. The result page shows it
+ * under a final heading (`received`, `needs-review`) as "Amount £12.50 / Paid to … / Reference
+ * …". Each field may be left out; a field that breaks its rule is dropped (by the endpoint,
+ * which reports it, and again by the page), never shown.
+ */
+export interface PaymentReceipt {
+  /**
+   * The amount paid in pounds, as a payment's amount is everywhere (12.5): more than 0, in
+   * whole pence. Shown as the shopper's language writes it (£12.50).
+   */
+  amount?: number;
+  /**
+   * Whom it was paid to, as the shopper's bank shows it: the shop's name. By the ids' rule: 1
+   * to 200 characters, not blank, no control characters.
+   */
+  payee?: string;
+  /** The payment's reference, as the shopper's bank statement shows it; by the same rule. */
+  reference?: string;
+}
+
+/**
+ * The rule of each field of `paid`: the amount more than 0 in whole pence, under 2^53 of them
+ * (written exactly); the texts by the ids' rule, which keeps out blank text and the control
+ * characters that could break a line of it.
+ */
+export const PAID_RULES: Readonly<Record<keyof PaymentReceipt, (value: unknown) => boolean>> = {
+  amount: (value) => typeof value == 'number' && value > 0 && toPence(value) < 2 ** 53,
+  payee: isPaymentId,
+  reference: isPaymentId,
+};
+
+/**
+ * The fields of `value` (any JSON value) that keep their rule, or undefined when none does:
+ * what the page shows of a status answer's `paid`, and what the endpoint sends of `expose`'s.
+ */
+export function receiptOf(value: unknown): PaymentReceipt | undefined {
+  const receipt: Record<string, unknown> = {};
+  for (const field in PAID_RULES) {
+    const given = (value as Record<string, unknown> | null | undefined)?.[field];
+    if (PAID_RULES[field as keyof PaymentReceipt](given)) receipt[field] = given;
+  }
+  return Object.keys(receipt).length ? receipt : undefined;
+}
+
+/** A status endpoint's answer as the result page reads it. */
+export interface StatusAnswerFields {
+  status: PaymentStatus;
+  /** What was paid, when the answer carries a `paid` with at least one well-formed field. */
+  paid?: PaymentReceipt;
+}
+
+/**
  * The most bytes of a status answer the result page reads: `{"status":"COMPLETED"}` is 22, so
  * room for the fields of `expose`; the endpoint sends no longer answer.
  */
@@ -63,11 +126,15 @@ export function encodeStatusAnswer(
   return JSON.stringify({ ...extra, status });
 }
 
-/** The status in a status endpoint's answer, or undefined when the text is not such an answer. */
-export function decodeStatusAnswer(text: string): PaymentStatus | undefined {
+/**
+ * The status in a status endpoint's answer, and what was paid when it says (malformed parts of
+ * `paid` left out), or undefined when the text is not such an answer. Every other field is
+ * the merchant's own, for their own page: not read here.
+ */
+export function decodeStatusAnswer(text: string): StatusAnswerFields | undefined {
   try {
-    const { status } = JSON.parse(text) as { status?: unknown };
-    if (isPaymentStatus(status)) return status;
+    const { status, paid } = JSON.parse(text) as { status?: unknown; paid?: unknown };
+    if (isPaymentStatus(status)) return { status, paid: receiptOf(paid) };
   } catch {
     // Not JSON, or null: no answer.
   }

@@ -23,6 +23,7 @@ export type {
   PaymentResultMessages,
   PaymentResultOptions,
   PaymentResultState,
+  PaymentReceipt,
   PaymentStatus,
   FinalPaymentStatus,
   Handoff,

@@ -21,12 +21,12 @@
  */
 import { readText } from './http-transport';
 import { decodeStatusAnswer, MAX_STATUS_ANSWER_BYTES, MESSAGE_PREFIX as PREFIX } from './protocol';
-import type { PaymentStatus } from './protocol';
+import type { StatusAnswerFields } from './protocol';
 
 /** What the listening tells the controller. */
 export interface ListeningHooks {
-  /** A well-formed answer of the endpoint (PENDING included). */
-  answer(status: PaymentStatus): void;
+  /** A well-formed answer of the endpoint (PENDING included), with what was paid if it says. */
+  answer(answer: StatusAnswerFields): void;
   /** `notHeardAfterMs` has passed. */
   slow(): void;
   /** The last look, at or after `stopListeningAfterMs`, found no final status. */
@@ -92,8 +92,8 @@ export function listen(plan: ListeningPlan, hooks: ListeningHooks): () => void {
 
   /** An answer of the endpoint, by a poll or the stream: a status, or nothing to act on. */
   const heard = (text: string | undefined) => {
-    const status = text && decodeStatusAnswer(text);
-    if (status) hooks.answer(status);
+    const answer = text && decodeStatusAnswer(text);
+    if (answer) hooks.answer(answer);
   };
 
   const closeStream = () => {

@@ -6,7 +6,7 @@
  * around it (listening, callbacks), as the session's shell does around its reducer.
  */
 import type { PaymentResultMessages } from './catalogue';
-import type { FinalPaymentStatus, PaymentStatus } from './protocol';
+import type { FinalPaymentStatus, PaymentReceipt, PaymentStatus } from './protocol';
 import type { PaymentIds } from './saved-payment';
 
 /**
@@ -29,6 +29,12 @@ export interface PaymentResultSnapshot {
   state: PaymentResultState;
   /** The payment followed; null until it is found, and when it is not. */
   payment: PaymentIds | null;
+  /**
+   * What was paid, as the status endpoint's answer says it (the merchant's `expose` adds
+   * `paid`): in `received` and `needs-review` only, and null without it. A payment that was
+   * not completed paid nothing, whatever the answer says.
+   */
+  paid: PaymentReceipt | null;
 }
 
 /**
@@ -43,7 +49,7 @@ export interface PaymentResultSnapshot {
 export type PaymentResultEvent =
   | { type: 'found'; payment: PaymentIds }
   | { type: 'missing' }
-  | { type: 'answered'; status: PaymentStatus }
+  | { type: 'answered'; status: PaymentStatus; paid?: PaymentReceipt }
   | { type: 'slow' }
   | { type: 'horizon' }
   | { type: 'checkAgain' };
@@ -67,6 +73,7 @@ const listening = (s: PaymentResultSnapshot) =>
 export const initialResult = (payment: PaymentIds | null): PaymentResultSnapshot => ({
   state: 'waiting',
   payment,
+  paid: null,
 });
 
 /**
@@ -81,14 +88,18 @@ export function reduceResult(
   const unfound = s.state === 'waiting' && !s.payment;
   switch (event.type) {
     case 'found':
-      return unfound ? { state: 'waiting', payment: event.payment } : s;
+      return unfound ? { ...s, payment: event.payment } : s;
     case 'missing':
-      return unfound ? { state: 'not-found', payment: null } : s;
+      return unfound ? { ...s, state: 'not-found' } : s;
     case 'answered':
       // A final status replaces anything but an outcome, also after the horizon: the shopper
       // who comes back to the page sees it.
       return event.status !== 'PENDING' && (listening(s) || s.state === 'not-heard')
-        ? { ...s, state: FINAL_STATES[event.status] }
+        ? {
+            ...s,
+            state: FINAL_STATES[event.status],
+            paid: (event.status !== 'FAILED' && event.paid) || null,
+          }
         : s;
     case 'slow':
       return s.state === 'waiting' && s.payment ? { ...s, state: 'still-confirming' } : s;
@@ -100,7 +111,10 @@ export function reduceResult(
 }
 
 /** A state's key in the messages table. */
-type StateKey = Exclude<keyof PaymentResultMessages, `${string}Text` | 'tryAgain' | 'checkAgain'>;
+type StateKey = Exclude<
+  keyof PaymentResultMessages,
+  `${string}Text` | `paid${string}` | 'tryAgain' | 'checkAgain'
+>;
 
 /** The shopper's words for a state: its heading and the sentence under it. */
 export function resultText(

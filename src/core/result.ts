@@ -220,7 +220,7 @@ export function createPaymentResult(initial: PaymentResultOptions): PaymentResul
         fetch: () => options.fetch ?? fetch,
       },
       {
-        answer: (status) => dispatch({ type: 'answered', status }),
+        answer: (answer) => dispatch({ type: 'answered', ...answer }),
         slow: () => dispatch({ type: 'slow' }),
         horizon: () => dispatch({ type: 'horizon' }),
       },

@@ -1,7 +1,7 @@
 'use client';
 import { useEffect, useId, useInsertionEffect, useRef } from 'react';
 import type { ReactNode } from 'react';
-import { languageOf, resolveResultMessages, resultText } from '../core/index';
+import { formatNumber, languageOf, resolveResultMessages, resultText } from '../core/index';
 import resultCss from '../styles/result.css?raw';
 import themeCss from '../styles/theme.css?raw';
 import { ResultIcon } from './ResultIcon';
@@ -56,7 +56,7 @@ export function PaymentResult(props: PaymentResultProps & ResultControllerProp) 
   // Text only, and only a string: plain-JS pages pass anything.
   const contact = typeof props.reviewContact == 'string' && props.reviewContact;
   const notice = typeof props.pendingNotice == 'string' && props.pendingNotice;
-  const [controller, { state }] = useResultController(props);
+  const [controller, { state, paid }] = useResultController(props);
   const messages = resolveResultMessages(props.messages, props.locale);
   const lang = languageOf(props.locale, 'result');
   const quiet = useQuietSwitch(lang);
@@ -99,6 +99,26 @@ export function PaymentResult(props: PaymentResultProps & ResultControllerProp) 
       <p className={cx('text')} role="status" aria-live={quiet}>
         {text}
       </p>
+      {paid && (
+        // What was paid, as the shop's status endpoint says (received and needs-review only,
+        // and at least one of the three): each term beside its value, the values as text.
+        // GBP is the one currency (spec 2.4), written £ as the Pay button writes it.
+        <dl className={cx('paid')}>
+          {[
+            [messages.paidAmount, paid.amount && '£' + formatNumber(lang, paid.amount, true)],
+            [messages.paidTo, paid.payee],
+            [messages.paidReference, paid.reference],
+          ].map(
+            ([term, value], index) =>
+              value && (
+                <div key={index}>
+                  <dt>{term}</dt>
+                  <dd>{value}</dd>
+                </div>
+              ),
+          )}
+        </dl>
+      )}
       {(state === 'still-confirming' || state === 'not-heard') && notice && (
         <p className={cx('notice')}>{notice}</p>
       )}

@@ -14,7 +14,8 @@ const SHAPES: Record<Exclude<PaymentResultState, 'waiting'>, string> = {
 
 /**
  * A payment outcome's picture (the result page's, and the handoff panel's for `needs-review`):
- * a shape of its own as well as a colour, hidden from screen readers. Attributes that mean the
+ * a shape of its own as well as a colour, hidden from screen readers (no `focusable`: only
+ * Internet Explorer made an SVG a tab stop, and it runs none of these builds). Attributes that mean the
  * same in React and Preact's core only (no `strokeWidth`, which Preact's core would write as it
  * is): the stroke's width is in the stylesheets.
  */
@@ -34,7 +35,6 @@ export function ResultIcon({
       fill="none"
       stroke="currentColor"
       aria-hidden="true"
-      focusable="false"
     >
       {state === 'waiting' ? (
         <path className="service-result-spinner" d="M12 2a10 10 0 0 1 10 10" />

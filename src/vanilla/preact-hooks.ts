@@ -1,13 +1,15 @@
 /**
  * What `react` is in the Preact builds (servicepay/vanilla and the standalone script;
  * rollup.config.mjs, preactAliases): the part of React's API that src/react uses, taken from
- * Preact and the React team's own packages. Re-exports only: nothing here is written by hand.
+ * Preact, and `useSyncExternalStore` written on Preact's hooks (below).
  *
  * The component (src/react/ServicePayView.tsx, BankList.tsx) uses only hooks and DOM props
  * that mean the same in React and in Preact's core, so nothing needs translating and
  * preact/compat (all of React's API, with import-time hooks that cannot be tree-shaken) is
  * not bundled. docs/decisions.md says why.
  */
+import { useEffect, useState } from 'preact/hooks';
+
 export {
   useEffect,
   useId,
@@ -21,6 +23,26 @@ export {
   useLayoutEffect as useInsertionEffect,
 } from 'preact/hooks';
 export { createElement } from 'preact';
-// React's own shim, for Reacts before 18: on Preact's hooks (its `require('react')` is
-// preact/hooks, see rollup.config.mjs).
-export { useSyncExternalStore } from 'use-sync-external-store/shim';
+
+/**
+ * React's `useSyncExternalStore` on Preact's hooks, for the controllers of src/core (the
+ * session, the result controller): the store's current state at every render, and a render
+ * again whenever it changes. Subscribed after the render commits, and again after each change
+ * (a controller's subscribe is a Set's add); the first look after subscribing catches a change
+ * made in between (the controller's `mount`, say). Preact renders synchronously, so no render
+ * can read two states of one store (the tearing React's concurrent renderer guards against).
+ * Why not React's own shim: docs/decisions.md.
+ */
+export function useSyncExternalStore<T>(
+  subscribe: (onChange: () => void) => () => void,
+  getSnapshot: () => T,
+): T {
+  const value = getSnapshot();
+  const [, rerender] = useState({});
+  useEffect(() => {
+    const check = () => Object.is(value, getSnapshot()) || rerender({});
+    check();
+    return subscribe(check);
+  }, [subscribe, getSnapshot, value]);
+  return value;
+}

@@ -5,7 +5,6 @@
 import { Fragment } from 'preact';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { jsx, jsxs } from 'preact/jsx-runtime';
-import { useSyncExternalStore } from 'use-sync-external-store/shim';
 import { ServiceEvent } from '../core/index';
 import { runningScript, setScriptNonce } from './host';
 import { setExtrasScript } from './load-extras-script';
@@ -30,7 +29,6 @@ window.Service = Object.assign(Service, {
     useMemo,
     useRef,
     useState,
-    useSyncExternalStore,
   },
 });
 window.ServiceEvent = ServiceEvent;

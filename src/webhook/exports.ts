@@ -39,3 +39,4 @@ export type { FetchReceiverOptions, FetchWebhookHandler } from './receiving/rece
 
 export * from './status/status-fetch';
 export type { PaymentStatusHandlerOptions } from './status/status';
+export type { ExposedFields, ExposedReceipt } from './status/status-expose';

@@ -14,7 +14,12 @@ import { DEFAULT_RESULT_MESSAGES as M } from '../../src/core/index';
 
 const PAYMENT = { paymentId: 'pay-1', merchantPaymentId: 'order-1' };
 const unfound = initialResult(null);
-const at = (state: PaymentResultState): PaymentResultSnapshot => ({ state, payment: PAYMENT });
+const at = (state: PaymentResultState): PaymentResultSnapshot => ({
+  state,
+  payment: PAYMENT,
+  paid: null,
+});
+const notFound: PaymentResultSnapshot = { state: 'not-found', payment: null, paid: null };
 
 /** [what happens, state before, event, state after; undefined: refused] */
 const table: [string, PaymentResultSnapshot, PaymentResultEvent, PaymentResultState?][] = [
@@ -85,7 +90,7 @@ const table: [string, PaymentResultSnapshot, PaymentResultEvent, PaymentResultSt
   ],
   [
     'answered COMPLETED when not found: refused',
-    { state: 'not-found', payment: null },
+    notFound,
     { type: 'answered', status: 'COMPLETED' },
   ],
   ['slow while waiting', at('waiting'), { type: 'slow' }, 'still-confirming'],
@@ -101,7 +106,7 @@ const table: [string, PaymentResultSnapshot, PaymentResultEvent, PaymentResultSt
     'not-heard',
   ],
   ['horizon after an outcome: refused', at('not-completed'), { type: 'horizon' }],
-  ['horizon with no payment: refused', { state: 'not-found', payment: null }, { type: 'horizon' }],
+  ['horizon with no payment: refused', notFound, { type: 'horizon' }],
   [
     'checkAgain after the horizon: waiting again',
     at('not-heard'),
@@ -120,7 +125,11 @@ describe('the result page’s machine', () => {
       expect(next).toBe(before);
     } else {
       expect(next).not.toBe(before);
-      expect(next).toEqual({ state: after, payment: event.type === 'missing' ? null : PAYMENT });
+      expect(next).toEqual({
+        state: after,
+        payment: event.type === 'missing' ? null : PAYMENT,
+        paid: null,
+      });
     }
   });
 
@@ -144,6 +153,23 @@ describe('the result page’s machine', () => {
         `${type} refused`,
       ).toBe(true);
     }
+  });
+
+  it('carries what was paid with received and needs-review, never with not-completed', () => {
+    const paid = { amount: 12.5, payee: 'Example Coffee Co.', reference: 'ORDER-1042' };
+    const answered = (status: 'COMPLETED' | 'FAILED' | 'NEEDS_REVIEW', from = at('waiting')) =>
+      reduceResult(from, { type: 'answered', status, paid });
+    expect(answered('COMPLETED')).toEqual({ state: 'received', payment: PAYMENT, paid });
+    expect(answered('NEEDS_REVIEW', at('not-heard'))).toEqual({
+      state: 'needs-review',
+      payment: PAYMENT,
+      paid,
+    });
+    // A payment that was not completed paid nothing, whatever the answer says.
+    expect(answered('FAILED')).toEqual({ state: 'not-completed', payment: PAYMENT, paid: null });
+    // A later answer changes nothing once an outcome is shown (its receipt stands).
+    const shown = answered('COMPLETED');
+    expect(reduceResult(shown, { type: 'answered', status: 'COMPLETED' })).toBe(shown);
   });
 
   it('no event leaves an outcome', () => {

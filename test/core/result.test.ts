@@ -291,3 +291,37 @@ describe('the server’s cost', () => {
     expect(state(other.page)).toBe('not-completed');
   });
 });
+
+describe('what was paid (issue 47)', () => {
+  const PAID = { amount: 12.5, payee: 'Example Coffee Co.', reference: 'ORDER-1042' };
+
+  it.each([
+    ['the event stream', true],
+    ['a poll', false],
+  ])('comes with the final status by %s, as the merchant’s expose adds it', async (_, stream) => {
+    await endpoint.close();
+    endpoint = inProcessStatusEndpoint({ expose: () => ({ paid: PAID, order: 7 }) });
+    const { page, onResult } = openPage({}, { stream });
+    await until(0);
+    expect(page.getState().paid).toBeNull();
+    endpoint.record(IDS, 'COMPLETED');
+    await until(5 * SECOND);
+    expect(page.getState()).toEqual({ state: 'received', payment: IDS, paid: PAID });
+    // onResult is the outcome as before: the ids and the status.
+    expect(onResult.mock.calls).toEqual([[{ ...IDS, status: 'COMPLETED' }]]);
+  });
+
+  it('is null without expose, and for a payment that was not completed', async () => {
+    const plain = openPage();
+    endpoint.record(IDS, 'COMPLETED');
+    await until(SECOND);
+    expect(plain.page.getState()).toEqual({ state: 'received', payment: IDS, paid: null });
+
+    await endpoint.close();
+    endpoint = inProcessStatusEndpoint({ expose: () => ({ paid: PAID }) });
+    const failed = openPage();
+    endpoint.record(IDS, 'FAILED');
+    await until(SECOND);
+    expect(failed.page.getState()).toEqual({ state: 'not-completed', payment: IDS, paid: null });
+  });
+});

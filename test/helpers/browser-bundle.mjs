@@ -31,16 +31,15 @@ export const rawText = {
 };
 
 /**
- * `react` and `react/jsx-runtime` as rollup.config.mjs's preactBuild resolves them (esbuild's
- * `alias` cannot tell importers apart). Always as an import: Preact's ES build, so that the
- * shim's require() gets the same Preact the component renders with. @type {import('esbuild').Plugin}
+ * `react` and `react/jsx-runtime` as rollup.config.mjs's preactBuild resolves them, as imports:
+ * Preact's ES build, the one copy the component renders with. @type {import('esbuild').Plugin}
  */
 export const preactBuild = {
   name: 'preact-build',
   setup(builder) {
     const ids = Object.keys(preactAliases).map((id) => id.replace(/[/.]/g, '\\$&'));
     builder.onResolve({ filter: new RegExp(`^(${ids.join('|')})$`) }, ({ path, importer }) => {
-      const target = /** @type {string} */ (preactAlias(path, importer));
+      const target = /** @type {string} */ (preactAlias(path));
       return builder.resolve(target, { kind: 'import-statement', resolveDir: dirname(importer) });
     });
   },

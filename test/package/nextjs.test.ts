@@ -116,9 +116,21 @@ describe('examples/nextjs with the packed package', () => {
       expect(await page.getByRole('status').textContent()).toBe(
         'Thank you. Your bank has confirmed your payment.',
       );
-      // The item from the server; the order's reference is on the checkout page, which the
-      // server made it for (the return address names the payment, not the order).
+      // The item from the server; and what was paid, which the status route adds from the
+      // order the server made (lib/orders.ts, paidFor): the return address names the payment,
+      // not the order.
       expect(await page.getByText('Single-origin coffee beans, 1 kg: £12.50').count()).toBe(1);
+      const paid = page.locator('dl.service-result-paid');
+      expect(await paid.getByRole('term').allInnerTexts()).toEqual([
+        'Amount',
+        'Paid to',
+        'Reference',
+      ]);
+      expect(await paid.getByRole('definition').allInnerTexts()).toEqual([
+        '£12.50',
+        'Example Coffee Co.',
+        expect.stringMatching(/^COFFEE-\d+$/),
+      ]);
       expect(asks[0]).toBe('eventsource');
     } finally {
       await page.close();
@@ -137,9 +149,16 @@ describe('examples/nextjs with the packed package', () => {
       return (await fetch(url, { headers: { accept: 'application/json' } })).text();
     };
     const { searchParams } = returned!;
-    expect(await ask(searchParams.get('paymentId'), searchParams.get('merchantPaymentId'))).toBe(
-      '{"status":"COMPLETED"}',
-    );
+    expect(
+      JSON.parse(await ask(searchParams.get('paymentId'), searchParams.get('merchantPaymentId'))),
+    ).toEqual({
+      paid: {
+        amount: 12.5,
+        payee: 'Example Coffee Co.',
+        reference: expect.stringMatching(/^COFFEE-/),
+      },
+      status: 'COMPLETED',
+    });
     expect(await ask(searchParams.get('paymentId'), 'someone-else')).toBe('{"status":"PENDING"}');
   });
 

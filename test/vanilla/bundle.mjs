@@ -3,7 +3,7 @@
 // rollup.config.mjs (preactAlias), into the ESM file named by the first argument. Run by
 // support.ts in a child process: esbuild refuses to load inside jsdom (its TextEncoder is
 // another realm's). Unlike the builds, nothing fixes NODE_ENV here: the tests run the
-// development files, use-sync-external-store's shim included.
+// development files.
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

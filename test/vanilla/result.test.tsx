@@ -1,9 +1,10 @@
 // ServiceResult (servicepay/vanilla and Service-result-<version>.min.js): the result page for
 // plain pages, run as the package ships it (the Preact build, support.ts), against a real
 // node:http status endpoint, in jsdom (so polling: jsdom has no EventSource).
-import { render, screen, waitFor } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import cy from 'servicepay/locales/cy';
 import { DEFAULT_RESULT_MESSAGES as M, PaymentResult } from '../../src/react/index';
 import { describeMarkup } from '../helpers/markup';
 import { inProcessStatusEndpoint } from '../helpers/status-endpoint';
@@ -117,6 +118,50 @@ describe('ServiceResult', { timeout: 30_000 }, () => {
     expect(result.state).toBe('needs-review');
     expect(onResult.mock.calls).toEqual([[{ ...IDS, status: 'NEEDS_REVIEW' }]]);
   });
+
+  it.each([
+    ['en', M.received, ['Amount', 'Paid to', 'Reference']],
+    ['cy', cy.result.received, ['Swm', 'Talwyd i', 'Cyfeirnod']],
+  ] as const)(
+    'what was paid, as the endpoint’s expose adds it, in %s and in the markup of React’s',
+    async (locale, received, terms) => {
+      const endpoint = inProcessStatusEndpoint({
+        expose: () => ({
+          paid: { amount: '12.50', payee: 'Example Coffee Co.', reference: 'R-1' },
+        }),
+      });
+      try {
+        endpoint.record(IDS, 'COMPLETED');
+        const options = { statusUrl: endpoint.statusUrl, payment: IDS, fetch: endpoint.fetch };
+        const host = element();
+        new vanilla.ServiceResult({ ...options, locale }).injectComponent('payment-result');
+        await within(host).findByRole('heading', { name: received }, WAIT);
+        const list = host.querySelector('dl')!;
+        expect(
+          within(list)
+            .getAllByRole('term')
+            .map((term) => [term.textContent, term.nextElementSibling!.textContent]),
+        ).toEqual([
+          [terms[0], '£12.50'],
+          [terms[1], 'Example Coffee Co.'],
+          [terms[2], 'R-1'],
+        ]);
+        const { container } = render(
+          <PaymentResult
+            {...options}
+            eventSource={false}
+            locale={locale === 'cy' ? cy : undefined}
+          />,
+        );
+        await within(container).findByRole('heading', { name: received }, WAIT);
+        expect(describeMarkup(host.firstElementChild!)).toBe(
+          describeMarkup(container.firstElementChild!),
+        );
+      } finally {
+        await endpoint.close();
+      }
+    },
+  );
 
   it('a bank still confirming: its words and the shop’s sentence as text, then not heard at the horizon', async () => {
     // On the fake clock, against the real endpoint in this process: half an hour in a moment.

@@ -6,6 +6,7 @@ import { trace } from '@opentelemetry/api';
 import { expectTypeOf } from 'vitest';
 import {
   createFetchWebhookHandler,
+  createPaymentStatusHandler,
   createWebhookHandler,
   fetchPublicKey,
   listenWebhook,
@@ -28,6 +29,7 @@ import type {
   WebhookServer,
 } from '../../src/webhook/index';
 import * as web from '../../src/webhook/web';
+import type { PaymentReceipt } from '../../src/core/index';
 
 declare const key: KeyObject;
 declare const cryptoKey: CryptoKey;
@@ -236,3 +238,28 @@ void createWebhookHandler({
   // @ts-expect-error the whole API, not its trace part alone
   telemetry: trace,
 });
+
+// expose's `paid` (issue 47): what the result page shows, typed; any other field is the merchant's.
+{
+  const store = new MemoryIdempotencyStore();
+  createPaymentStatusHandler({
+    store,
+    expose: (outcome) =>
+      outcome.status === 'COMPLETED'
+        ? { paid: { amount: '12.50', payee: 'Example Coffee Co.', reference: 'ORDER-1042' }, n: 7 }
+        : undefined,
+  });
+  createPaymentStatusHandler({
+    store,
+    expose: async () => ({ paid: { reference: 'ORDER-1042' } }),
+  });
+  // @ts-expect-error paid's fields are amount, payee and reference
+  createPaymentStatusHandler({ store, expose: () => ({ paid: { total: 12.5 } }) });
+  // @ts-expect-error the amount is a number of pounds or a decimal string
+  createPaymentStatusHandler({ store, expose: () => ({ paid: { amount: [12, 50] } }) });
+  const paid: PaymentReceipt = { amount: 12.5 };
+  // @ts-expect-error the page's receipt holds the amount as a number only
+  const fromPage: PaymentReceipt = { amount: '12.50' };
+  void paid;
+  void fromPage;
+}

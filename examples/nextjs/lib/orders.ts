@@ -10,10 +10,19 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
 import { isFinalNotification } from 'servicepay/webhook';
-import type { ExpectedPayment, PaymentMismatch, WebhookNotification } from 'servicepay/webhook';
+import type {
+  ExpectedPayment,
+  ExposedFields,
+  PaymentMismatch,
+  PaymentOutcome,
+  WebhookNotification,
+} from 'servicepay/webhook';
 
 /** What the shop sells, at the price only the server decides. */
 export const ITEM = { name: 'Single-origin coffee beans, 1 kg', amount: 12.5 } as const;
+
+/** The shop's name, as the shopper's bank shows the payee. */
+export const SHOP_NAME = 'Example Coffee Co.';
 
 /**
  * How long an order takes payment: 15 minutes, as a shop holds stock for a basket. A payment
@@ -40,7 +49,9 @@ export interface Order {
 export interface PaymentRecord {
   paymentId: string;
   merchantPaymentId: string | null;
-  status: 'paid' | 'not-completed';
+  /** The order it paid (COMPLETED) or was checked against (recorded for review), if ours. */
+  orderId: string | null;
+  status: 'paid' | 'not-completed' | 'needs-review';
   amount: number;
   reference: string | null;
   /** How many times the webhook route ran the handler for this payment (exactly once). */
@@ -100,6 +111,12 @@ export function expectedPayment(notification: WebhookNotification): ExpectedPaym
 export function reviewOrder({ notification, reason, paidBy }: PaymentMismatch): void {
   const order = orderOf(notification);
   if (order && order.status !== 'paid') order.status = 'needs-review';
+  book.payments.set(notification.paymentId, {
+    ...paymentOf(notification),
+    orderId: order?.orderId ?? null,
+    status: 'needs-review',
+    handled: 1,
+  });
   const refund = paidBy ? `; the order was paid by ${paidBy}: refund this one` : '';
   console.log(`payment ${notification.paymentId} recorded for review: ${reason}${refund}`);
 }
@@ -115,11 +132,34 @@ export function recordPayment(notification: WebhookNotification): void {
   if (order && notification.paymentStatus === 'COMPLETED') order.status = 'paid';
   const previous = book.payments.get(notification.paymentId);
   book.payments.set(notification.paymentId, {
-    paymentId: notification.paymentId,
-    merchantPaymentId: notification.merchantPaymentId ?? null,
+    ...paymentOf(notification),
+    orderId: order?.orderId ?? null,
     status: notification.paymentStatus === 'COMPLETED' ? 'paid' : 'not-completed',
-    amount: notification.paymentRequest.amount,
-    reference: notification.paymentRequest.reference ?? null,
     handled: (previous?.handled ?? 0) + 1,
   });
+}
+
+/** What the service's verified notification says of the payment. */
+const paymentOf = (notification: WebhookNotification) => ({
+  paymentId: notification.paymentId,
+  merchantPaymentId: notification.merchantPaymentId ?? null,
+  amount: notification.paymentRequest.amount,
+  reference: notification.paymentRequest.reference ?? null,
+});
+
+/**
+ * The status route's `expose`: what was paid, which the result page shows, from the order this
+ * server holds (never from what the shopper's browser sent). A payment that paid its order paid
+ * its amount and reference, to this shop. One recorded for review did not match its order, so
+ * its amount may not be the order's: only the order's reference, for the shopper to quote.
+ */
+export function paidFor({ paymentId, status }: PaymentOutcome): ExposedFields | undefined {
+  const orderId = book.payments.get(paymentId)?.orderId;
+  const order = orderId ? book.orders.get(orderId) : undefined;
+  if (!order) return undefined;
+  if (status === 'COMPLETED') {
+    return { paid: { amount: order.amount, payee: SHOP_NAME, reference: order.reference } };
+  }
+  if (status === 'NEEDS_REVIEW') return { paid: { reference: order.reference } };
+  return undefined;
 }

@@ -9,6 +9,7 @@
  * the errors below name the field and what is wrong with it, and the keys given, never a value
  * (the merchant reads the value in their own database; a log line or a trace keeps it for ever).
  */
+import { toPence } from '../../core/protocol';
 import { keysOf, kindOf } from '../value-kinds';
 
 /** What the merchant's order expects of its payment, as `expectedPayment` answers it. */
@@ -129,13 +130,6 @@ export function expectationOf(value: unknown, paymentId: string): Expectation | 
     orderId: orderId ?? null,
     open: acceptsPayment !== false,
   };
-}
-
-/** Whole pence, or NaN for an amount that is not a whole number of pence (12.499). */
-export function toPence(amount: number): number {
-  const pence = Math.round(amount * 100);
-  // Binary floating point: 0.1 + 0.2 is 30.000000000000004 pence, still 30.
-  return Math.abs(amount * 100 - pence) < 1e-6 ? pence : Number.NaN;
 }
 
 /**

@@ -22,7 +22,8 @@ import type {
   WebhookNotificationContext,
 } from '../verification/notification';
 import type { OrderBook } from '../stores/orders';
-import { expectationOf, toPence } from './expected-payment';
+import { toPence } from '../../core/protocol';
+import { expectationOf } from './expected-payment';
 import type { Expectation, ExpectedPayment } from './expected-payment';
 import type { WebhookErrorContext } from './verdicts';
 

@@ -1,10 +1,7 @@
 /**
  * The status endpoint's bounds (status.ts decides with them): how many event streams it holds,
- * in all and per client, and how big an answer with `expose`'s fields may be.
+ * in all and per client. How big an answer with `expose`'s fields may be: status-expose.ts.
  */
-import { encodeStatusAnswer, MAX_STATUS_ANSWER_BYTES } from '../../core/protocol';
-import type { PaymentStatus } from '../../core/protocol';
-import { WebhookConfigError } from '../errors';
 import { checkOption, integerFrom } from '../option-checks';
 
 /**
@@ -65,37 +62,6 @@ export function clientOfAddress(address: string | undefined): string | undefined
     .slice(0, 4)
     .map((group) => parseInt(group, 16).toString(16))
     .join(':')}::/64`;
-}
-
-/**
- * The answer for a final status with `expose`'s fields: within MAX_STATUS_ANSWER_BYTES, which
- * the return page reads at most (it drops a longer answer, and the shopper would see "not
- * heard"), else the status alone, with a report naming the bound. Fields that are no JSON
- * (a cycle, a BigInt) also leave the status alone.
- */
-export function exposedAnswer(
-  status: PaymentStatus,
-  extra: Record<string, unknown> | undefined,
-  report: (error: unknown) => void,
-  entry: string,
-): string {
-  if (extra === undefined) return encodeStatusAnswer(status);
-  let body: string;
-  try {
-    body = encodeStatusAnswer(status, extra);
-  } catch (error) {
-    report(error);
-    return encodeStatusAnswer(status);
-  }
-  const bytes = new TextEncoder().encode(body).length;
-  if (bytes <= MAX_STATUS_ANSWER_BYTES) return body;
-  report(
-    new WebhookConfigError(
-      `servicepay: ${entry} expose returned fields that make the answer ${bytes} bytes; the return page reads at most ${MAX_STATUS_ANSWER_BYTES}, so the status was sent without them. Expose fewer or shorter fields.`,
-      'expose',
-    ),
-  );
-  return encodeStatusAnswer(status);
 }
 
 /** An option that must be a positive integer, or its default. */

@@ -42,7 +42,7 @@ function observeStatus(core: StatusCore, telemetry: Telemetry): StatusCore {
   const end = (span: TelemetrySpan, answer: StatusAnswer): StatusAnswer => {
     span.setAttribute('http.response.status_code', answer.status);
     if (answer.status === 200) {
-      const status = decodeStatusAnswer(answer.body);
+      const status = decodeStatusAnswer(answer.body)?.status;
       if (status !== undefined) span.setAttribute('servicepay.payment.status', status);
     } else if (answer.status >= 500) {
       span.setAttribute('error.type', String(answer.status));
@@ -81,7 +81,8 @@ function observeStatus(core: StatusCore, telemetry: Telemetry): StatusCore {
       let ended = false;
       const observed: StreamSink = {
         write(chunk) {
-          if (chunk.startsWith(DATA)) last = decodeStatusAnswer(chunk.slice(DATA.length)) ?? last;
+          if (chunk.startsWith(DATA))
+            last = decodeStatusAnswer(chunk.slice(DATA.length))?.status ?? last;
           sink.write(chunk);
         },
         end() {

@@ -20,12 +20,9 @@ import { WebhookConfigError } from '../errors';
 import { OUTCOME_METHODS, recordsOutcomes } from '../stores/outcomes';
 import type { OutcomeStore, PaymentOutcome } from '../stores/outcomes';
 import { callback, checkOption } from '../option-checks';
-import {
-  createStreamSlots,
-  exposedAnswer,
-  MAX_STREAMS_PER_CLIENT,
-  positiveInteger,
-} from './status-limits';
+import { exposedAnswer } from './status-expose';
+import type { ExposedFields } from './status-expose';
+import { createStreamSlots, MAX_STREAMS_PER_CLIENT, positiveInteger } from './status-limits';
 import type { TelemetryOptions } from '../telemetry';
 
 /** Options of createPaymentStatusHandler and createFetchPaymentStatusHandler. */
@@ -61,15 +58,16 @@ export interface PaymentStatusHandlerOptions extends TelemetryOptions {
    */
   heartbeatMs?: number;
   /**
-   * Extra fields for a final status, for a merchant who wants more on the return page than the
-   * status (an order number from their own database, say). Nothing else about the payment
-   * leaves the server by default. The answer's `status` cannot be overridden. The answer must
-   * fit in 1024 bytes of JSON, all the return page reads: a longer one is sent as the status
-   * alone, and `onError` gets a WebhookConfigError naming the bound.
+   * Extra fields for a final status, from your own records: `paid` (what was paid: amount,
+   * payee, reference), which the result page shows, and any other field for your own page's
+   * code. Nothing else about the payment leaves the server by default. The answer's `status`
+   * cannot be overridden. The answer must fit in 1024 bytes of JSON, all the return page
+   * reads: a longer one is sent as the status alone, and `onError` gets a WebhookConfigError
+   * naming the bound.
    */
   expose?: (
     outcome: PaymentOutcome,
-  ) => Record<string, unknown> | undefined | Promise<Record<string, unknown> | undefined>;
+  ) => ExposedFields | undefined | Promise<ExposedFields | undefined>;
   /**
    * Called with errors of the store or of `expose`; the shopper's page gets the pending answer
    * (or a 503) meanwhile.
@@ -259,7 +257,7 @@ export function createStatusCore(options: PaymentStatusHandlerOptions, entry: st
     if (outcome === null || outcome.merchantPaymentId !== query.merchantPaymentId) {
       return PENDING_BODY;
     }
-    let extra: Record<string, unknown> | undefined;
+    let extra: ExposedFields | undefined;
     if (options.expose !== undefined) {
       try {
         extra = await options.expose(outcome);

@@ -12,7 +12,12 @@ import {
   MemoryIdempotencyStore,
   WebhookConfigError,
 } from '../../../src/webhook/index';
-import type { IdempotencyStore, WebhookNotification } from '../../../src/webhook/index';
+import type {
+  ExposedFields,
+  IdempotencyStore,
+  PaymentOutcome,
+  WebhookNotification,
+} from '../../../src/webhook/index';
 import { readEventStream } from '../support/event-stream';
 import { delay, listen } from '../support/http';
 import type { TestServer } from '../support/http';
@@ -174,6 +179,91 @@ describe('the payment status as JSON', () => {
     });
     // A pending answer stays the bare pending one.
     expect((await seen(m.url(randomUUID(), randomUUID()))).body).toBe('{"status":"PENDING"}');
+  });
+});
+
+describe('what was paid: expose’s paid (issue 47)', () => {
+  const PAID = { amount: 12.5, payee: 'Example Coffee Co.', reference: 'ORDER-1042' };
+
+  /** A merchant whose expose returns `extra`, with what onError heard. */
+  async function exposing(extra: (outcome: PaymentOutcome) => ExposedFields | undefined) {
+    const errors: unknown[] = [];
+    const m = await merchant(undefined, { expose: extra, onError: (error) => errors.push(error) });
+    const answer = async (paymentStatus: 'COMPLETED' | 'FAILED' = 'COMPLETED') => {
+      const n = notification({ paymentStatus });
+      await m.deliver(n);
+      return (await seen(m.url(n.paymentId, n.merchantPaymentId as string))).body;
+    };
+    return { answer, errors };
+  }
+  const messages = (errors: unknown[]) =>
+    errors.map((error) => {
+      expect(error).toBeInstanceOf(WebhookConfigError);
+      expect((error as WebhookConfigError).option).toBe('expose');
+      return (error as Error).message;
+    });
+
+  it('sends it beside the status as given, a decimal string amount as a number of pounds', async () => {
+    const { answer, errors } = await exposing(() => ({ paid: PAID, order: 7 }));
+    expect(await answer()).toBe(`{"paid":${JSON.stringify(PAID)},"order":7,"status":"COMPLETED"}`);
+    // As node-postgres reads a NUMERIC column.
+    const fromDatabase = await exposing(() => ({ paid: { ...PAID, amount: '12.50' } }));
+    expect(JSON.parse(await fromDatabase.answer())).toEqual({ paid: PAID, status: 'COMPLETED' });
+    expect([...errors, ...fromDatabase.errors]).toEqual([]);
+  });
+
+  it('leaves out each field that breaks its rule, and tells onError which and why, never its value', async () => {
+    const { answer, errors } = await exposing(() => ({
+      paid: { amount: '12.505', payee: 'Example Coffee Co.', reference: 'ORDER\n1042' },
+    }));
+    expect(JSON.parse(await answer())).toEqual({
+      paid: { payee: 'Example Coffee Co.' },
+      status: 'COMPLETED',
+    });
+    expect(messages(errors)).toEqual([
+      'servicepay: createPaymentStatusHandler expose returned paid whose amount is a string of 6 characters, but it must be a number of pounds above 0 in whole pence (12.5) or a decimal string (\'12.50\'), at most 13 digits of pounds: that field was left out (docs/after-the-bank.md, "What was paid").',
+      'servicepay: createPaymentStatusHandler expose returned paid whose reference is a string of 10 characters, but it must be a non-blank string of at most 200 characters without control characters: that field was left out (docs/after-the-bank.md, "What was paid").',
+    ]);
+    expect(messages(errors).join(' ')).not.toContain('ORDER');
+  });
+
+  it.each([
+    ['a number', 12.5, 'as a number'],
+    ['null', null, 'as null'],
+    ['an array', [PAID], 'as an array'],
+  ])('leaves out a paid that is %s, and says so', async (_, paid, said) => {
+    const { answer, errors } = await exposing(() => ({ paid: paid as ExposedFields['paid'] }));
+    expect(await answer()).toBe('{"status":"COMPLETED"}');
+    expect(messages(errors)).toEqual([
+      `servicepay: createPaymentStatusHandler expose returned paid ${said}, not an object { amount?, payee?, reference? }: left out (docs/after-the-bank.md, "What was paid").`,
+    ]);
+  });
+
+  it('names the keys of a paid the page does not read, and sends what it does', async () => {
+    const { answer, errors } = await exposing(
+      () => ({ paid: { total: 12.5, reference: 'ORDER-1042' } }) as unknown as ExposedFields,
+    );
+    expect(JSON.parse(await answer())).toEqual({
+      paid: { reference: 'ORDER-1042' },
+      status: 'COMPLETED',
+    });
+    expect(messages(errors)).toEqual([
+      'servicepay: createPaymentStatusHandler expose returned paid with a key the result page does not read (keys given: total, reference; it reads amount, payee and reference) (docs/after-the-bank.md, "What was paid").',
+    ]);
+  });
+
+  it('sends no paid with a payment that was not completed, and no report', async () => {
+    const { answer, errors } = await exposing(() => ({ paid: PAID, order: 7 }));
+    expect(await answer('FAILED')).toBe('{"order":7,"status":"FAILED"}');
+    expect(errors).toEqual([]);
+  });
+
+  it('an expose that answers null or undefined leaves the answer exactly { status }', async () => {
+    for (const nothing of [null, undefined]) {
+      const { answer, errors } = await exposing(() => nothing as unknown as undefined);
+      expect(await answer()).toBe('{"status":"COMPLETED"}');
+      expect(errors).toEqual([]);
+    }
   });
 });
 

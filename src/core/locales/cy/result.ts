@@ -18,6 +18,10 @@ export const result: PaymentResultMessages = {
   // "â thalu": talu takes the aspirate mutation after "â".
   needsReviewText:
     'Bydd y siop yn ei wirio ac yn cysylltu â chi. Peidiwch â thalu eto yn y cyfamser.',
+  paidAmount: 'Swm',
+  // "Talwyd": talu's impersonal past, as a receipt writes it ("was paid to").
+  paidTo: 'Talwyd i',
+  paidReference: 'Cyfeirnod',
   tryAgain: 'Rhowch gynnig arall arni',
   notHeard: 'Nid ydym wedi clywed gan eich banc eto',
   // The shop (siop) is feminine: "dweud wrthi".

@@ -15,6 +15,9 @@ export const result: PaymentResultMessages = {
   needsReview: 'We need to check this payment',
   needsReviewText:
     'The shop will check it and be in touch. Please don’t pay again in the meantime.',
+  paidAmount: 'Amount',
+  paidTo: 'Paid to',
+  paidReference: 'Reference',
   tryAgain: 'Try again',
   notHeard: 'We haven’t heard from your bank yet',
   notHeardText:
