@@ -87,8 +87,10 @@ const external = (id) =>
 /**
  * `import css from './x.css?raw'`: the stylesheet as a minified string (Vite does the same in
  * tests); `import script from './x.js?raw'`: a browser script the sandbox serves, as written.
+ * With `theme`, theme.css's rules go to that selector alone (themeFor): for a file that draws
+ * one of the two components.
  */
-function rawText() {
+function rawText({ theme } = {}) {
   return {
     name: 'raw-text',
     resolveId(id, importer) {
@@ -97,7 +99,9 @@ function rawText() {
     },
     async load(id) {
       if (!/\.(css|js)\?raw$/.test(id)) return null;
-      const text = readFileSync(id.slice(0, -4), 'utf8');
+      const file = id.slice(0, -4);
+      const source = readFileSync(file, 'utf8');
+      const text = theme && file.endsWith(THEME) ? themeFor(source, theme) : source;
       return `export default ${JSON.stringify(id.endsWith('.css?raw') ? await minifyCss(text) : text)};`;
     },
   };
@@ -307,8 +311,11 @@ function constAsLet() {
   };
 }
 
-/** A classic script for `<script src>`: everything bundled, production mode, minified. */
-const standalone = (input, file, more = [], output = {}) => ({
+/**
+ * A classic script for `<script src>`: everything bundled, production mode, minified. `theme`:
+ * the one component the script draws, whose selector alone its theme is given (rawText).
+ */
+const standalone = (input, file, more = [], output = {}, theme = undefined) => ({
   input,
   onwarn,
   // As in the module builds (below): the engine's modules have no side effects, so what they
@@ -319,7 +326,7 @@ const standalone = (input, file, more = [], output = {}) => ({
     extrasFromScript(),
     preactBuild(),
     nodeResolve(),
-    rawText(),
+    rawText({ theme }),
     replace({ preventAssignment: true, values: { 'process.env.NODE_ENV': '"production"' } }),
     esbuild({ target: 'es2020', jsx: 'automatic' }),
     terser({
@@ -470,8 +477,15 @@ export default [
   },
   // The standalone script of spec 4.3: window.Service and window.ServiceEvent.
   standalone('src/vanilla/standalone.ts', STANDALONE_SCRIPT, [copyStylesheets(STANDALONE)]),
-  // The result page's: window.ServiceResult.
-  standalone('src/vanilla/standalone-result.ts', STANDALONE_RESULT_SCRIPT),
+  // The result page's: window.ServiceResult. It draws the result page only, so its theme names
+  // `.service-result` alone: the Pay component's `.service-root` is not in it (-23 B).
+  standalone(
+    'src/vanilla/standalone-result.ts',
+    STANDALONE_RESULT_SCRIPT,
+    [],
+    {},
+    '.service-result',
+  ),
   // The component's extras: window.ServiceExtras, on the component script's Preact.
   {
     // Last of the standalone files: the manifest of their hashes.
