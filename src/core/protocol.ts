@@ -42,6 +42,13 @@ export type FinalPaymentStatus = 'COMPLETED' | 'FAILED' | 'NEEDS_REVIEW';
 /** What the status endpoint answers: a final status, or `PENDING` while none is recorded. */
 export type PaymentStatus = 'PENDING' | FinalPaymentStatus;
 
+/**
+ * The final statuses the service itself reports, each in a webhook notification (spec 3): the
+ * bank's answer, before reconciliation may make a COMPLETED one `NEEDS_REVIEW`. The webhook's
+ * `FinalNotification` and the sandbox's payments carry it.
+ */
+export type WebhookPaymentStatus = Exclude<FinalPaymentStatus, 'NEEDS_REVIEW'>;
+
 const STATUSES: readonly string[] = ['PENDING', 'COMPLETED', 'FAILED', 'NEEDS_REVIEW'];
 
 /** Whether `value` is one of the status endpoint's statuses. */

@@ -14,7 +14,7 @@ import { buildTestWebhookPayload } from './notification';
 import type {
   DeliveryFaults,
   DeliveryReason,
-  FinalPaymentStatus,
+  WebhookPaymentStatus,
   ReceiverCheckCase,
   ReceiverCheckCaseName,
   ReceiverCheckReport,
@@ -158,7 +158,7 @@ const CASES: readonly CaseSpec[] = CASE_LIST.map((spec) => ({ judge: answered200
 /** What the receiver check needs to send one case's notification its own way. */
 export interface CheckNotification {
   paymentId: string;
-  status: FinalPaymentStatus;
+  status: WebhookPaymentStatus;
   body: string;
   label: string;
   /** Signs other bytes than those sent: a receiver that verifies must answer 401. */

@@ -37,7 +37,7 @@ export type {
   SandboxPaymentStatus,
   BankDecision,
   ScheduledStep,
-  FinalPaymentStatus,
+  WebhookPaymentStatus,
   SettleOutcome,
   WebhookDeliveryAttempt,
   WebhookRequestRecord,

@@ -20,7 +20,7 @@ import { signWebhookPayload } from '../webhook/index';
 import type { WebhookNotification } from '../webhook/index';
 import { SandboxConfigError } from './errors';
 import { loadKeys } from './keys/keys';
-import type { FinalPaymentStatus, SandboxPayment } from './types';
+import type { WebhookPaymentStatus, SandboxPayment } from './types';
 
 /**
  * The body of a webhook notification as the sandbox sends it: the webhook module's
@@ -74,7 +74,7 @@ export const EXPIRED_DESCRIPTION = 'The authorisation window expired before the 
  * exact bytes.
  */
 export function buildTestWebhookPayload(
-  status: FinalPaymentStatus,
+  status: WebhookPaymentStatus,
   overrides: TestWebhookPayloadOverrides = {},
 ): SandboxWebhookPayload {
   const metadata =
@@ -194,7 +194,7 @@ export interface SendTestWebhookOptions {
   /** The receiver's address (http or https). */
   to: string;
   /** Which example to send: COMPLETED (errorDescription null) or FAILED (with one). */
-  status: FinalPaymentStatus;
+  status: WebhookPaymentStatus;
   /**
    * The sandbox's key file, so the receiver verifies with the key a sandbox started with the
    * same file serves. Created when missing.
@@ -292,7 +292,7 @@ const OVERRIDES: Record<keyof TestWebhookPayloadOverrides, [string, (v: unknown)
 
 /** The payload fields' types (only those given); errorDescription only for FAILED. */
 function checkOverrides(
-  status: FinalPaymentStatus,
+  status: WebhookPaymentStatus,
   payload: TestWebhookPayloadOverrides | undefined,
 ): void {
   if (payload === undefined) return;

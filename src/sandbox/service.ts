@@ -22,7 +22,7 @@ import { BANK_ERROR_DESCRIPTION, webhookPayload, webhookRequestHeaders } from '.
 import type { ResolvedOptions } from './options';
 import { createPaymentStore } from './payment-store';
 import type { PaymentStore } from './payment-store';
-import type { FinalPaymentStatus, SettleOutcome } from './types';
+import type { WebhookPaymentStatus, SettleOutcome } from './types';
 
 /**
  * The application id the sandbox suggests. Fixed, so an example page can be configured once;
@@ -116,7 +116,7 @@ export function createSandboxContext(
 
 /** Sandbox.settlePayment's outcome, checked: the status and the description it carries. */
 export function checkOutcome(outcome: SettleOutcome): {
-  status: FinalPaymentStatus;
+  status: WebhookPaymentStatus;
   errorDescription: string | null;
 } {
   const { status, errorDescription } = (outcome ?? {}) as Partial<SettleOutcome>;

@@ -6,9 +6,9 @@
 import { bodyBytes } from './encoding';
 import type { WebhookBody } from './encoding';
 import { WebhookPayloadError } from '../errors';
+import type { WebhookPaymentStatus } from '../../core/protocol';
 
-/** The final statuses a notification is sent for (spec 3). */
-export type WebhookPaymentStatus = 'COMPLETED' | 'FAILED';
+export type { WebhookPaymentStatus };
 
 /** Whether `notification` reports one of the final statuses (COMPLETED or FAILED). */
 export function isFinalNotification(notification: {
