@@ -1,7 +1,7 @@
 /**
  * The protocol facts the browser and the server halves share, each in one place: what a payment
- * id may be, the statuses a payment's outcome can have, the status endpoint's answer, and the
- * prefix of every developer message. Dependency-free, so that core, the webhook side and the
+ * id may be, an amount in whole pence, the statuses a payment's outcome can have, the status
+ * endpoint's answer, and the prefix of every developer message. Dependency-free, so that core, the webhook side and the
  * sandbox all import it (the webhook's lint rule names this module as one it may import).
  */
 
@@ -28,6 +28,23 @@ export const isPaymentId = (value: unknown): value is string =>
 
 /** The rule in words, for the spec's validation message. */
 export const PAYMENT_ID_RULE = `must be a non-blank string of at most ${MAX_ID_LENGTH} characters without control characters`;
+
+/**
+ * An amount in pounds as whole pence, or NaN when it is not a whole number of pence (12.505,
+ * 1e-7) or not finite. The one rule for both halves: the component refuses an amount that is
+ * NaN here ("must have at most 2 decimal places") and sends `toPence(amount) / 100`, and
+ * reconciliation compares a notification's amount with its order's in these pence.
+ *
+ * Binary floating point is tolerated, relative to the amount: a few units in the last place of
+ * the value itself (2 ** -50 is 4 * Number.EPSILON), so 0.1 + 0.2 is 30 pence and
+ * 134217895.61 is whole pence at any magnitude, while a third decimal is never noise (1.005
+ * and 134217895.615 are NaN). An absolute tolerance would do neither: 1e-6 of a penny takes
+ * 1e-9 as 0 pence and refuses large amounts whose error outgrows it.
+ */
+export function toPence(pounds: number): number {
+  const pence = Math.round(pounds * 100);
+  return Math.abs(pence / 100 - pounds) <= 2 ** -50 * Math.max(1, Math.abs(pounds)) ? pence : NaN;
+}
 
 /**
  * A payment's recorded outcome, once its notification was handled:

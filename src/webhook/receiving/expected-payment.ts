@@ -9,6 +9,7 @@
  * the errors below name the field and what is wrong with it, and the keys given, never a value
  * (the merchant reads the value in their own database; a log line or a trace keeps it for ever).
  */
+import { toPence } from '../../core/protocol';
 import { keysOf, kindOf } from '../value-kinds';
 
 /** What the merchant's order expects of its payment, as `expectedPayment` answers it. */
@@ -131,16 +132,11 @@ export function expectationOf(value: unknown, paymentId: string): Expectation | 
   };
 }
 
-/** Whole pence, or NaN for an amount that is not a whole number of pence (12.499). */
-export function toPence(amount: number): number {
-  const pence = Math.round(amount * 100);
-  // Binary floating point: 0.1 + 0.2 is 30.000000000000004 pence, still 30.
-  return Math.abs(amount * 100 - pence) < 1e-6 ? pence : Number.NaN;
-}
-
 /**
  * The pence of a decimal string, digit by digit (no float on the way): NaN when it is not a
- * whole number of pence ('12.505'), undefined when it is no decimal at all.
+ * whole number of pence ('12.505'), undefined when it is no decimal at all. A number is turned
+ * into pence by the protocol's toPence, the component's rule; a string is exact, so it has no
+ * binary noise to forgive ('0.30000000000000004' is not whole pence).
  */
 export function decimalPence(text: string): number | undefined {
   const match = DECIMAL.exec(text);

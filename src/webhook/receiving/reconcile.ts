@@ -13,6 +13,7 @@
  * This module turns the merchant's hooks into the one call the dispatcher makes under a
  * notification's claim, and answers the final status to record for the payment (null: none).
  */
+import { toPence } from '../../core/protocol';
 import type { FinalPaymentStatus } from '../../core/protocol';
 import { messageOf } from '../verification/encoding';
 import { isFinalNotification } from '../verification/notification';
@@ -22,7 +23,7 @@ import type {
   WebhookNotificationContext,
 } from '../verification/notification';
 import type { OrderBook } from '../stores/orders';
-import { expectationOf, toPence } from './expected-payment';
+import { expectationOf } from './expected-payment';
 import type { Expectation, ExpectedPayment } from './expected-payment';
 import type { WebhookErrorContext } from './verdicts';
 
