@@ -144,6 +144,15 @@ export default tseslint.config(
           ],
         },
       ],
+      // The service's addresses have one home, src/core/service-addresses.ts: a page that spells
+      // the key's path would go on linking the old one if it ever moved (issue 48).
+      'no-restricted-syntax': [
+        'error',
+        ...[
+          'Literal[value=/well-known\\/signature/]',
+          'TemplateElement[value.raw=/well-known\\/signature/]',
+        ].map((selector) => ({ selector, message: 'use PUBLIC_KEY_PATH (servicepay/core)' })),
+      ],
     },
   },
 );

@@ -9,6 +9,7 @@
  * again (docs/decisions.md).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { PUBLIC_KEY_PATH } from '../../core/index';
 import { formFields, MAX_FORM_BYTES, readBody, sendError, sendJson } from '../http';
 import type { Doors } from '../http';
 import { html } from '../pages/html';
@@ -93,7 +94,7 @@ export async function showKeys(res: ServerResponse, { keys, doors }: KeysParts):
 <h1>Signing key</h1>
 <p>Rehearse a key rotation: prepare the next key and give your receiver both (<code>publicKey: [current, next]</code>), rotate, check that notifications still verify, then remove the old key.</p>
 <h2>Current key</h2>
-<p>Served at <a href="/.well-known/signature/pem">/.well-known/signature/pem</a>; every notification is signed with it.</p>
+<p>Served at <a href="${PUBLIC_KEY_PATH}">${PUBLIC_KEY_PATH}</a>; every notification is signed with it.</p>
 ${key(current, '')}
 <h2>Next key</h2>
 ${key(next, 'None prepared yet.')}

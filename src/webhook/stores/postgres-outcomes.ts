@@ -346,7 +346,7 @@ export function postgresOutcomes(options: PostgresOutcomesOptions): PostgresOutc
     readOutcome: read,
 
     async subscribeOutcome(paymentId, listener, onLost) {
-      if (poolSize === 1) throw new Error(POOL_OF_ONE);
+      if (poolSize === 1) throw new WebhookConfigError(POOL_OF_ONE, 'pool');
       await prepare(); // The table, before the listening connection's bounded opening.
       return listening.subscribe(paymentId, listener, onLost);
     },
