@@ -141,6 +141,12 @@ export default tseslint.config(
               group: ['react', 'react-dom', '../react/*', '../vanilla/*'],
               message: 'the sandbox is server code',
             },
+            {
+              // A folder never reaches up a floor into the sandbox's root, which holds only the
+              // entry (docs/architecture.md, "The sandbox, folder by folder").
+              regex: '^\\.\\./[^/]+$',
+              message: 'import from a folder beside this one, never from the sandbox root',
+            },
           ],
         },
       ],

@@ -5,10 +5,15 @@
  */
 import { commandToJson } from '../commands/commands';
 import type { DeliveriesCommand } from '../commands/commands';
-import { caseSpec } from '../diagnosis';
+import { caseSpec } from '../deliveries/receiver-check';
 import { describeFaults } from '../deliveries/faults';
-import { describeFailure } from '../notification';
-import type { ArmedFaults, DeliveryFaults, ReceiverCheckReport, SandboxPayment } from '../types';
+import { describeFailure } from '../deliveries/notification';
+import type {
+  ArmedFaults,
+  DeliveryFaults,
+  ReceiverCheckReport,
+  SandboxPayment,
+} from '../api/types';
 import { EXIT_FAILURE, EXIT_OK, UsageError, parse, wholeNumber } from './args';
 import type { CliIo } from './args';
 import {

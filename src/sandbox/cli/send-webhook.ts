@@ -1,7 +1,7 @@
 /** `servicepay-sandbox send-webhook`: one signed test notification to a receiver (spec 5.3). */
 import { PUBLIC_KEY_PATH } from '../../core/index';
-import { sendTestWebhook } from '../notification';
-import type { TestWebhookPayloadOverrides } from '../notification';
+import { sendTestWebhook } from '../deliveries/notification';
+import type { TestWebhookPayloadOverrides } from '../deliveries/notification';
 import { EXIT_FAILURE, EXIT_OK, UsageError, parse } from './args';
 import type { CliIo } from './args';
 import { SEND_OPTIONS } from './usage';

@@ -6,20 +6,20 @@
  * and writes the result its own way; what is allowed, what is checked and every refusal (a
  * SandboxError whose code HTTP_STATUS turns into a status) live here.
  */
-import { SandboxError, unknownPayment } from '../errors';
+import { SandboxError, unknownPayment } from '../api/errors';
 import { checkFaults } from '../deliveries/faults';
-import { checkNeedsWebhookUrl } from '../diagnosis';
-import type { ReceiverCheck } from '../diagnosis';
+import { checkNeedsWebhookUrl } from '../deliveries/receiver-check';
+import type { ReceiverCheck } from '../deliveries/receiver-check';
 import type { Deliverer } from '../deliveries/deliverer';
-import type { Lifecycle } from '../lifecycle';
-import type { PaymentStore } from '../payment-store';
+import type { Lifecycle } from '../payments/lifecycle';
+import type { PaymentStore } from '../payments/store';
 import type {
   ArmedFaults,
   DeliveryFaults,
   DeliveryFaultTarget,
   ReceiverCheckReport,
   SandboxPayment,
-} from '../types';
+} from '../api/types';
 
 /** The commands' names, as in their paths (`/deliveries/resend`) and the CLI's words. */
 export const COMMAND_NAMES = ['resend', 'break', 'check', 'complete-late', 'pay-again'] as const;

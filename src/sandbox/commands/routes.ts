@@ -5,7 +5,7 @@
  * it, and answers a refusal with the status of its code (HTTP_STATUS).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { httpStatusOf } from '../errors';
+import { httpStatusOf } from '../api/errors';
 import {
   DELIVERIES_FORM,
   MAX_FORM_BYTES,
@@ -13,8 +13,8 @@ import {
   readBody,
   sendError,
   sendJson,
-} from '../http';
-import type { Doors } from '../http';
+} from '../server/http';
+import type { Doors } from '../server/http';
 import { notificationAnchor } from '../pages/deliveries-notification';
 import { sendMessagePage, sendRedirect } from '../pages/page';
 import { commandFromForm, commandFromJson } from './commands';

@@ -6,12 +6,31 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isUuid } from '../../core/index';
-import { SandboxConfigError } from '../errors';
-import { send, sendError, sendJson } from '../http';
-import type { Doors } from '../http';
+import { SandboxConfigError } from '../api/errors';
+import { send, sendError, sendJson } from '../server/http';
+import type { Doors } from '../server/http';
 import { html } from '../pages/html';
-import type { SandboxInstitution } from '../sandbox-options';
 import { applicationIdError, environmentError, isEnvironment } from './payments';
+
+/** A bank listed by the sandbox. Its icon is generated: a coloured square with initials. */
+export interface SandboxInstitution {
+  /** The institutionId; lower-case letters, digits and dashes (it also names the icon file). */
+  id: string;
+  /** The name shown to the shopper. */
+  name: string;
+  /**
+   * Background colour of the generated icon, `#rrggbb`. The initials are drawn in black or
+   * white, whichever contrasts more.
+   * @default '#475569'
+   */
+  colour?: string;
+  /**
+   * False lists the bank with `"available": false`: the component shows it but it cannot be
+   * paid, and `POST /v1/payments` at it is refused (422).
+   * @default true
+   */
+  available?: boolean;
+}
 
 /** The banks of a running sandbox, by id, each with every field. */
 export type Institutions = ReadonlyMap<string, Required<SandboxInstitution>>;

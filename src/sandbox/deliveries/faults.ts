@@ -5,10 +5,10 @@
  * notifications the sandbox sends as payments settle. The plan's listeners hear every change
  * (armed, or used up): the deliveries page shows what is armed.
  */
-import { SandboxError } from '../errors';
-import { createListeners } from '../listeners';
-import { MAX_TIMER_MS } from '../options';
-import type { ArmedFaults, DeliveryFaults, DeliveryFaultTarget } from '../types';
+import { SandboxError } from '../api/errors';
+import { createListeners } from './listeners';
+import { MAX_TIMER_MS } from './scheduler';
+import type { ArmedFaults, DeliveryFaults, DeliveryFaultTarget } from '../api/types';
 
 /**
  * Each fault's rule. Bounded like the retry policy: a typo must not schedule a timer that

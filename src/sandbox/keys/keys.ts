@@ -7,7 +7,7 @@ import type { KeyObject } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { promisify } from 'node:util';
-import { SandboxConfigError } from '../errors';
+import { SandboxConfigError } from '../api/errors';
 
 const generateRsa = promisify(generateKeyPair);
 

@@ -10,8 +10,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PUBLIC_KEY_PATH } from '../../core/index';
-import { formFields, MAX_FORM_BYTES, readBody, sendError, sendJson } from '../http';
-import type { Doors } from '../http';
+import { formFields, MAX_FORM_BYTES, readBody, sendError, sendJson } from '../server/http';
+import type { Doors } from '../server/http';
 import { html } from '../pages/html';
 import { newKeys } from './keys';
 import type { SandboxKeys } from './keys';

@@ -15,8 +15,8 @@ import {
   sendPage,
   timeElement,
 } from './page';
-import type { ResolvedOptions } from '../options';
-import type { PaymentStore } from '../payment-store';
+import type { ResolvedOptions } from '../api/options';
+import type { PaymentStore } from '../payments/store';
 
 /** What the home page's route uses of a running sandbox. */
 export interface IndexParts {

@@ -27,7 +27,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isIP } from 'node:net';
-import { SandboxError } from './errors';
+import { SandboxError } from '../api/errors';
 
 /** The request body exceeded the limit; answered 413 (HTTP_STATUS of `body-too-large`). */
 export class BodyTooLargeError extends SandboxError {

@@ -1,10 +1,10 @@
 /**
  * The sandbox's public types: its payments, deliveries, faults, the receiver check's report and
- * the running Sandbox. startSandbox's options are in sandbox-options.ts (which imports from
- * here, so this file does not re-export them).
+ * the running Sandbox. startSandbox's options are in options.ts beside it (which imports from
+ * here). It imports nothing of the sandbox, so every folder may take its types.
  */
-import type { AgentType, Environment } from '../core/index';
-import type { WebhookPaymentStatus } from '../webhook/verification/notification';
+import type { AgentType, Environment } from '../../core/index';
+import type { WebhookPaymentStatus } from '../../webhook/verification/notification';
 
 /**
  * Where a sandbox payment is: PENDING (waiting for the shopper's decision, or for the bank),

@@ -16,11 +16,11 @@ import type { KeyObject } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import type { IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { signWebhookPayload } from '../webhook/index';
-import type { WebhookNotification } from '../webhook/index';
-import { SandboxConfigError } from './errors';
-import { loadKeys } from './keys/keys';
-import type { WebhookPaymentStatus, SandboxPayment } from './types';
+import { signWebhookPayload } from '../../webhook/index';
+import type { WebhookNotification } from '../../webhook/index';
+import { SandboxConfigError } from '../api/errors';
+import { loadKeys } from '../keys/keys';
+import type { WebhookPaymentStatus, SandboxPayment } from '../api/types';
 
 /**
  * The body of a webhook notification as the sandbox sends it: the webhook module's

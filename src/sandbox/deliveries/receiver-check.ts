@@ -8,7 +8,7 @@
  * once" may still have done the work twice: that is in the merchant's database, which the
  * report says in so many words (RECEIVER_CHECK_NOTE).
  */
-import { SandboxError } from './errors';
+import { SandboxError } from '../api/errors';
 import { createListeners } from './listeners';
 import { buildTestWebhookPayload } from './notification';
 import type {
@@ -19,8 +19,8 @@ import type {
   ReceiverCheckCaseName,
   ReceiverCheckReport,
   WebhookDeliveryAttempt,
-} from './types';
-import type { SandboxRetryOptions } from './sandbox-options';
+} from '../api/types';
+import type { SandboxRetryOptions } from './sender';
 
 export const RECEIVER_CHECK_NOTE =
   'The sandbox sees only what the receiver answered. Whether your handler did its work once (one order marked paid, one email, one stock movement per payment) is yours to check in your own database and logs: each case sent a notification with its own payment id, listed here.';

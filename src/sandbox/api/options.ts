@@ -1,50 +1,162 @@
 /**
- * startSandbox's options, checked and completed with defaults, and the defaults themselves (the
- * retry policy, what is kept, the payment lifecycle's waits). A mistake here fails the start
- * with a message naming the option, rather than surfacing later as a confusing page or a
- * webhook that never arrives. Nothing here imports the routes: they read what this resolves.
+ * startSandbox's options: what may be given (SandboxOptions; a bank's and the retry policy's own
+ * types live with the banks and the sender), the defaults, and the check that completes them. A
+ * mistake fails the start with a message naming the option, rather than surfacing later as a
+ * confusing page or a webhook that never arrives. Nothing here imports the routes.
  *
  * What the sandbox keeps in memory is bounded, the oldest dropped first: it runs for days beside
  * a merchant's development server, and `POST /v1/payments` answers any origin (the browser
  * component calls it).
  */
-import { SANDBOX_PORT, isUuid } from '../core/index';
-import { DEFAULT_INSTITUTIONS, institutionMap } from './contract/institutions';
-import { defaultScriptDir } from './contract/script-host';
-import type { Institutions } from './contract/institutions';
+import { SANDBOX_PORT, isUuid } from '../../core/index';
+import { DEFAULT_INSTITUTIONS, institutionMap } from '../contract/institutions';
+import { defaultScriptDir } from '../contract/script-host';
+import type { SandboxInstitution } from '../contract/institutions';
+import { guarded } from '../deliveries/listeners';
+import { MAX_TIMER_MS } from '../deliveries/scheduler';
 import { SandboxConfigError } from './errors';
+import type { SandboxRetryOptions } from '../deliveries/sender';
 import type { WebhookDeliveryAttempt } from './types';
-import type { SandboxApplication, SandboxOptions, SandboxRetryOptions } from './sandbox-options';
+
+/** What the sandbox knows of one merchant application. */
+export interface SandboxApplication {
+  /** The payee shown on the bank page for this application's payments. */
+  merchantName: string;
+}
+
+/** Options of startSandbox. */
+export interface SandboxOptions {
+  /**
+   * TCP port to listen on; 0 picks a free one (the result's `url` carries it).
+   * @default 4010
+   */
+  port?: number;
+  /**
+   * Address to listen on. The default keeps the sandbox private to this machine; use
+   * '0.0.0.0' to reach it from a phone on the same network.
+   * @default '127.0.0.1'
+   */
+  host?: string;
+  /**
+   * Where webhook notifications are PUT (the merchant receiver, spec 4.1). Without it no
+   * notification is sent.
+   */
+  webhookUrl?: string;
+  /**
+   * Where the shopper returns after deciding, for payments with agentType WEB_BROWSER.
+   * `?paymentId=…&merchantPaymentId=…` is appended. Without it the bank page shows the result.
+   */
+  webCallbackUrl?: string;
+  /**
+   * Where the shopper returns after deciding, for payments with agentType
+   * MOBILE_APPLICATION (an http(s) URL or an app scheme such as `myapp://paid`).
+   */
+  mobileCallbackUrl?: string;
+  /**
+   * The banks offered.
+   * @default DEFAULT_INSTITUTIONS (about twenty UK banks)
+   */
+  institutions?: readonly SandboxInstitution[];
+  /**
+   * Ids of listed banks to mark unavailable (shown, not payable), without restating the list:
+   * `['santander']` on the default banks. An id not in the list is a SandboxConfigError.
+   * @default none
+   */
+  unavailableInstitutions?: readonly string[];
+  /** Retry policy of webhook deliveries. */
+  retry?: SandboxRetryOptions;
+  /**
+   * Path of a PEM private key (PKCS#8 or PKCS#1 RSA) to sign webhooks with, so the public key
+   * stays the same across restarts. When the file does not exist, a new key is generated and
+   * written there (mode 0600).
+   * @default a new RSA 2048 key for each start
+   */
+  keyFile?: string;
+  /**
+   * Directory of the standalone component script and its stylesheets, which the sandbox
+   * serves as the script host of spec 4.3: `/js/Service-<version>.min.js` (the newest at the
+   * bare `/js`), `/js/Service-0.4.css`, `/js/Service-tailwind-0.1.css`.
+   * @default the servicepay package's dist/standalone (written by `npm run build`)
+   */
+  scriptDir?: string;
+  /**
+   * The payee shown on the bank page ("Pay £12.50 to Example Coffee Co."), for every
+   * application without a name of its own in `applications`. A payee that does not match the
+   * shop looks like fraud to a shopper: give the shop's display name.
+   * @default 'Sandbox merchant'
+   */
+  merchantName?: string;
+  /**
+   * Settings per application id (a UUID). Any UUID is accepted as an application id, listed
+   * here or not; an entry only names that application's merchant.
+   * @example { '5e4d8a52-7c1b-4f0e-9a3d-2b6c1e8f4a90': { merchantName: 'Example Coffee Co.' } }
+   */
+  applications?: Readonly<Record<string, SandboxApplication>>;
+  /**
+   * The address browsers reach the sandbox at when it is not this machine's loopback or an IP
+   * address: a tunnel (`https://pay-sandbox.example.test`) or a network name
+   * (`http://devbox.local:4010`). The sandbox answers requests for this host name (other
+   * names are refused with 421, against DNS rebinding) and hands out its addresses (bank
+   * pages, icons) with it. An origin only: no path.
+   */
+  publicUrl?: string;
+  /**
+   * Receives one line per notable event (payment created, settled, delivery attempts).
+   * @default no logging
+   */
+  log?: (line: string) => void;
+  /** Called after every webhook delivery attempt, with its record. */
+  onDelivery?: (attempt: WebhookDeliveryAttempt) => void;
+  /**
+   * Delivery attempts kept for the deliveries page, `sandbox.deliveries` and
+   * `/deliveries.json`; beyond it the oldest are dropped. A notification can still be resent
+   * once its attempts are gone.
+   * @default 1000
+   */
+  deliveryHistory?: number;
+  /**
+   * Payments kept, each with its notification; beyond it the oldest are forgotten (their ids
+   * then answer 404, and their attempts leave the deliveries page). `POST /v1/payments`
+   * answers any origin, so what it keeps is bounded.
+   * @default 1000
+   */
+  maxPayments?: number;
+  /**
+   * How long a payment the shopper left undecided (the bank page's "Leave without deciding")
+   * waits for a decision: then it FAILS with `EXPIRED_DESCRIPTION` and its notification is
+   * sent. Other payments wait for their decision for as long as the sandbox runs.
+   * @default 900000 (15 minutes)
+   */
+  authorisationWindowMs?: number;
+  /**
+   * How long the bank keeps checking a payment approved with "Authorise, bank still checking":
+   * a PENDING notification at once, COMPLETED this long after.
+   * @default 120000 (2 minutes)
+   */
+  bankCheckMs?: number;
+  /**
+   * How long after its COMPLETED a payment approved with "Authorise, settles later" is SETTLED
+   * (a second notification).
+   * @default 300000 (5 minutes)
+   */
+  settleAfterMs?: number;
+  /**
+   * How much faster the sandbox's clock runs: every wait it plays (the authorisation window,
+   * the bank's check, the settlement, a delivery's delay and late resend) is divided by it, so
+   * `600` plays a 15-minute window in 1.5 s. Retries, timeouts and the times shown stay real.
+   * @default 1
+   */
+  timeScale?: number;
+}
 
 /** The sandbox's default port, the one the component's SANDBOX default address uses. */
 export const SANDBOX_DEFAULT_PORT = SANDBOX_PORT;
 
-export interface ResolvedOptions {
-  port: number;
-  host: string;
-  webhookUrl: URL | undefined;
-  webCallbackUrl: URL | undefined;
-  mobileCallbackUrl: URL | undefined;
-  institutions: Institutions;
-  retry: Required<SandboxRetryOptions>;
-  keyFile: string | undefined;
-  /** Where the script host's files are; undefined when the package's dist was not found. */
-  scriptDir: string | undefined;
-  /** The payee shown on the bank page for an application id. */
-  merchantNameFor(applicationId: string): string;
-  publicUrl: URL | undefined;
-  log: (line: string) => void;
-  onDelivery: ((attempt: WebhookDeliveryAttempt) => void) | undefined;
-  deliveryHistory: number;
-  maxPayments: number;
-  /** The payment lifecycle's waits, as given (the time scale divides them when scheduled). */
-  authorisationWindowMs: number;
-  bankCheckMs: number;
-  settleAfterMs: number;
-  timeScale: number;
-  /** A wait of the sandbox's clock in real milliseconds: divided by timeScale, within a timer. */
-  scaled(ms: number): number;
-}
+/**
+ * The options checked and completed, as the parts of a running sandbox read them: the type of
+ * resolveOptions's answer, so the fields are listed once (there, with what each means).
+ */
+export type ResolvedOptions = ReturnType<typeof resolveOptions>;
 
 /**
  * Delivery attempts kept by default: hundreds of payments' worth, a few megabytes at most
@@ -68,9 +180,6 @@ export const DEFAULT_BANK_CHECK_MS = 2 * 60_000;
 /** From COMPLETED to SETTLED (settleAfterMs). */
 export const DEFAULT_SETTLE_AFTER_MS = 5 * 60_000;
 
-/** The longest timer Node keeps (setTimeout fires at once beyond it). */
-export const MAX_TIMER_MS = 2 ** 31 - 1;
-
 /**
  * The payee when none is configured: neutral, so that it is plainly not some other shop's
  * name (the sandbox used to say "ServicePay Demo Shop", which a checkout for another shop
@@ -84,7 +193,7 @@ const MAX_MERCHANT_NAME = 100;
 // Schemes that would run code or read local files when a browser is redirected to them.
 const UNSAFE_SCHEMES = new Set(['javascript:', 'data:', 'vbscript:', 'file:', 'blob:']);
 
-export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
+export function resolveOptions(options: SandboxOptions = {}) {
   if (typeof options !== 'object' || options === null) {
     throw new SandboxConfigError('servicepay: startSandbox takes an options object.', 'options');
   }
@@ -98,21 +207,16 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
   }
   const merchantName = displayName(options.merchantName ?? DEFAULT_MERCHANT_NAME, 'merchantName');
   const names = applicationNames(options.applications);
-  if (options.log !== undefined && typeof options.log !== 'function') {
-    throw new SandboxConfigError('servicepay: sandbox option log must be a function.', 'log');
-  }
-  if (options.onDelivery !== undefined && typeof options.onDelivery !== 'function') {
-    throw new SandboxConfigError(
-      'servicepay: sandbox option onDelivery must be a function.',
-      'onDelivery',
-    );
-  }
+  // The callbacks and the paths: a function, or a string that is not empty, when given.
   for (const [option, what] of [
+    ['log', 'a function'],
+    ['onDelivery', 'a function'],
     ['keyFile', 'a file path'],
     ['scriptDir', 'a directory path'],
   ] as const) {
-    const path = options[option];
-    if (path !== undefined && (typeof path !== 'string' || path === '')) {
+    const value: unknown = options[option];
+    const kind = what === 'a function' ? 'function' : 'string';
+    if (value !== undefined && (typeof value !== kind || value === '')) {
       throw new SandboxConfigError(`servicepay: sandbox option ${option} must be ${what}.`, option);
     }
   }
@@ -129,18 +233,24 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     ),
     retry: retryPolicy(options.retry),
     keyFile: options.keyFile,
+    /** Where the script host's files are; undefined when the package's dist was not found. */
     scriptDir: options.scriptDir ?? defaultScriptDir(),
-    merchantNameFor: (applicationId) => names.get(applicationId.toLowerCase()) ?? merchantName,
+    /** The payee shown on the bank page for an application id. */
+    merchantNameFor: (applicationId: string): string =>
+      names.get(applicationId.toLowerCase()) ?? merchantName,
     publicUrl: publicOrigin(options.publicUrl),
-    log: safeLog(options.log),
+    /** The `log` option, guarded: a throwing logger never breaks what it logs. */
+    log: guarded(options.log ?? (() => {})),
     onDelivery: options.onDelivery,
     deliveryHistory: numberOption(options, 'deliveryHistory'),
     maxPayments: numberOption(options, 'maxPayments'),
+    /** The payment lifecycle's waits, as given (the time scale divides them when scheduled). */
     authorisationWindowMs: numberOption(options, 'authorisationWindowMs'),
     bankCheckMs: numberOption(options, 'bankCheckMs'),
     settleAfterMs: numberOption(options, 'settleAfterMs'),
     timeScale,
-    scaled: (ms) => Math.min(ms / timeScale, MAX_TIMER_MS),
+    /** A wait of the sandbox's clock in real milliseconds: divided by timeScale, within a timer. */
+    scaled: (ms: number): number => Math.min(ms / timeScale, MAX_TIMER_MS),
   };
 }
 
@@ -242,18 +352,6 @@ function publicOrigin(value: unknown): URL | undefined {
     );
   }
   return url;
-}
-
-/** A logger that cannot break what it logs: a throwing `log` is ignored. */
-function safeLog(log: ((line: string) => void) | undefined): (line: string) => void {
-  if (log === undefined) return () => {};
-  return (line) => {
-    try {
-      log(line);
-    } catch {
-      // Logging is a side show; a payment or a delivery must not fail because of it.
-    }
-  };
 }
 
 function parseUrl(value: unknown, option: string): URL | undefined {
