@@ -73,6 +73,18 @@ export default tseslint.config(
           ],
         },
       ],
+      // A value now or a promise of it crosses in one way, src/webhook/maybe.ts (issue 48).
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "BinaryExpression[operator='instanceof'][right.name='Promise']",
+          message: 'use isThenable or whenReady (src/webhook/maybe.ts)',
+        },
+        {
+          selector: "BinaryExpression[operator='in'][left.value='then']",
+          message: 'use isThenable or whenReady (src/webhook/maybe.ts)',
+        },
+      ],
     },
   },
   {

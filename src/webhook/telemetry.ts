@@ -8,7 +8,7 @@
  * merchant may not have installed.
  */
 import { describeValue } from '../core/describe-value';
-import { isThenable } from './verification/encoding';
+import { whenSettled } from './maybe';
 import { WebhookConfigError } from './errors';
 
 /** A context of the OpenTelemetry API, opaque here. */
@@ -253,19 +253,6 @@ export function failSpan(span: TelemetrySpan, message: string, error?: unknown):
 /** Seconds since `start` (a performance.now() reading). */
 export function secondsSince(start: number): number {
   return (performance.now() - start) / 1000;
-}
-
-/** Calls `after` once `value` settles (now, or when its promise does); gives `value` back. */
-export function whenSettled<T>(value: T, after: (failure: unknown, failed: boolean) => void): T {
-  if (!isThenable(value)) {
-    after(undefined, false);
-    return value;
-  }
-  value.then(
-    () => after(undefined, false),
-    (error: unknown) => after(error, true),
-  );
-  return value;
 }
 
 // Store calls ---------------------------------------------------------------------------------

@@ -3,6 +3,7 @@
  * the small assertions the rule checks share.
  */
 import { describeValue } from '../../core/describe-value';
+import type { Maybe } from '../maybe';
 import { claimAnswer } from '../stores/idempotency';
 import type { IdempotencyClaim, IdempotencyStore } from '../stores/idempotency';
 import { IdempotencyStoreConformanceError } from './rules';
@@ -88,7 +89,7 @@ export class Checked {
   }
 }
 
-async function answer(call: string, value: boolean | Promise<boolean>): Promise<boolean> {
+async function answer(call: string, value: Maybe<boolean>): Promise<boolean> {
   const result: unknown = await settled(call, value);
   if (typeof result !== 'boolean') {
     throw new IdempotencyStoreConformanceError(
@@ -99,7 +100,7 @@ async function answer(call: string, value: boolean | Promise<boolean>): Promise<
   return result;
 }
 
-export function settled<T>(call: string, value: T | Promise<T>): Promise<T> {
+export function settled<T>(call: string, value: Maybe<T>): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(

@@ -8,6 +8,7 @@
  */
 import type { HeldClaim } from './claim-keeper';
 import { lostClaim } from './claim-keeper';
+import type { Maybe } from '../maybe';
 import { messageOf } from '../verification/encoding';
 import type { WebhookNotification } from '../verification/notification';
 import type { ResolvedReceiverOptions } from './options';
@@ -66,7 +67,7 @@ export function createCompletion(options: Options): {
    * last failure.
    */
   async function retry<T>(
-    write: () => T | PromiseLike<T>,
+    write: () => Maybe<T>,
     first: number,
     more: (n: number) => boolean,
   ): Promise<{ value: T } | { error: unknown }> {

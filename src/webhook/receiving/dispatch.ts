@@ -27,7 +27,8 @@
 import { createClaimKeeper } from './claim-keeper';
 import { createCompletion } from './completion';
 import { kindOf } from '../value-kinds';
-import { isThenable } from '../verification/encoding';
+import { isThenable } from '../maybe';
+import type { Maybe } from '../maybe';
 import { claimAnswer } from '../stores/idempotency';
 import type { WebhookNotification, WebhookNotificationContext } from '../verification/notification';
 import type { ResolvedReceiverOptions } from './options';
@@ -59,7 +60,7 @@ export type Dispatch = (
   notification: WebhookNotification,
   context: WebhookNotificationContext,
   trace?: DeliveryTrace,
-) => Dispatched | Promise<Dispatched>;
+) => Maybe<Dispatched>;
 
 export interface Dispatcher {
   dispatch: Dispatch;

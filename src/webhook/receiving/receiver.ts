@@ -4,6 +4,8 @@
  * the signature is checked on the exact bytes before anything is parsed or stored.
  */
 import { BODY_ALREADY_PARSED, signatureFromAuthorization } from '../verification/encoding';
+import { isThenable, whenReady } from '../maybe';
+import type { Maybe } from '../maybe';
 import { createDispatcher } from './dispatch';
 import type { Dispatched } from './dispatch';
 import {
@@ -45,7 +47,7 @@ export interface Receiver {
     authorization: string | null,
     sourceAddress: string | undefined,
     trace?: DeliveryTrace,
-  ): ReceiverResponse | Promise<ReceiverResponse>;
+  ): Maybe<ReceiverResponse>;
   /** Answers, and reports, a body that could not be taken as bytes. */
   refuseBody(body: Exclude<BodyRead, { kind: 'bytes' }>): ReceiverResponse;
   /** Answers, and reports, an unexpected error in a front door. */
@@ -79,12 +81,13 @@ export function createReceiver<K>(
    * Synchronous when it can be (key at hand, node:crypto, valid signature): that is every
    * genuine delivery on Node, and it spares each one a promise and a microtask hop.
    */
-  function isAuthentic(body: Uint8Array, authorization: string | null): boolean | Promise<boolean> {
+  function isAuthentic(body: Uint8Array, authorization: string | null): Maybe<boolean> {
     const key = keys.peek();
     if (key === undefined) return fetchKeyAndVerify(body, authorization);
-    const valid = verify(body, authorization, key);
-    if (valid === true) return true;
-    return Promise.resolve(valid).then((ok) => ok || retryWithFreshKey(body, authorization, key));
+    return whenReady(
+      verify(body, authorization, key),
+      (valid) => valid || retryWithFreshKey(body, authorization, key),
+    );
   }
 
   async function fetchKeyAndVerify(
@@ -121,7 +124,7 @@ export function createReceiver<K>(
     body: Uint8Array,
     sourceAddress: string | undefined,
     trace: DeliveryTrace,
-  ): ReceiverResponse | Promise<ReceiverResponse> {
+  ): Maybe<ReceiverResponse> {
     let notification: WebhookNotification;
     let idempotencyKey: string;
     try {
@@ -143,9 +146,7 @@ export function createReceiver<K>(
       { idempotencyKey, rawBody: body, sourceAddress, orderPaidBy: null },
       trace,
     );
-    return dispatched instanceof Promise
-      ? dispatched.then((settled) => answer(settled, notification))
-      : answer(dispatched, notification);
+    return whenReady(dispatched, (settled) => answer(settled, notification));
   }
 
   function answer({ verdict, error }: Dispatched, notification: WebhookNotification) {
@@ -163,9 +164,11 @@ export function createReceiver<K>(
   const receive: Receiver['receive'] = (body, authorization, sourceAddress, trace = UNTRACED) => {
     try {
       const authentic = trace.step('verify', () => isAuthentic(body, authorization));
-      if (authentic === true) return accept(body, sourceAddress, trace);
-      if (authentic === false)
-        return refuse('invalid-signature', signatureError(authorization, keys.tried));
+      if (!isThenable(authentic)) {
+        return authentic
+          ? accept(body, sourceAddress, trace)
+          : refuse('invalid-signature', signatureError(authorization, keys.tried));
+      }
       return authentic.then(
         (ok) =>
           ok

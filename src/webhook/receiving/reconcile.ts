@@ -15,6 +15,7 @@
  */
 import { toPence } from '../../core/protocol';
 import type { FinalPaymentStatus } from '../../core/protocol';
+import type { Maybe } from '../maybe';
 import { messageOf } from '../verification/encoding';
 import { isFinalNotification } from '../verification/notification';
 import type {
@@ -199,7 +200,7 @@ function paidFor(c: WebhookNotificationContext, paidBy: string | null): WebhookN
 }
 
 /** What expectedPayment answers; its throw or rejection names the payment it was asked about. */
-async function lookUp<T>(call: () => T | Promise<T>, n: FinalNotification): Promise<T> {
+async function lookUp<T>(call: () => Maybe<T>, n: FinalNotification): Promise<T> {
   try {
     return await call();
   } catch (error) {

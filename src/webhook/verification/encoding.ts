@@ -130,21 +130,6 @@ export function formatAuthorization(signatureBase64: string): string {
   return AUTHORIZATION_PREFIX + signatureBase64;
 }
 
-// Sync-or-async values ------------------------------------------------------------------------
-
-/**
- * Stores and hooks may answer synchronously or with a promise. Awaiting only real promises
- * keeps the common synchronous path (memory store, node:crypto, fixed key) free of a microtask
- * hop per step, which the receiver's load benchmark measures.
- */
-export function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as { then?: unknown }).then === 'function'
-  );
-}
-
 /** An error's message, or the value itself, for a one-line report. */
 export function messageOf(error: unknown): string {
   return String((error as Error | undefined)?.message ?? error);

@@ -3,6 +3,7 @@
  * and the one cache of parsed keys. Fetching it from its endpoint is key-fetch.ts.
  */
 import { WebhookKeyError } from '../errors';
+import type { Maybe } from '../maybe';
 import { isPaddedBase64 } from './encoding';
 
 /**
@@ -199,11 +200,7 @@ export type KeyInput<K> = string | K;
  */
 export interface CryptoProvider<K> {
   /** Verifies a delivery's signature; node:crypto's is synchronous, WebCrypto's asynchronous. */
-  verify(
-    body: Uint8Array,
-    authorization: string | null,
-    key: KeyInput<K>,
-  ): boolean | Promise<boolean>;
+  verify(body: Uint8Array, authorization: string | null, key: KeyInput<K>): Maybe<boolean>;
   /** Throws WebhookKeyError unless `key` can verify; run when a handler is created. */
   checkKey(key: unknown): void;
 }
