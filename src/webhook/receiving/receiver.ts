@@ -84,10 +84,10 @@ export function createReceiver<K>(
   function isAuthentic(body: Uint8Array, authorization: string | null): Maybe<boolean> {
     const key = keys.peek();
     if (key === undefined) return fetchKeyAndVerify(body, authorization);
-    return whenReady(
-      verify(body, authorization, key),
-      (valid) => valid || retryWithFreshKey(body, authorization, key),
-    );
+    const valid = verify(body, authorization, key);
+    // A genuine delivery verified at once: no closure, no promise.
+    if (valid === true) return true;
+    return whenReady(valid, (ok) => ok || retryWithFreshKey(body, authorization, key));
   }
 
   async function fetchKeyAndVerify(
@@ -146,7 +146,10 @@ export function createReceiver<K>(
       { idempotencyKey, rawBody: body, sourceAddress, orderPaidBy: null },
       trace,
     );
-    return whenReady(dispatched, (settled) => answer(settled, notification));
+    // Tested before the crossing, so that a synchronous dispatch makes no closure.
+    return isThenable(dispatched)
+      ? dispatched.then((settled) => answer(settled, notification))
+      : answer(dispatched, notification);
   }
 
   function answer({ verdict, error }: Dispatched, notification: WebhookNotification) {
