@@ -260,6 +260,7 @@ export function secondsSince(start: number): number {
 const STORE_METHODS = [
   'claim',
   'renew',
+  'renewMany',
   'complete',
   'release',
   'recordOutcome',

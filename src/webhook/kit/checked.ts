@@ -57,6 +57,25 @@ export class Checked {
   release(key: string, token: string): Promise<boolean> {
     return answer(`release(${describeValue(key)})`, this.#store.release(key, token));
   }
+  /** Whether the store has the optional renewMany, which the kit then checks. */
+  get renewsMany(): boolean {
+    return typeof this.#store.renewMany === 'function';
+  }
+  async renewMany(claims: { key: string; token: string }[], ttlMs: number): Promise<boolean[]> {
+    const call = `renewMany(${describeValue(claims.map(({ key }) => key))})`;
+    const result: unknown = await settled(call, this.#store.renewMany!(claims, ttlMs));
+    if (
+      !Array.isArray(result) ||
+      result.length !== claims.length ||
+      !result.every((owned) => typeof owned === 'boolean')
+    ) {
+      throw new IdempotencyStoreConformanceError(
+        'renew-many',
+        `${call} answered ${describeValue(result)}; expected an array of ${claims.length} booleans, one per claim in their order.`,
+      );
+    }
+    return result;
+  }
 
   /** Claims `key`, which must be free, and returns the token. */
   async take(key: string, ttlMs: number, rule: IdempotencyStoreRule): Promise<string> {

@@ -38,6 +38,13 @@ export type IdempotencyStoreRule =
   | 'claim-expiry'
   /** renew extends an unexpired claim to ttlMs from now. */
   | 'renewal'
+  /**
+   * renewMany (optional; checked when the store has it) renews each claim it is given as renew
+   * would, to ttlMs from now and only while its token owns its key, and answers an array of
+   * booleans in their order: true for an owner's claim; false for a stranger's token, a key
+   * nobody claimed, a completed key, each left unchanged; [] for no claims.
+   */
+  | 'renew-many'
   /** A completed marker answers completed for its ttlMs, is never released, then expires. */
   | 'completion-lifetime'
   /** Methods on a key nobody claimed answer false, and keys never collide. */

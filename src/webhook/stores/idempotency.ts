@@ -39,6 +39,17 @@ export interface IdempotencyStore {
   /** Gives up the claim `token` holds, so the next delivery of the notification is processed. */
   release(key: string, token: string): boolean | Promise<boolean>;
   /**
+   * Renews several claims in one call, each as `renew` would (to `ttlMs` from now, only while
+   * its token owns its key), and answers, in their order, whether each token owned its key.
+   * The receiver's claim keeper renews every claim it holds with one call of it per period; a
+   * store without it gets one `renew` per claim. The PostgreSQL and Redis stores have it.
+   * @default undefined (one renew per claim)
+   */
+  renewMany?(
+    claims: readonly { key: string; token: string }[],
+    ttlMs: number,
+  ): readonly boolean[] | Promise<readonly boolean[]>;
+  /**
    * The database the records are kept in, for telemetry (OpenTelemetry's `db.system`:
    * `postgresql`, `redis`, `mysql`, ...; the built-in stores say theirs).
    * @default undefined (store calls are timed without it)

@@ -75,7 +75,10 @@ export interface RedisStoreOptions {
  * The Redis store: claims (IdempotencyStore), payment outcomes (OutcomeStore) and paid orders
  * (OrderStore: `<prefix>order:<orderId>`, holding the paymentId that paid it).
  */
-export type RedisStore = IdempotencyStore & RedisOutcomeStore & SharedOrderStore;
+export type RedisStore = IdempotencyStore &
+  Required<Pick<IdempotencyStore, 'renewMany'>> &
+  RedisOutcomeStore &
+  SharedOrderStore;
 
 /** The prefix createRedisStore uses when given none. */
 const DEFAULT_PREFIX = 'servicepay:idempotency:';
@@ -241,6 +244,17 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     // The completed marker's value is no token: whoever passes it owns nothing.
     renew: async (key, token, ttlMs) =>
       token !== COMPLETED && (await renew(key, token, px(ttlMs))) === 1,
+    // Every claim a receiver holds, in one round trip: the scripts are sent together, and the
+    // client writes them as one pipeline (node-redis does, ioredis with enableAutoPipelining).
+    // One script per key rather than one script of many keys, which a Redis Cluster refuses
+    // when the keys lie in different slots (CROSSSLOT).
+    renewMany: (claims, ttlMs) =>
+      Promise.all(
+        claims.map(
+          async ({ key, token }) =>
+            token !== COMPLETED && (await renew(key, token, px(ttlMs))) === 1,
+        ),
+      ),
     complete: async (key, token, ttlMs) =>
       token !== COMPLETED && (await complete(key, token, px(ttlMs))) === 1,
     release: async (key, token) => token !== COMPLETED && (await release(key, token)) === 1,
