@@ -3,6 +3,16 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
+// The library's messages get `servicepay: ` in one place (src/webhook/prefixed.ts: the error
+// classes' constructors and prefixed()), never typed at the start of a message (issue 48).
+const PREFIX_TYPED = [
+  'Literal[value=/^servicepay: /]',
+  'TemplateElement[value.raw=/^servicepay: /]',
+].map((selector) => ({
+  selector,
+  message: 'the prefix is added by the error class or prefixed() (src/webhook/prefixed.ts)',
+}));
+
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'coverage/', 'storybook-static/', 'artifacts/'] },
   js.configs.recommended,
@@ -84,6 +94,7 @@ export default tseslint.config(
           selector: "BinaryExpression[operator='in'][left.value='then']",
           message: 'use isThenable or whenReady (src/webhook/maybe.ts)',
         },
+        ...PREFIX_TYPED,
       ],
     },
   },
@@ -170,6 +181,7 @@ export default tseslint.config(
           'Literal[value=/well-known\\/signature/]',
           'TemplateElement[value.raw=/well-known\\/signature/]',
         ].map((selector) => ({ selector, message: 'use PUBLIC_KEY_PATH (servicepay/core)' })),
+        ...PREFIX_TYPED,
       ],
     },
   },

@@ -193,7 +193,7 @@ export function createTelemetry(api: unknown): Telemetry | null {
   if (api === undefined) return null;
   if (!isApi(api)) {
     throw new WebhookConfigError(
-      `servicepay: telemetry must be the @opentelemetry/api module (import * as opentelemetry, then telemetry: opentelemetry), got ${describeValue(api)}.`,
+      `telemetry must be the @opentelemetry/api module (import * as opentelemetry, then telemetry: opentelemetry), got ${describeValue(api)}.`,
       'telemetry',
     );
   }

@@ -195,13 +195,13 @@ const UNSAFE_SCHEMES = new Set(['javascript:', 'data:', 'vbscript:', 'file:', 'b
 
 export function resolveOptions(options: SandboxOptions = {}) {
   if (typeof options !== 'object' || options === null) {
-    throw new SandboxConfigError('servicepay: startSandbox takes an options object.', 'options');
+    throw new SandboxConfigError('startSandbox takes an options object.', 'options');
   }
   const port = numberOption(options, 'port');
   const host = options.host ?? '127.0.0.1';
   if (typeof host !== 'string' || host.trim() === '') {
     throw new SandboxConfigError(
-      'servicepay: sandbox option host must be an address such as 127.0.0.1 or 0.0.0.0.',
+      'sandbox option host must be an address such as 127.0.0.1 or 0.0.0.0.',
       'host',
     );
   }
@@ -217,7 +217,7 @@ export function resolveOptions(options: SandboxOptions = {}) {
     const value: unknown = options[option];
     const kind = what === 'a function' ? 'function' : 'string';
     if (value !== undefined && (typeof value !== kind || value === '')) {
-      throw new SandboxConfigError(`servicepay: sandbox option ${option} must be ${what}.`, option);
+      throw new SandboxConfigError(`sandbox option ${option} must be ${what}.`, option);
     }
   }
   const timeScale = numberOption(options, 'timeScale');
@@ -299,7 +299,7 @@ function checkNumber(value: unknown, option: string, bounds: Bounds): number {
     value > max
   ) {
     throw new SandboxConfigError(
-      `servicepay: sandbox option ${option} must be ${fraction ? 'a number' : 'an integer'} from ${min} to ${max} (${what}), got ${String(value)}.`,
+      `sandbox option ${option} must be ${fraction ? 'a number' : 'an integer'} from ${min} to ${max} (${what}), got ${String(value)}.`,
       option,
     );
   }
@@ -309,7 +309,7 @@ function checkNumber(value: unknown, option: string, bounds: Bounds): number {
 function displayName(value: unknown, option: string): string {
   if (typeof value !== 'string' || value.trim() === '' || value.length > MAX_MERCHANT_NAME) {
     throw new SandboxConfigError(
-      `servicepay: sandbox option ${option} must be a name of 1 to ${MAX_MERCHANT_NAME} characters, got ${JSON.stringify(value)}.`,
+      `sandbox option ${option} must be a name of 1 to ${MAX_MERCHANT_NAME} characters, got ${JSON.stringify(value)}.`,
       option,
     );
   }
@@ -324,14 +324,14 @@ function applicationNames(
   if (applications === undefined) return names;
   if (typeof applications !== 'object' || applications === null || Array.isArray(applications)) {
     throw new SandboxConfigError(
-      'servicepay: sandbox option applications must be an object keyed by application id: { "<uuid>": { merchantName } }.',
+      'sandbox option applications must be an object keyed by application id: { "<uuid>": { merchantName } }.',
       'applications',
     );
   }
   for (const [applicationId, application] of Object.entries(applications)) {
     if (!isUuid(applicationId)) {
       throw new SandboxConfigError(
-        `servicepay: sandbox option applications has the key ${JSON.stringify(applicationId)}, which is not an application id (a UUID).`,
+        `sandbox option applications has the key ${JSON.stringify(applicationId)}, which is not an application id (a UUID).`,
         'applications',
       );
     }
@@ -347,7 +347,7 @@ function publicOrigin(value: unknown): URL | undefined {
   const url = httpUrl(value, 'publicUrl');
   if (url && (url.pathname !== '/' || url.search !== '' || url.hash !== '' || url.username)) {
     throw new SandboxConfigError(
-      `servicepay: sandbox option publicUrl must be an origin such as https://sandbox.example.test, without a path, got ${JSON.stringify(value)}.`,
+      `sandbox option publicUrl must be an origin such as https://sandbox.example.test, without a path, got ${JSON.stringify(value)}.`,
       'publicUrl',
     );
   }
@@ -358,7 +358,7 @@ function parseUrl(value: unknown, option: string): URL | undefined {
   if (value === undefined) return undefined;
   if (typeof value === 'string' && URL.canParse(value)) return new URL(value);
   throw new SandboxConfigError(
-    `servicepay: sandbox option ${option} must be an absolute URL, got ${JSON.stringify(value)}.`,
+    `sandbox option ${option} must be an absolute URL, got ${JSON.stringify(value)}.`,
     option,
   );
 }
@@ -367,7 +367,7 @@ function httpUrl(value: unknown, option: string): URL | undefined {
   const url = parseUrl(value, option);
   if (url && url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new SandboxConfigError(
-      `servicepay: sandbox option ${option} must be an http(s) URL, got ${url.protocol} .`,
+      `sandbox option ${option} must be an http(s) URL, got ${url.protocol} .`,
       option,
     );
   }
@@ -379,7 +379,7 @@ function callbackUrl(value: unknown, option: string): URL | undefined {
   const url = parseUrl(value, option);
   if (url && UNSAFE_SCHEMES.has(url.protocol)) {
     throw new SandboxConfigError(
-      `servicepay: sandbox option ${option} must not use the ${url.protocol} scheme; use an http(s) URL or your app's own scheme.`,
+      `sandbox option ${option} must not use the ${url.protocol} scheme; use an http(s) URL or your app's own scheme.`,
       option,
     );
   }
@@ -389,7 +389,7 @@ function callbackUrl(value: unknown, option: string): URL | undefined {
 /** The retry option, checked: each key within its bounds, the default where not given. */
 function retryPolicy(retry: SandboxRetryOptions | undefined): Required<SandboxRetryOptions> {
   if (retry !== undefined && (typeof retry !== 'object' || retry === null)) {
-    throw new SandboxConfigError('servicepay: sandbox option retry must be an object.', 'retry');
+    throw new SandboxConfigError('sandbox option retry must be an object.', 'retry');
   }
   const entries = Object.entries(RETRY).map(([key, bounds]) => [
     key,

@@ -16,6 +16,7 @@ import type {
 } from '../api/types';
 import { EXIT_FAILURE, EXIT_OK, UsageError, parse, wholeNumber } from './args';
 import type { CliIo } from './args';
+import { prefixed } from '../../webhook/prefixed';
 import {
   BREAK_OPTIONS,
   CHECK_OPTIONS,
@@ -46,7 +47,9 @@ export async function askSandbox(
     });
   } catch (cause) {
     throw new Error(
-      `servicepay: no sandbox answered at ${address} (${describeFailure((cause as Error).cause ?? cause)}). Start it, or give its address with --sandbox.`,
+      prefixed(
+        `no sandbox answered at ${address} (${describeFailure((cause as Error).cause ?? cause)}). Start it, or give its address with --sandbox.`,
+      ),
       { cause },
     );
   }

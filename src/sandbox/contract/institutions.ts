@@ -82,7 +82,7 @@ export function institutionMap(
 ): Institutions {
   if (!Array.isArray(list) || list.length === 0) {
     throw new SandboxConfigError(
-      'servicepay: sandbox option institutions must be a non-empty array of { id, name, colour?, available? }.',
+      'sandbox option institutions must be a non-empty array of { id, name, colour?, available? }.',
       'institutions',
     );
   }
@@ -93,31 +93,28 @@ export function institutionMap(
     >;
     if (typeof id !== 'string' || !INSTITUTION_ID.test(id)) {
       throw new SandboxConfigError(
-        `servicepay: sandbox institution id ${JSON.stringify(id)} must be lower-case letters, digits and inner dashes (it names the icon file).`,
+        `sandbox institution id ${JSON.stringify(id)} must be lower-case letters, digits and inner dashes (it names the icon file).`,
         'institutions',
       );
     }
     if (map.has(id)) {
       throw new SandboxConfigError(
-        `servicepay: sandbox institution id "${id}" is listed twice.`,
+        `sandbox institution id "${id}" is listed twice.`,
         'institutions',
       );
     }
     if (typeof name !== 'string' || name.trim() === '') {
-      throw new SandboxConfigError(
-        `servicepay: sandbox institution "${id}" needs a name.`,
-        'institutions',
-      );
+      throw new SandboxConfigError(`sandbox institution "${id}" needs a name.`, 'institutions');
     }
     if (colour !== undefined && !isHexColour(colour)) {
       throw new SandboxConfigError(
-        `servicepay: sandbox institution "${id}" colour must be #rrggbb, got ${JSON.stringify(colour)}.`,
+        `sandbox institution "${id}" colour must be #rrggbb, got ${JSON.stringify(colour)}.`,
         'institutions',
       );
     }
     if (available !== undefined && typeof available !== 'boolean') {
       throw new SandboxConfigError(
-        `servicepay: sandbox institution "${id}" available must be true or false, got ${JSON.stringify(available)}.`,
+        `sandbox institution "${id}" available must be true or false, got ${JSON.stringify(available)}.`,
         'institutions',
       );
     }
@@ -132,7 +129,7 @@ export function institutionMap(
     const institution = map.get(id);
     if (institution === undefined) {
       throw new SandboxConfigError(
-        `servicepay: sandbox option unavailableInstitutions names ${JSON.stringify(id)}, which is not a listed institution; the ids are ${[...map.keys()].join(', ')}.`,
+        `sandbox option unavailableInstitutions names ${JSON.stringify(id)}, which is not a listed institution; the ids are ${[...map.keys()].join(', ')}.`,
         'unavailableInstitutions',
       );
     }
@@ -145,7 +142,7 @@ function unavailableIds(value: unknown): readonly string[] {
   if (value === undefined) return [];
   if (!Array.isArray(value) || value.some((id) => typeof id !== 'string')) {
     throw new SandboxConfigError(
-      `servicepay: sandbox option unavailableInstitutions must be an array of institution ids such as ["santander"], got ${JSON.stringify(value)}.`,
+      `sandbox option unavailableInstitutions must be an array of institution ids such as ["santander"], got ${JSON.stringify(value)}.`,
       'unavailableInstitutions',
     );
   }

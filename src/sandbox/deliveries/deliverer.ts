@@ -131,14 +131,11 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
       if (sender === undefined || notification === undefined) {
         throw new SandboxError(
           'no-notification',
-          `servicepay: the sandbox has sent no notification for the payment ${JSON.stringify(paymentId)}; it sends one when a payment reaches COMPLETED or FAILED with a webhookUrl configured.`,
+          `the sandbox has sent no notification for the payment ${JSON.stringify(paymentId)}; it sends one when a payment reaches COMPLETED or FAILED with a webhookUrl configured.`,
         );
       }
       if (scheduler.signal.aborted) {
-        throw new SandboxError(
-          'stopped',
-          'servicepay: the sandbox is stopped; it sends nothing more.',
-        );
+        throw new SandboxError('stopped', 'the sandbox is stopped; it sends nothing more.');
       }
       const chosen = faults ?? plan.takeOwn(paymentId) ?? {};
       const copy = notification.copies + 1;

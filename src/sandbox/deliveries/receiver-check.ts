@@ -184,7 +184,7 @@ export type SendCheck = (
 export function checkNeedsWebhookUrl(): SandboxError {
   return new SandboxError(
     'no-webhook-url',
-    'servicepay: the receiver check needs a webhook URL: start the sandbox with webhookUrl (--webhook-url).',
+    'the receiver check needs a webhook URL: start the sandbox with webhookUrl (--webhook-url).',
   );
 }
 

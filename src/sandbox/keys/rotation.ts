@@ -16,6 +16,7 @@ import { html } from '../pages/html';
 import { newKeys } from './keys';
 import type { SandboxKeys } from './keys';
 import { htmlDocument, sendHtml, sendMessagePage, sendRedirect } from '../pages/page';
+import { prefixed } from '../../webhook/prefixed';
 
 /** What the keys routes use of a running sandbox. */
 export interface KeysParts {
@@ -125,7 +126,9 @@ export async function keysAction(
       return sendError(
         res,
         403,
-        'servicepay: the sandbox rotates its key only from its own keys page or a tool on this machine.',
+        prefixed(
+          'the sandbox rotates its key only from its own keys page or a tool on this machine.',
+        ),
       );
     }
     return sendMessagePage(

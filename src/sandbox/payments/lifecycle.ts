@@ -159,7 +159,7 @@ export function createLifecycle(parts: {
       if (payment.status === 'COMPLETED' || payment.status === 'SETTLED') {
         throw new SandboxError(
           'payment-completed',
-          `servicepay: the payment ${paymentId} is already ${payment.status}, so a late COMPLETED would be the same notification again; resend it instead.`,
+          `the payment ${paymentId} is already ${payment.status}, so a late COMPLETED would be the same notification again; resend it instead.`,
         );
       }
       log(`payment ${paymentId}: a late COMPLETED (it was ${payment.status})`);

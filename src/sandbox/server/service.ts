@@ -127,7 +127,7 @@ export function checkOutcome(outcome: SettleOutcome): {
   if (status !== 'COMPLETED' && status !== 'FAILED') {
     throw new SandboxError(
       'invalid-argument',
-      `servicepay: settlePayment needs status "COMPLETED" or "FAILED", got ${JSON.stringify(status)}.`,
+      `settlePayment needs status "COMPLETED" or "FAILED", got ${JSON.stringify(status)}.`,
     );
   }
   if (
@@ -136,13 +136,13 @@ export function checkOutcome(outcome: SettleOutcome): {
   ) {
     throw new SandboxError(
       'invalid-argument',
-      'servicepay: settlePayment errorDescription must be a non-empty string.',
+      'settlePayment errorDescription must be a non-empty string.',
     );
   }
   if (status === 'COMPLETED' && errorDescription !== undefined) {
     throw new SandboxError(
       'invalid-argument',
-      'servicepay: settlePayment errorDescription is only for FAILED; a COMPLETED webhook carries errorDescription null.',
+      'settlePayment errorDescription is only for FAILED; a COMPLETED webhook carries errorDescription null.',
     );
   }
   return {

@@ -46,7 +46,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           : '';
     throw new SandboxError(
       'listen-failed',
-      `servicepay: the sandbox could not listen on ${config.host}:${config.port} (${code ?? (cause as Error).message}).${hint}`,
+      `the sandbox could not listen on ${config.host}:${config.port} (${code ?? (cause as Error).message}).${hint}`,
       { cause },
     );
   }

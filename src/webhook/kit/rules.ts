@@ -3,6 +3,7 @@
  * and its JSDoc is the rule. The IdempotencyStore interface (../stores/idempotency.ts) points
  * here.
  */
+import { prefixed } from '../prefixed';
 
 /**
  * The rules every IdempotencyStore honours (the kit checks them; a failure names one). A store
@@ -106,7 +107,7 @@ export type OutcomeStoreDuty =
 export class IdempotencyStoreConformanceError extends Error {
   readonly rule: IdempotencyStoreRule;
   constructor(rule: IdempotencyStoreRule, detail: string) {
-    super(`servicepay: the idempotency store breaks rule "${rule}": ${detail}`);
+    super(prefixed(`the idempotency store breaks rule "${rule}": ${detail}`));
     this.name = 'IdempotencyStoreConformanceError';
     this.rule = rule;
   }

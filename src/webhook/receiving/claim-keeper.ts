@@ -16,6 +16,7 @@
  */
 import { kindOf } from '../value-kinds';
 import type { IdempotencyStore } from '../stores/idempotency';
+import { prefixed } from '../prefixed';
 
 /** One claim being kept. */
 export interface HeldClaim {
@@ -85,7 +86,9 @@ export function createClaimKeeper(
       if (now >= hold.until) {
         held.delete(hold);
         hold.problem ??= new Error(
-          `servicepay: onNotification ran longer than maxHandlingMs (${maxHandlingMs} ms) for ${hold.key}: its claim was no longer renewed and lapsed, so a resend may have run the notification again.`,
+          prefixed(
+            `onNotification ran longer than maxHandlingMs (${maxHandlingMs} ms) for ${hold.key}: its claim was no longer renewed and lapsed, so a resend may have run the notification again.`,
+          ),
         );
         continue;
       }
@@ -175,13 +178,17 @@ function answersFor(answer: unknown, count: number): readonly boolean[] {
     return answer;
   }
   throw new TypeError(
-    `servicepay: the store's renewMany answered ${Array.isArray(answer) ? `an array of ${answer.length} values` : kindOf(answer)} for ${count} claims; it must answer an array of ${count} booleans, one per claim in their order (docs/stores.md, "A store of your own"). The claims are renewed again at the next period.`,
+    prefixed(
+      `the store's renewMany answered ${Array.isArray(answer) ? `an array of ${answer.length} values` : kindOf(answer)} for ${count} claims; it must answer an array of ${count} booleans, one per claim in their order (docs/stores.md, "A store of your own"). The claims are renewed again at the next period.`,
+    ),
   );
 }
 
 /** The problem of a claim that lapsed while its delivery still needed it. */
 export function lostClaim(key: string): Error {
   return new Error(
-    `servicepay: the claim on ${key} lapsed while onNotification ran (the store no longer had it under this delivery's token): a resend may run the notification again. Renewals failed or the process stalled for longer than claimTtlMs.`,
+    prefixed(
+      `the claim on ${key} lapsed while onNotification ran (the store no longer had it under this delivery's token): a resend may run the notification again. Renewals failed or the process stalled for longer than claimTtlMs.`,
+    ),
   );
 }

@@ -11,6 +11,7 @@
  */
 import { toPence } from '../../core/protocol';
 import { keysOf, kindOf } from '../value-kinds';
+import { prefixed } from '../prefixed';
 
 /** What the merchant's order expects of its payment, as `expectedPayment` answers it. */
 export interface ExpectedPayment {
@@ -150,6 +151,8 @@ export function decimalPence(text: string): number | undefined {
 
 function answerError(paymentId: string, what: string): TypeError {
   return new TypeError(
-    `servicepay: expectedPayment ${what} for payment ${paymentId}, but it must answer { amount, currency?, reference?, orderId?, acceptsPayment? } (amount a number of pounds or a decimal string) or null; answered 500, so the service resends it and it is asked again.`,
+    prefixed(
+      `expectedPayment ${what} for payment ${paymentId}, but it must answer { amount, currency?, reference?, orderId?, acceptsPayment? } (amount a number of pounds or a decimal string) or null; answered 500, so the service resends it and it is asked again.`,
+    ),
   );
 }

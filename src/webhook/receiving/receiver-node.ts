@@ -233,7 +233,7 @@ function readNodeBody(
     finish({
       kind: 'unreadable',
       error: new WebhookRequestError(
-        `servicepay: the request body did not arrive within ${timeoutMs} ms (bodyTimeoutMs): the connection is closed`,
+        `the request body did not arrive within ${timeoutMs} ms (bodyTimeoutMs): the connection is closed`,
         400,
       ),
     });

@@ -190,7 +190,7 @@ export function createReceiver<K>(
         return refuse(
           'forbidden-source',
           new WebhookRequestError(
-            `servicepay: webhook delivery from ${sourceAddress ?? 'an unknown address'} refused: not in allowedSourceAddresses.`,
+            `webhook delivery from ${sourceAddress ?? 'an unknown address'} refused: not in allowedSourceAddresses.`,
             403,
           ),
         );
@@ -199,7 +199,7 @@ export function createReceiver<K>(
         return refuse(
           'method-not-allowed',
           new WebhookRequestError(
-            `servicepay: webhook delivery refused: method ${method ?? '(none)'}, notifications are PUT requests.`,
+            `webhook delivery refused: method ${method ?? '(none)'}, notifications are PUT requests.`,
             405,
           ),
         );
@@ -230,7 +230,7 @@ export function createReceiver<K>(
 
 function tooLarge(maxBodyBytes: number): WebhookRequestError {
   return new WebhookRequestError(
-    `servicepay: webhook body refused: larger than maxBodyBytes (${maxBodyBytes}).`,
+    `webhook body refused: larger than maxBodyBytes (${maxBodyBytes}).`,
     413,
   );
 }
@@ -238,7 +238,7 @@ function tooLarge(maxBodyBytes: number): WebhookRequestError {
 function signatureError(authorization: string | null, tried?: string): WebhookSignatureError {
   return new WebhookSignatureError(
     authorization
-      ? `servicepay: the webhook signature does not verify over the exact body received${tried === undefined ? '' : ` with ${tried}`}. If genuine deliveries fail, check that nothing re-serialised or re-encoded the body before verification and that the key is the one of this environment.`
-      : 'servicepay: the delivery has no Authorization header.',
+      ? `the webhook signature does not verify over the exact body received${tried === undefined ? '' : ` with ${tried}`}. If genuine deliveries fail, check that nothing re-serialised or re-encoded the body before verification and that the key is the one of this environment.`
+      : 'the delivery has no Authorization header.',
   );
 }

@@ -27,6 +27,7 @@ import type { OrderBook } from '../stores/orders';
 import { expectationOf } from './expected-payment';
 import type { Expectation, ExpectedPayment } from './expected-payment';
 import type { WebhookErrorContext } from './verdicts';
+import { prefixed } from '../prefixed';
 
 /**
  * Why a COMPLETED notification does not pay for its order, checked in this order:
@@ -210,7 +211,9 @@ async function lookUp<T>(call: () => Maybe<T>, n: FinalNotification): Promise<T>
 
 function lookUpFailed(n: FinalNotification, cause: unknown): Error {
   return new Error(
-    `servicepay: expectedPayment failed for payment ${n.paymentId} (${messageOf(cause)}); answered 500, so the service resends it and it is asked again.`,
+    prefixed(
+      `expectedPayment failed for payment ${n.paymentId} (${messageOf(cause)}); answered 500, so the service resends it and it is asked again.`,
+    ),
     { cause },
   );
 }
@@ -248,12 +251,15 @@ const WHY: Record<PaymentMismatchReason, string> = {
 function describeMismatch({ notification: n, reason, paidBy }: PaymentMismatch): string {
   const paid = `${n.paymentRequest.amount} ${n.paymentRequest.currency}, reference ${JSON.stringify(n.paymentRequest.reference ?? null)}`;
   const by = paidBy === null ? '' : ` (${paidBy}): refund this one`;
-  return `servicepay: payment ${n.paymentId} (merchantPaymentId ${JSON.stringify(n.merchantPaymentId ?? null)}) was COMPLETED for ${paid}, but ${WHY[reason]}${by} (mismatch: ${reason}); recorded NEEDS_REVIEW, not paid. Answered 200; pass onMismatch to handle these.`;
+  return prefixed(
+    `payment ${n.paymentId} (merchantPaymentId ${JSON.stringify(n.merchantPaymentId ?? null)}) was COMPLETED for ${paid}, but ${WHY[reason]}${by} (mismatch: ${reason}); recorded NEEDS_REVIEW, not paid. Answered 200; pass onMismatch to handle these.`,
+  );
 }
 
 /** What it says: what the receiver does, why it matters, and where the fix is told. */
-const UNRECONCILED_LINE =
-  "servicepay: this webhook receiver does not reconcile payments with your orders (expectedPayment is 'unreconciled' or not given): a COMPLETED notification is taken at its word, though its amount and reference were made in the shopper's browser. To check each payment against its order, pass expectedPayment a lookup of the order (docs/webhooks.md, \"Reconciliation: the money matches the order\").";
+const UNRECONCILED_LINE = prefixed(
+  "this webhook receiver does not reconcile payments with your orders (expectedPayment is 'unreconciled' or not given): a COMPLETED notification is taken at its word, though its amount and reference were made in the shopper's browser. To check each payment against its order, pass expectedPayment a lookup of the order (docs/webhooks.md, \"Reconciliation: the money matches the order\").",
+);
 
 /**
  * Once per process, in every environment (production above all, where the money is real), when

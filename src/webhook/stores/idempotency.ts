@@ -8,6 +8,7 @@ import { OutcomeListeners } from './outcomes';
 import { checkOption, integerFrom } from '../option-checks';
 import type { OutcomeListener, OutcomeStore, PaymentOutcome } from './outcomes';
 import type { OrderStore } from './orders';
+import { prefixed } from '../prefixed';
 
 /**
  * The answer to a claim:
@@ -157,7 +158,9 @@ export interface MemoryIdempotencyStoreOptions {
 export class IdempotencyStoreFullError extends Error {
   constructor(maxEntries: number) {
     super(
-      `servicepay: MemoryIdempotencyStore is full: all ${maxEntries} entries (maxEntries) are claims of notifications still being handled, and none may be dropped without running one twice. The delivery was answered 503 and will be resent; raise maxEntries if this many handlers run at once.`,
+      prefixed(
+        `MemoryIdempotencyStore is full: all ${maxEntries} entries (maxEntries) are claims of notifications still being handled, and none may be dropped without running one twice. The delivery was answered 503 and will be resent; raise maxEntries if this many handlers run at once.`,
+      ),
     );
     this.name = 'IdempotencyStoreFullError';
   }
