@@ -117,8 +117,9 @@ module.exports = [
     // screen, counted sentences and the formatter caches of Intl.PluralRules and
     // Intl.NumberFormat): 9640 B on its branch; servicepay/hosted's words
     // (DEFAULT_HOSTED_MESSAGES, resolveHostedMessages, payButtonText): 9721 B; merged over
-    // issues 45-48: 9730 B.
-    limit: '9.74 KB',
+    // issues 45-48: 9730 B. Issue 48's one pence rule (toPence in core/protocol.ts, which the
+    // receiver's reconciliation shares; relative to the amount at any size): 9743 B.
+    limit: '9.75 KB',
     modifyEsbuildConfig: production,
   },
   // The Welsh catalogue (issue 49's budget: 3 kB), as a page that passes it as `locale` adds it:
