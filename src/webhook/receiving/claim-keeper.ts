@@ -140,10 +140,11 @@ export function createClaimKeeper(
     } finally {
       for (const hold of holds) hold.renewing = false;
     }
-    holds.forEach((hold, i) => renewed(hold, owned[i] === true, asked));
+    holds.forEach((hold, i) => answered(hold, owned[i] === true, asked));
   }
 
-  function renewed(hold: Hold, owned: boolean, asked: number): void {
+  /** One claim's answer: renewed from `asked` on, or lost. */
+  function answered(hold: Hold, owned: boolean, asked: number): void {
     if (!held.has(hold)) return;
     if (owned) {
       hold.askedAt = asked;
