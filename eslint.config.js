@@ -3,6 +3,16 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
+// The library's messages get `servicepay: ` in one place (src/webhook/prefixed.ts: the error
+// classes' constructors and prefixed()), never typed at the start of a message (issue 48).
+const PREFIX_TYPED = [
+  'Literal[value=/^servicepay: /]',
+  'TemplateElement[value.raw=/^servicepay: /]',
+].map((selector) => ({
+  selector,
+  message: 'the prefix is added by the error class or prefixed() (src/webhook/prefixed.ts)',
+}));
+
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'coverage/', 'storybook-static/', 'artifacts/'] },
   js.configs.recommended,
@@ -73,6 +83,19 @@ export default tseslint.config(
           ],
         },
       ],
+      // A value now or a promise of it crosses in one way, src/webhook/maybe.ts (issue 48).
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "BinaryExpression[operator='instanceof'][right.name='Promise']",
+          message: 'use isThenable or whenReady (src/webhook/maybe.ts)',
+        },
+        {
+          selector: "BinaryExpression[operator='in'][left.value='then']",
+          message: 'use isThenable or whenReady (src/webhook/maybe.ts)',
+        },
+        ...PREFIX_TYPED,
+      ],
     },
   },
   {
@@ -141,8 +164,24 @@ export default tseslint.config(
               group: ['react', 'react-dom', '../react/*', '../vanilla/*'],
               message: 'the sandbox is server code',
             },
+            {
+              // A folder never reaches up a floor into the sandbox's root, which holds only the
+              // entry (docs/architecture.md, "The sandbox, folder by folder").
+              regex: '^\\.\\./[^/]+$',
+              message: 'import from a folder beside this one, never from the sandbox root',
+            },
           ],
         },
+      ],
+      // The service's addresses have one home, src/core/service-addresses.ts: a page that spells
+      // the key's path would go on linking the old one if it ever moved (issue 48).
+      'no-restricted-syntax': [
+        'error',
+        ...[
+          'Literal[value=/well-known\\/signature/]',
+          'TemplateElement[value.raw=/well-known\\/signature/]',
+        ].map((selector) => ({ selector, message: 'use PUBLIC_KEY_PATH (servicepay/core)' })),
+        ...PREFIX_TYPED,
       ],
     },
   },

@@ -297,14 +297,14 @@ const REFERENCES = [
   },
   {
     type: 'SandboxOptions',
-    source: 'src/sandbox/sandbox-options.ts',
+    source: 'src/sandbox/api/options.ts',
     doc: 'docs/sandbox.md',
     table: 'the options table of `startSandbox`',
     extra: [],
   },
   {
     type: 'Sandbox',
-    source: 'src/sandbox/types.ts',
+    source: 'src/sandbox/api/types.ts',
     doc: 'docs/sandbox.md',
     table: 'the table of what `startSandbox` resolves with',
     extra: [],

@@ -1,9 +1,9 @@
 /**
  * The protocol facts the browser and the server halves share, each in one place: what a payment
- * id may be, the statuses a payment's outcome can have, the status endpoint's answer (with what
- * was paid), and the prefix of every developer message. Dependency-free, so that core, the
- * webhook side and the sandbox all import it (the webhook's lint rule names this module as one
- * it may import).
+ * id may be, an amount in whole pence, the statuses a payment's outcome can have, the status
+ * endpoint's answer (with what was paid), and the prefix of every developer message.
+ * Dependency-free, so that core, the webhook side and the sandbox all import it (the webhook's
+ * lint rule names this module as one it may import).
  */
 
 /** Every developer message starts with it (downshift's habit: the package name first). */
@@ -31,6 +31,23 @@ export const isPaymentId = (value: unknown): value is string =>
 export const PAYMENT_ID_RULE = `must be a non-blank string of at most ${MAX_ID_LENGTH} characters without control characters`;
 
 /**
+ * An amount in pounds as whole pence, or NaN when it is not a whole number of pence (12.505,
+ * 1e-7) or not finite. The one rule for both halves: the component refuses an amount that is
+ * NaN here ("must have at most 2 decimal places") and sends `toPence(amount) / 100`, and
+ * reconciliation compares a notification's amount with its order's in these pence.
+ *
+ * Binary floating point is tolerated, relative to the amount: a few units in the last place of
+ * the value itself (2 ** -50 is 4 * Number.EPSILON), so 0.1 + 0.2 is 30 pence and
+ * 134217895.61 is whole pence at any magnitude, while a third decimal is never noise (1.005
+ * and 134217895.615 are NaN). An absolute tolerance would do neither: 1e-6 of a penny takes
+ * 1e-9 as 0 pence and refuses large amounts whose error outgrows it.
+ */
+export function toPence(pounds: number): number {
+  const pence = Math.round(pounds * 100);
+  return Math.abs(pence / 100 - pounds) <= 2 ** -50 * Math.max(1, Math.abs(pounds)) ? pence : NaN;
+}
+
+/**
  * A payment's recorded outcome, once its notification was handled:
  * - `COMPLETED`: the bank paid, and (with `expectedPayment`) the payment matches its order;
  * - `FAILED`: the payment did not complete;
@@ -43,20 +60,18 @@ export type FinalPaymentStatus = 'COMPLETED' | 'FAILED' | 'NEEDS_REVIEW';
 /** What the status endpoint answers: a final status, or `PENDING` while none is recorded. */
 export type PaymentStatus = 'PENDING' | FinalPaymentStatus;
 
+/**
+ * The final statuses the service itself reports, each in a webhook notification (spec 3): the
+ * bank's answer, before reconciliation may make a COMPLETED one `NEEDS_REVIEW`. The webhook's
+ * `FinalNotification` and the sandbox's payments carry it.
+ */
+export type WebhookPaymentStatus = Exclude<FinalPaymentStatus, 'NEEDS_REVIEW'>;
+
 const STATUSES: readonly string[] = ['PENDING', 'COMPLETED', 'FAILED', 'NEEDS_REVIEW'];
 
 /** Whether `value` is one of the status endpoint's statuses. */
 export function isPaymentStatus(value: unknown): value is PaymentStatus {
   return STATUSES.includes(value as string);
-}
-
-/**
- * Whole pence of an amount in pounds (12.5 is 1250), or NaN when it is not a whole number of
- * pence (12.499) or not finite. Binary floating point is forgiven: 0.1 + 0.2 is 30 pence.
- */
-export function toPence(amount: number): number {
-  const pence = Math.round(amount * 100);
-  return Math.abs(amount * 100 - pence) < 1e-6 ? pence : Number.NaN;
 }
 
 /**

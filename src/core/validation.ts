@@ -1,5 +1,5 @@
 import type { ValidationIssue } from './errors';
-import { isPaymentId, PAYMENT_ID_RULE } from './protocol';
+import { isPaymentId, PAYMENT_ID_RULE, toPence } from './protocol';
 import type { PreparedPayment } from './types';
 
 // Validation of what arrives from merchant code as `unknown` (TypeScript users are also
@@ -54,12 +54,11 @@ export function isHttpUrl(value: string): boolean {
   }
 }
 
-const pence = (value: number) => Math.round(value * 100);
-
 /**
- * Amount in pounds: finite, > 0, at most two decimals. Binary floating-point noise
- * (0.1 + 0.2 = 0.30000000000000004) is tolerated and rounded away, so the backend
- * receives 0.3; 1.005 is three decimals and is refused.
+ * Amount in pounds: finite, > 0, pence that are a safe integer, a whole number of pence by the
+ * protocol's one rule (toPence: binary floating-point noise such as 0.1 + 0.2 =
+ * 0.30000000000000004 is tolerated and rounded away, so the backend receives 0.3; 1.005 is
+ * three decimals and is refused), and at least a penny.
  */
 const checkAmount: Check = (v) =>
   v == null
@@ -70,14 +69,11 @@ const checkAmount: Check = (v) =>
         ? 'must be a finite number'
         : v <= 0
           ? 'must be greater than 0'
-          : pence(v) >= 2 ** 53 // not a safe integer (pence of a finite v > 0 are whole)
+          : v * 100 >= 2 ** 53 // a size, not a rounding: its pence would not be a safe integer
             ? 'is too large'
-            : // A few units in the last place of the value itself: noise at any magnitude,
-              // never a third decimal (1.005 and 134217895.615 are refused, 134217895.61 is not).
-              // 2 ** -50 is 4 * Number.EPSILON.
-              Math.abs(pence(v) / 100 - v) > 2 ** -50 * Math.max(1, v)
+            : isNaN(toPence(v)) // the global: toPence answers a number
               ? 'must have at most 2 decimal places'
-              : pence(v) < 1 && 'must be at least 0.01';
+              : toPence(v) < 1 && 'must be at least 0.01';
 
 const checkReference: Check = (v) =>
   v == null
@@ -171,7 +167,7 @@ function readPaymentArgs(args: Record<string, unknown>): PreparedPayment | Valid
   ]);
   return (
     issue || {
-      amount: pence(amount as number) / 100,
+      amount: toPence(amount as number) / 100,
       reference: paymentReference as string,
       merchantPaymentId: merchantPaymentId as string | undefined,
       metadata: sentMetadata,

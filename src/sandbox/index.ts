@@ -2,15 +2,15 @@
  * `servicepay/sandbox`: a local simulator of the ServicePay service, for development, demos
  * and end-to-end tests. Node only. Nothing else in the library imports it.
  */
-export { startSandbox } from './server';
-export { SANDBOX_APPLICATION_ID } from './service';
+export { startSandbox } from './server/start';
+export { SANDBOX_APPLICATION_ID } from './server/service';
 export {
   SANDBOX_DEFAULT_PORT,
   DEFAULT_RETRY,
   DEFAULT_MERCHANT_NAME,
   DEFAULT_DELIVERY_HISTORY,
   DEFAULT_MAX_PAYMENTS,
-} from './options';
+} from './api/options';
 export { DEFAULT_INSTITUTIONS } from './contract/institutions';
 export { PUBLIC_KEY_PATH, SANDBOX_BASE_URL } from '../core/index';
 export { SCRIPT_HOST_PATH } from './contract/script-host';
@@ -20,24 +20,24 @@ export {
   EXPIRED_DESCRIPTION,
   REJECTED_DESCRIPTION,
   sendTestWebhook,
-} from './notification';
+} from './deliveries/notification';
 export type {
   SandboxWebhookPayload,
   TestWebhookPayloadOverrides,
   SendTestWebhookOptions,
   SendTestWebhookResult,
-} from './notification';
+} from './deliveries/notification';
 export { runCli } from './cli/run-cli';
 export type { CliIo } from './cli/run-cli';
-export { SandboxError, SandboxConfigError } from './errors';
-export type { SandboxErrorCode } from './errors';
+export { SandboxError, SandboxConfigError } from './api/errors';
+export type { SandboxErrorCode } from './api/errors';
 export type {
   Sandbox,
   SandboxPayment,
   SandboxPaymentStatus,
   BankDecision,
   ScheduledStep,
-  FinalPaymentStatus,
+  WebhookPaymentStatus,
   SettleOutcome,
   WebhookDeliveryAttempt,
   WebhookRequestRecord,
@@ -50,10 +50,7 @@ export type {
   ReceiverCheckReport,
   ReceiverCheckCase,
   ReceiverCheckCaseName,
-} from './types';
-export type {
-  SandboxOptions,
-  SandboxRetryOptions,
-  SandboxApplication,
-  SandboxInstitution,
-} from './sandbox-options';
+} from './api/types';
+export type { SandboxOptions, SandboxApplication } from './api/options';
+export type { SandboxRetryOptions } from './deliveries/sender';
+export type { SandboxInstitution } from './contract/institutions';

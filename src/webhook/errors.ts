@@ -1,11 +1,20 @@
 /**
  * One error class per failure area, all under `WebhookError` so a caller can catch the whole
- * family with one `instanceof`. Every export here is public (exports.ts re-exports the module). Messages start with `servicepay:` and say how to fix the cause.
+ * family with one `instanceof`. Every export here is public (exports.ts re-exports the module).
+ * Messages say what was wrong and how to fix it; WebhookError's constructor puts `servicepay: `
+ * before them, for every class of the family (prefixed.ts).
  * `name` is a string literal (not `new.target.name`) so it survives minification. The facts an
  * error carries beside its message are parameter properties: declared and assigned once.
  */
+import { prefixed } from './prefixed';
+
 export class WebhookError extends Error {
   override name: string = 'WebhookError';
+
+  /** `message`: what was wrong and how to fix it, without the prefix, which this adds. */
+  constructor(message: string, options?: ErrorOptions) {
+    super(prefixed(message), options);
+  }
 }
 
 /** The public key (or, when signing, the private key) cannot be used. A configuration error. */

@@ -33,7 +33,7 @@ export function checkOption<T>(
   if (value === undefined) return fallback;
   if (rule.test(value)) return value;
   throw new WebhookConfigError(
-    `servicepay: ${entry === undefined ? '' : `${entry} `}${option} must be ${rule.says}, got ${shown(rule, value)}.`,
+    `${entry === undefined ? '' : `${entry} `}${option} must be ${rule.says}, got ${shown(rule, value)}.`,
     option,
   );
 }
@@ -50,10 +50,7 @@ export function requiredOption<T>(
 ): T {
   if (rule.test(value)) return value;
   const given = value === undefined ? '' : `, got ${shown(rule, value)}`;
-  throw new WebhookConfigError(
-    `servicepay: ${entry} needs { ${option} }, ${rule.says}${given}.`,
-    option,
-  );
+  throw new WebhookConfigError(`${entry} needs { ${option} }, ${rule.says}${given}.`, option);
 }
 
 /** A wrong value as a message shows it (OptionRule's `shows`). */

@@ -8,7 +8,7 @@
  * merchant may not have installed.
  */
 import { describeValue } from '../core/describe-value';
-import { isThenable } from './verification/encoding';
+import { whenSettled } from './maybe';
 import { WebhookConfigError } from './errors';
 
 /** A context of the OpenTelemetry API, opaque here. */
@@ -193,7 +193,7 @@ export function createTelemetry(api: unknown): Telemetry | null {
   if (api === undefined) return null;
   if (!isApi(api)) {
     throw new WebhookConfigError(
-      `servicepay: telemetry must be the @opentelemetry/api module (import * as opentelemetry, then telemetry: opentelemetry), got ${describeValue(api)}.`,
+      `telemetry must be the @opentelemetry/api module (import * as opentelemetry, then telemetry: opentelemetry), got ${describeValue(api)}.`,
       'telemetry',
     );
   }
@@ -255,24 +255,12 @@ export function secondsSince(start: number): number {
   return (performance.now() - start) / 1000;
 }
 
-/** Calls `after` once `value` settles (now, or when its promise does); gives `value` back. */
-export function whenSettled<T>(value: T, after: (failure: unknown, failed: boolean) => void): T {
-  if (!isThenable(value)) {
-    after(undefined, false);
-    return value;
-  }
-  value.then(
-    () => after(undefined, false),
-    (error: unknown) => after(error, true),
-  );
-  return value;
-}
-
 // Store calls ---------------------------------------------------------------------------------
 
 const STORE_METHODS = [
   'claim',
   'renew',
+  'renewMany',
   'complete',
   'release',
   'recordOutcome',

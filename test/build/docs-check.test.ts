@@ -247,7 +247,7 @@ describe('check:docs on the reference pages', { timeout: 120_000 }, () => {
     expect(errors).toEqual([
       expect.stringMatching(
         new RegExp(
-          `^${sandbox}:\\d+: error: the default of \`maxAttempts\` is documented as \`10\`, but SandboxRetryOptions.maxAttempts \\(src/sandbox/sandbox-options.ts\\) says @default 20: make them agree$`,
+          `^${sandbox}:\\d+: error: the default of \`maxAttempts\` is documented as \`10\`, but SandboxRetryOptions.maxAttempts \\(src/sandbox/deliveries/sender.ts\\) says @default 20: make them agree$`,
         ),
       ),
       expect.stringMatching(

@@ -5,8 +5,8 @@
 import { parseArgs } from 'node:util';
 import type { ParseArgsConfig } from 'node:util';
 import { isUuid } from '../../core/index';
-import type { Sandbox } from '../types';
-import type { SandboxApplication, SandboxOptions } from '../sandbox-options';
+import type { Sandbox } from '../api/types';
+import type { SandboxApplication, SandboxOptions } from '../api/options';
 
 /** Exit codes: success, a failure at run time, a usage error (as most CLIs use 2). */
 export const EXIT_OK = 0;

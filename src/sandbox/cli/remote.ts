@@ -5,12 +5,18 @@
  */
 import { commandToJson } from '../commands/commands';
 import type { DeliveriesCommand } from '../commands/commands';
-import { caseSpec } from '../diagnosis';
+import { caseSpec } from '../deliveries/receiver-check';
 import { describeFaults } from '../deliveries/faults';
-import { describeFailure } from '../notification';
-import type { ArmedFaults, DeliveryFaults, ReceiverCheckReport, SandboxPayment } from '../types';
+import { describeFailure } from '../deliveries/notification';
+import type {
+  ArmedFaults,
+  DeliveryFaults,
+  ReceiverCheckReport,
+  SandboxPayment,
+} from '../api/types';
 import { EXIT_FAILURE, EXIT_OK, UsageError, parse, wholeNumber } from './args';
 import type { CliIo } from './args';
+import { prefixed } from '../../webhook/prefixed';
 import {
   BREAK_OPTIONS,
   CHECK_OPTIONS,
@@ -41,7 +47,9 @@ export async function askSandbox(
     });
   } catch (cause) {
     throw new Error(
-      `servicepay: no sandbox answered at ${address} (${describeFailure((cause as Error).cause ?? cause)}). Start it, or give its address with --sandbox.`,
+      prefixed(
+        `no sandbox answered at ${address} (${describeFailure((cause as Error).cause ?? cause)}). Start it, or give its address with --sandbox.`,
+      ),
       { cause },
     );
   }

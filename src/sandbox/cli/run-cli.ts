@@ -15,7 +15,7 @@ import {
 import { sendWebhookCommand } from './send-webhook';
 import { serveCommand } from './serve';
 import { USAGE } from './usage';
-import { SandboxConfigError } from '../errors';
+import { SandboxConfigError } from '../api/errors';
 
 export { EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from './args';
 export type { CliIo } from './args';

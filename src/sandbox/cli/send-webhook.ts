@@ -1,6 +1,7 @@
 /** `servicepay-sandbox send-webhook`: one signed test notification to a receiver (spec 5.3). */
-import { sendTestWebhook } from '../notification';
-import type { TestWebhookPayloadOverrides } from '../notification';
+import { PUBLIC_KEY_PATH } from '../../core/index';
+import { sendTestWebhook } from '../deliveries/notification';
+import type { TestWebhookPayloadOverrides } from '../deliveries/notification';
 import { EXIT_FAILURE, EXIT_OK, UsageError, parse } from './args';
 import type { CliIo } from './args';
 import { SEND_OPTIONS } from './usage';
@@ -28,7 +29,7 @@ export async function sendWebhookCommand(argv: readonly string[], io: CliIo): Pr
   io.out(result.body);
   if (values['key-file'] === undefined) {
     io.out(
-      'Signed with a new key (no --key-file); its public key, as /.well-known/signature/pem serves it:',
+      `Signed with a new key (no --key-file); its public key, as ${PUBLIC_KEY_PATH} serves it:`,
     );
     io.out(result.publicKeyText);
   }

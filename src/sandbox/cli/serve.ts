@@ -1,8 +1,8 @@
 /** `servicepay-sandbox [options]`: starts the sandbox and runs it until asked to stop. */
 import { PUBLIC_KEY_PATH } from '../../core/index';
 import { SCRIPT_HOST_PATH } from '../contract/script-host';
-import { startSandbox } from '../server';
-import type { SandboxOptions } from '../sandbox-options';
+import { startSandbox } from '../server/start';
+import type { SandboxOptions } from '../api/options';
 import { EXIT_OK, UsageError, merchantNames, parse, unavailableFlags } from './args';
 import type { CliIo } from './args';
 import { SERVER_OPTIONS } from './usage';

@@ -1,7 +1,7 @@
 /** The `servicepay-sandbox` command's usage text and each command's flags (node:util parseArgs). */
 import type { ParseArgsConfig } from 'node:util';
 import { SANDBOX_BASE_URL } from '../../core/index';
-import { BANK_ERROR_DESCRIPTION } from '../notification';
+import { BANK_ERROR_DESCRIPTION } from '../deliveries/notification';
 import {
   DEFAULT_AUTHORISATION_WINDOW_MS,
   DEFAULT_BANK_CHECK_MS,
@@ -10,7 +10,7 @@ import {
   DEFAULT_MERCHANT_NAME,
   DEFAULT_SETTLE_AFTER_MS,
   SANDBOX_DEFAULT_PORT,
-} from '../options';
+} from '../api/options';
 
 /** Where the commands that act on a running sandbox find it unless --sandbox says otherwise. */
 export const DEFAULT_SANDBOX_ADDRESS = SANDBOX_BASE_URL;

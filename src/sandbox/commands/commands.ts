@@ -6,20 +6,20 @@
  * and writes the result its own way; what is allowed, what is checked and every refusal (a
  * SandboxError whose code HTTP_STATUS turns into a status) live here.
  */
-import { SandboxError, unknownPayment } from '../errors';
+import { SandboxError, unknownPayment } from '../api/errors';
 import { checkFaults } from '../deliveries/faults';
-import { checkNeedsWebhookUrl } from '../diagnosis';
-import type { ReceiverCheck } from '../diagnosis';
+import { checkNeedsWebhookUrl } from '../deliveries/receiver-check';
+import type { ReceiverCheck } from '../deliveries/receiver-check';
 import type { Deliverer } from '../deliveries/deliverer';
-import type { Lifecycle } from '../lifecycle';
-import type { PaymentStore } from '../payment-store';
+import type { Lifecycle } from '../payments/lifecycle';
+import type { PaymentStore } from '../payments/store';
 import type {
   ArmedFaults,
   DeliveryFaults,
   DeliveryFaultTarget,
   ReceiverCheckReport,
   SandboxPayment,
-} from '../types';
+} from '../api/types';
 
 /** The commands' names, as in their paths (`/deliveries/resend`) and the CLI's words. */
 export const COMMAND_NAMES = ['resend', 'break', 'check', 'complete-late', 'pay-again'] as const;
@@ -73,13 +73,13 @@ export function createCommands(parts: {
     if (payment?.status === 'PENDING' && deliverer.notification(paymentId) === undefined) {
       throw new SandboxError(
         'payment-pending',
-        `servicepay: the payment ${paymentId} is still PENDING, so it has no notification yet; approve or reject it first.`,
+        `the payment ${paymentId} is still PENDING, so it has no notification yet; approve or reject it first.`,
       );
     }
     if (webhookUrl === undefined) {
       throw new SandboxError(
         'no-webhook-url',
-        'servicepay: nothing to resend: no webhookUrl is configured, so the sandbox sends no notification (--webhook-url).',
+        'nothing to resend: no webhookUrl is configured, so the sandbox sends no notification (--webhook-url).',
       );
     }
     return { paymentId, copy: deliverer.resend(paymentId, checked) };
@@ -89,7 +89,7 @@ export function createCommands(parts: {
     if (typeof target !== 'object' || target === null) {
       throw new SandboxError(
         'invalid-argument',
-        'servicepay: breakDeliveries target must be { paymentId } or { count }.',
+        'breakDeliveries target must be { paymentId } or { count }.',
       );
     }
     if ('paymentId' in target && payments.get(target.paymentId) === undefined) {
@@ -123,7 +123,7 @@ export function createCommands(parts: {
       }
       throw new SandboxError(
         'invalid-argument',
-        `servicepay: unknown command ${JSON.stringify((command as { name: unknown }).name)}; the commands are ${COMMAND_NAMES.join(', ')}.`,
+        `unknown command ${JSON.stringify((command as { name: unknown }).name)}; the commands are ${COMMAND_NAMES.join(', ')}.`,
       );
     },
   };

@@ -5,7 +5,7 @@
  * it, and answers a refusal with the status of its code (HTTP_STATUS).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { httpStatusOf } from '../errors';
+import { httpStatusOf } from '../api/errors';
 import {
   DELIVERIES_FORM,
   MAX_FORM_BYTES,
@@ -13,12 +13,13 @@ import {
   readBody,
   sendError,
   sendJson,
-} from '../http';
-import type { Doors } from '../http';
+} from '../server/http';
+import type { Doors } from '../server/http';
 import { notificationAnchor } from '../pages/deliveries-notification';
 import { sendMessagePage, sendRedirect } from '../pages/page';
 import { commandFromForm, commandFromJson } from './commands';
 import type { CommandName, CommandResult, Commands, DeliveriesCommand } from './commands';
+import { prefixed } from '../../webhook/prefixed';
 
 export interface CommandRouteParts {
   commands: Commands;
@@ -95,7 +96,9 @@ async function fromTool(
     return sendError(
       res,
       403,
-      'servicepay: the sandbox accepts this action only from its own deliveries page or a tool on this machine.',
+      prefixed(
+        'the sandbox accepts this action only from its own deliveries page or a tool on this machine.',
+      ),
     );
   }
   let input: Record<string, unknown>;
@@ -104,7 +107,7 @@ async function fromTool(
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error();
     input = parsed as Record<string, unknown>;
   } catch {
-    return sendError(res, 400, 'servicepay: the request body must be a JSON object.');
+    return sendError(res, 400, prefixed('the request body must be a JSON object.'));
   }
   const command = commandFromJson(name, input);
   try {

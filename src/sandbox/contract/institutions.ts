@@ -6,12 +6,31 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isUuid } from '../../core/index';
-import { SandboxConfigError } from '../errors';
-import { send, sendError, sendJson } from '../http';
-import type { Doors } from '../http';
+import { SandboxConfigError } from '../api/errors';
+import { send, sendError, sendJson } from '../server/http';
+import type { Doors } from '../server/http';
 import { html } from '../pages/html';
-import type { SandboxInstitution } from '../sandbox-options';
 import { applicationIdError, environmentError, isEnvironment } from './payments';
+
+/** A bank listed by the sandbox. Its icon is generated: a coloured square with initials. */
+export interface SandboxInstitution {
+  /** The institutionId; lower-case letters, digits and dashes (it also names the icon file). */
+  id: string;
+  /** The name shown to the shopper. */
+  name: string;
+  /**
+   * Background colour of the generated icon, `#rrggbb`. The initials are drawn in black or
+   * white, whichever contrasts more.
+   * @default '#475569'
+   */
+  colour?: string;
+  /**
+   * False lists the bank with `"available": false`: the component shows it but it cannot be
+   * paid, and `POST /v1/payments` at it is refused (422).
+   * @default true
+   */
+  available?: boolean;
+}
 
 /** The banks of a running sandbox, by id, each with every field. */
 export type Institutions = ReadonlyMap<string, Required<SandboxInstitution>>;
@@ -63,7 +82,7 @@ export function institutionMap(
 ): Institutions {
   if (!Array.isArray(list) || list.length === 0) {
     throw new SandboxConfigError(
-      'servicepay: sandbox option institutions must be a non-empty array of { id, name, colour?, available? }.',
+      'sandbox option institutions must be a non-empty array of { id, name, colour?, available? }.',
       'institutions',
     );
   }
@@ -74,31 +93,28 @@ export function institutionMap(
     >;
     if (typeof id !== 'string' || !INSTITUTION_ID.test(id)) {
       throw new SandboxConfigError(
-        `servicepay: sandbox institution id ${JSON.stringify(id)} must be lower-case letters, digits and inner dashes (it names the icon file).`,
+        `sandbox institution id ${JSON.stringify(id)} must be lower-case letters, digits and inner dashes (it names the icon file).`,
         'institutions',
       );
     }
     if (map.has(id)) {
       throw new SandboxConfigError(
-        `servicepay: sandbox institution id "${id}" is listed twice.`,
+        `sandbox institution id "${id}" is listed twice.`,
         'institutions',
       );
     }
     if (typeof name !== 'string' || name.trim() === '') {
-      throw new SandboxConfigError(
-        `servicepay: sandbox institution "${id}" needs a name.`,
-        'institutions',
-      );
+      throw new SandboxConfigError(`sandbox institution "${id}" needs a name.`, 'institutions');
     }
     if (colour !== undefined && !isHexColour(colour)) {
       throw new SandboxConfigError(
-        `servicepay: sandbox institution "${id}" colour must be #rrggbb, got ${JSON.stringify(colour)}.`,
+        `sandbox institution "${id}" colour must be #rrggbb, got ${JSON.stringify(colour)}.`,
         'institutions',
       );
     }
     if (available !== undefined && typeof available !== 'boolean') {
       throw new SandboxConfigError(
-        `servicepay: sandbox institution "${id}" available must be true or false, got ${JSON.stringify(available)}.`,
+        `sandbox institution "${id}" available must be true or false, got ${JSON.stringify(available)}.`,
         'institutions',
       );
     }
@@ -113,7 +129,7 @@ export function institutionMap(
     const institution = map.get(id);
     if (institution === undefined) {
       throw new SandboxConfigError(
-        `servicepay: sandbox option unavailableInstitutions names ${JSON.stringify(id)}, which is not a listed institution; the ids are ${[...map.keys()].join(', ')}.`,
+        `sandbox option unavailableInstitutions names ${JSON.stringify(id)}, which is not a listed institution; the ids are ${[...map.keys()].join(', ')}.`,
         'unavailableInstitutions',
       );
     }
@@ -126,7 +142,7 @@ function unavailableIds(value: unknown): readonly string[] {
   if (value === undefined) return [];
   if (!Array.isArray(value) || value.some((id) => typeof id !== 'string')) {
     throw new SandboxConfigError(
-      `servicepay: sandbox option unavailableInstitutions must be an array of institution ids such as ["santander"], got ${JSON.stringify(value)}.`,
+      `sandbox option unavailableInstitutions must be an array of institution ids such as ["santander"], got ${JSON.stringify(value)}.`,
       'unavailableInstitutions',
     );
   }

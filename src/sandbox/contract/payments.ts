@@ -8,12 +8,12 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { formatValidationIssue, isUuid, validatePaymentArgs } from '../../core/index';
 import type { Environment, ValidationIssue } from '../../core/index';
-import { readBody, sendError, sendJson } from '../http';
-import type { Doors } from '../http';
-import type { ResolvedOptions } from '../options';
+import { readBody, sendError, sendJson } from '../server/http';
+import type { Doors } from '../server/http';
+import type { ResolvedOptions } from '../api/options';
 import { bankPath } from '../pages/page';
-import type { PaymentStore, ValidInitiation } from '../payment-store';
-import type { SandboxPayment } from '../types';
+import type { PaymentStore, ValidInitiation } from '../payments/store';
+import type { SandboxPayment } from '../api/types';
 
 /**
  * Largest payment request accepted. Metadata may be 5000 characters, each up to 6 bytes once
@@ -61,7 +61,7 @@ export async function createPayment(
   if (!/^application\/json\s*(?:;|$)/i.test(contentType)) {
     return sendError(res, 415, 'The request body must be JSON (Content-Type: application/json)');
   }
-  // Too large: BodyTooLargeError, answered 413 by the request handler (server.ts).
+  // Too large: BodyTooLargeError, answered 413 by the request handler (server/start.ts).
   const raw = await readBody(req, MAX_PAYMENT_BODY_BYTES);
   let body: unknown;
   try {

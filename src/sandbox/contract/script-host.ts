@@ -10,7 +10,7 @@ import { readFile, readdir } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { send, sendError, sendNotModified } from '../http';
+import { send, sendError, sendNotModified } from '../server/http';
 
 /** The script host's address on the sandbox; the bare path serves the newest script. */
 export const SCRIPT_HOST_PATH = '/js';

@@ -4,9 +4,9 @@
  * a line (attemptLine) and told to the listeners (the deliveries page's event stream,
  * onDelivery).
  */
-import { createListeners } from '../listeners';
+import { createListeners } from './listeners';
 import { hintLine } from './hints';
-import type { WebhookDeliveryAttempt } from '../types';
+import type { WebhookDeliveryAttempt } from '../api/types';
 
 /** A 4xx: the refusal the receiver check's forged case wants. */
 export const isRefusal = (status: number | null): boolean =>

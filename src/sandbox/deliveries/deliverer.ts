@@ -9,9 +9,9 @@
  * survive (two copies at once, one more after a 200, network failures before the receiver,
  * a delay).
  */
-import type { SendCheck } from '../diagnosis';
-import { SandboxError } from '../errors';
-import { describeFailure } from '../notification';
+import type { SendCheck } from './receiver-check';
+import { SandboxError } from '../api/errors';
+import { describeFailure } from './notification';
 import { createAttemptLog } from './attempt-log';
 import type { AttemptLog } from './attempt-log';
 import { createFaultPlan } from './faults';
@@ -24,8 +24,8 @@ import type {
   WebhookDeliveryAttempt,
   SandboxPaymentStatus,
   WebhookRequestRecord,
-} from '../types';
-import type { SandboxRetryOptions } from '../sandbox-options';
+} from '../api/types';
+import type { SandboxRetryOptions } from './sender';
 
 export { SIMULATED_FAILURE, retryDelay } from './sender';
 
@@ -131,14 +131,11 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
       if (sender === undefined || notification === undefined) {
         throw new SandboxError(
           'no-notification',
-          `servicepay: the sandbox has sent no notification for the payment ${JSON.stringify(paymentId)}; it sends one when a payment reaches COMPLETED or FAILED with a webhookUrl configured.`,
+          `the sandbox has sent no notification for the payment ${JSON.stringify(paymentId)}; it sends one when a payment reaches COMPLETED or FAILED with a webhookUrl configured.`,
         );
       }
       if (scheduler.signal.aborted) {
-        throw new SandboxError(
-          'stopped',
-          'servicepay: the sandbox is stopped; it sends nothing more.',
-        );
+        throw new SandboxError('stopped', 'the sandbox is stopped; it sends nothing more.');
       }
       const chosen = faults ?? plan.takeOwn(paymentId) ?? {};
       const copy = notification.copies + 1;

@@ -5,10 +5,10 @@
  * notifications the sandbox sends as payments settle. The plan's listeners hear every change
  * (armed, or used up): the deliveries page shows what is armed.
  */
-import { SandboxError } from '../errors';
-import { createListeners } from '../listeners';
-import { MAX_TIMER_MS } from '../options';
-import type { ArmedFaults, DeliveryFaults, DeliveryFaultTarget } from '../types';
+import { SandboxError } from '../api/errors';
+import { createListeners } from './listeners';
+import { MAX_TIMER_MS } from './scheduler';
+import type { ArmedFaults, DeliveryFaults, DeliveryFaultTarget } from '../api/types';
 
 /**
  * Each fault's rule. Bounded like the retry policy: a typo must not schedule a timer that
@@ -32,7 +32,7 @@ export function checkFaults(value: unknown): DeliveryFaults {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new SandboxError(
       'invalid-argument',
-      'servicepay: delivery faults must be an object such as { twiceAtOnce: true, networkFailures: 2 }.',
+      'delivery faults must be an object such as { twiceAtOnce: true, networkFailures: 2 }.',
     );
   }
   const result: Record<string, unknown> = {};
@@ -42,14 +42,14 @@ export function checkFaults(value: unknown): DeliveryFaults {
     if (fault === undefined) {
       throw new SandboxError(
         'invalid-argument',
-        `servicepay: unknown delivery fault ${JSON.stringify(key)}; the faults are ${Object.keys(FAULTS).join(', ')}.`,
+        `unknown delivery fault ${JSON.stringify(key)}; the faults are ${Object.keys(FAULTS).join(', ')}.`,
       );
     }
     if (given === undefined) continue;
     if (!fault[1](given)) {
       throw new SandboxError(
         'invalid-argument',
-        `servicepay: delivery fault ${key} must be ${fault[0]}, got ${String(given)}.`,
+        `delivery fault ${key} must be ${fault[0]}, got ${String(given)}.`,
       );
     }
     result[key] = given;
@@ -116,7 +116,7 @@ export function createFaultPlan(log: (line: string) => void, describe: (e: unkno
         if (typeof target.paymentId !== 'string' || target.paymentId === '') {
           throw new SandboxError(
             'invalid-argument',
-            'servicepay: breakDeliveries target paymentId must be a payment id.',
+            'breakDeliveries target paymentId must be a payment id.',
           );
         }
         if (hasFault(checked)) payments.set(target.paymentId, checked);
@@ -126,7 +126,7 @@ export function createFaultPlan(log: (line: string) => void, describe: (e: unkno
         if (!Number.isInteger(count) || count < 0 || count > 1000) {
           throw new SandboxError(
             'invalid-argument',
-            `servicepay: breakDeliveries target count must be an integer from 0 to 1000, got ${String(count)}.`,
+            `breakDeliveries target count must be an integer from 0 to 1000, got ${String(count)}.`,
           );
         }
         next = count > 0 && hasFault(checked) ? { faults: checked, remaining: count } : null;

@@ -2,8 +2,8 @@
  * What a receiver's answer means: a hint in plain words for each attempt that was not answered
  * 200 (diagnose), with where to read more, and the same as a log line.
  */
-import { AnswerTimeoutError } from '../notification';
-import type { DeliveryHint, WebhookDeliveryAttempt } from '../types';
+import { AnswerTimeoutError } from './notification';
+import type { DeliveryHint, WebhookDeliveryAttempt } from '../api/types';
 
 /**
  * Where the hints send a reader for more: the repository's docs as published, since the

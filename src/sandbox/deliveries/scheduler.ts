@@ -7,6 +7,9 @@
  */
 import { setMaxListeners } from 'node:events';
 
+/** The longest timer Node keeps (setTimeout fires at once beyond it). */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
 export interface Scheduler {
   /** Runs `run` after `delayMs` unless stopped first; then `onCancel` runs instead. */
   schedule(run: () => void, delayMs: number, onCancel?: () => void): void;

@@ -9,7 +9,7 @@
 import { performance } from 'node:perf_hooks';
 import { diagnose } from './hints';
 import { describeFaults, hasFault } from './faults';
-import { describeFailure, putBytes } from '../notification';
+import { describeFailure, putBytes } from './notification';
 import type {
   DeliveryFaults,
   DeliveryOutcome,
@@ -17,14 +17,43 @@ import type {
   WebhookDeliveryAttempt,
   WebhookRequestRecord,
   SandboxPaymentStatus,
-} from '../types';
-import type { SandboxRetryOptions } from '../sandbox-options';
+} from '../api/types';
 import type { AttemptLog } from './attempt-log';
 import type { Scheduler } from './scheduler';
 
 /** The error of an attempt the sandbox failed on purpose (networkFailures). */
 export const SIMULATED_FAILURE =
   'simulated network failure: the sandbox broke this attempt on purpose, nothing was sent';
+
+/** How failed webhook deliveries are retried. The wait before attempt n+1 is
+ * `min(initialDelayMs * factor^(n-1), maxDelayMs)`. */
+export interface SandboxRetryOptions {
+  /**
+   * Wait before the second attempt, in milliseconds.
+   * @default 500
+   */
+  initialDelayMs?: number;
+  /**
+   * Each further wait is the previous one times this (at least 1).
+   * @default 2
+   */
+  factor?: number;
+  /**
+   * Longest wait between two attempts, in milliseconds.
+   * @default 30000
+   */
+  maxDelayMs?: number;
+  /**
+   * Attempts per notification, the first included; delivery then gives up.
+   * @default 20
+   */
+  maxAttempts?: number;
+  /**
+   * An attempt without a complete answer after this many milliseconds counts as failed.
+   * @default 5000
+   */
+  timeoutMs?: number;
+}
 
 /** Wait after attempt n (1-based) before attempt n+1. */
 export function retryDelay(attempt: number, retry: Required<SandboxRetryOptions>): number {

@@ -7,7 +7,7 @@ import type { KeyObject } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { promisify } from 'node:util';
-import { SandboxConfigError } from '../errors';
+import { SandboxConfigError } from '../api/errors';
 
 const generateRsa = promisify(generateKeyPair);
 
@@ -28,7 +28,7 @@ export async function loadKeys(keyFile?: string): Promise<SandboxKeys> {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
       throw new SandboxConfigError(
-        `servicepay: the sandbox key file ${keyFile} could not be read (${(error as Error).message}).`,
+        `the sandbox key file ${keyFile} could not be read (${(error as Error).message}).`,
         'keyFile',
       );
     }
@@ -68,14 +68,14 @@ function parsePrivateKey(pem: string, keyFile: string): KeyObject {
     key = createPrivateKey(pem);
   } catch (cause) {
     throw new SandboxConfigError(
-      `servicepay: the sandbox key file ${keyFile} is not a PEM private key; delete it to have a new one generated.`,
+      `the sandbox key file ${keyFile} is not a PEM private key; delete it to have a new one generated.`,
       'keyFile',
       { cause },
     );
   }
   if (key.asymmetricKeyType !== 'rsa') {
     throw new SandboxConfigError(
-      `servicepay: the sandbox key file ${keyFile} holds a ${key.asymmetricKeyType ?? 'non-RSA'} key; webhooks are signed SHA256withRSA, so it must be an RSA key.`,
+      `the sandbox key file ${keyFile} holds a ${key.asymmetricKeyType ?? 'non-RSA'} key; webhooks are signed SHA256withRSA, so it must be an RSA key.`,
       'keyFile',
     );
   }

@@ -9,12 +9,14 @@
  * again (docs/decisions.md).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { formFields, MAX_FORM_BYTES, readBody, sendError, sendJson } from '../http';
-import type { Doors } from '../http';
+import { PUBLIC_KEY_PATH } from '../../core/index';
+import { formFields, MAX_FORM_BYTES, readBody, sendError, sendJson } from '../server/http';
+import type { Doors } from '../server/http';
 import { html } from '../pages/html';
 import { newKeys } from './keys';
 import type { SandboxKeys } from './keys';
 import { htmlDocument, sendHtml, sendMessagePage, sendRedirect } from '../pages/page';
+import { prefixed } from '../../webhook/prefixed';
 
 /** What the keys routes use of a running sandbox. */
 export interface KeysParts {
@@ -93,7 +95,7 @@ export async function showKeys(res: ServerResponse, { keys, doors }: KeysParts):
 <h1>Signing key</h1>
 <p>Rehearse a key rotation: prepare the next key and give your receiver both (<code>publicKey: [current, next]</code>), rotate, check that notifications still verify, then remove the old key.</p>
 <h2>Current key</h2>
-<p>Served at <a href="/.well-known/signature/pem">/.well-known/signature/pem</a>; every notification is signed with it.</p>
+<p>Served at <a href="${PUBLIC_KEY_PATH}">${PUBLIC_KEY_PATH}</a>; every notification is signed with it.</p>
 ${key(current, '')}
 <h2>Next key</h2>
 ${key(next, 'None prepared yet.')}
@@ -124,7 +126,9 @@ export async function keysAction(
       return sendError(
         res,
         403,
-        'servicepay: the sandbox rotates its key only from its own keys page or a tool on this machine.',
+        prefixed(
+          'the sandbox rotates its key only from its own keys page or a tool on this machine.',
+        ),
       );
     }
     return sendMessagePage(

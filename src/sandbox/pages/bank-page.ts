@@ -1,21 +1,21 @@
 /**
  * "The bank's environment in the browser" (spec 1): where the shopper approves or rejects a
- * sandbox payment, or plays a slow or lost one (lifecycle.ts). Plain HTML forms, no script, so
- * it works under the strictest CSP and with any assistive technology; the decision is a POST,
- * then a 303 (post/redirect/get), so a reload never decides twice. A decision is accepted only
- * from the page's own form (http.ts, the locked doors).
+ * sandbox payment, or plays a slow or lost one (payments/lifecycle.ts). Plain HTML forms, no
+ * script, so it works under the strictest CSP and with any assistive technology; the decision
+ * is a POST, then a 303 (post/redirect/get), so a reload never decides twice. A decision is
+ * accepted only from the page's own form (server/http.ts, the locked doors).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { html } from './html';
 import type { Html } from './html';
-import { MAX_FORM_BYTES, formFields, readBody } from '../http';
-import type { Doors } from '../http';
-import { isBankDecision } from '../lifecycle';
-import type { Lifecycle } from '../lifecycle';
-import type { ResolvedOptions } from '../options';
-import type { PaymentStore } from '../payment-store';
-import type { SandboxInstitution } from '../sandbox-options';
-import type { SandboxPayment } from '../types';
+import { MAX_FORM_BYTES, formFields, readBody } from '../server/http';
+import type { Doors } from '../server/http';
+import { isBankDecision } from '../payments/lifecycle';
+import type { Lifecycle } from '../payments/lifecycle';
+import type { ResolvedOptions } from '../api/options';
+import type { PaymentStore } from '../payments/store';
+import type { SandboxInstitution } from '../contract/institutions';
+import type { SandboxPayment } from '../api/types';
 import {
   bankPath,
   formatAmount,

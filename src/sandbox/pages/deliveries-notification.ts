@@ -10,7 +10,7 @@ import type { NotificationView } from '../deliveries/deliverer';
 import { html, joinHtml } from './html';
 import type { Html } from './html';
 import { STACK_COLUMNS, scrollTable, timeElement } from './page';
-import type { DeliveryReason, WebhookDeliveryAttempt, WebhookRequestRecord } from '../types';
+import type { DeliveryReason, WebhookDeliveryAttempt, WebhookRequestRecord } from '../api/types';
 
 const REASONS: Record<DeliveryReason, string> = {
   settled: 'first',

@@ -8,13 +8,13 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Deliverer } from '../deliveries/deliverer';
-import type { ReceiverCheck } from '../diagnosis';
+import type { ReceiverCheck } from '../deliveries/receiver-check';
 import { describeFaults } from '../deliveries/faults';
-import { DELIVERIES_FORM, startEventStream } from '../http';
-import type { Doors } from '../http';
-import type { Lifecycle } from '../lifecycle';
-import type { ResolvedOptions } from '../options';
-import type { ArmedFaults, ScheduledStep, WebhookDeliveryAttempt } from '../types';
+import { DELIVERIES_FORM, startEventStream } from '../server/http';
+import type { Doors } from '../server/http';
+import type { Lifecycle } from '../payments/lifecycle';
+import type { ResolvedOptions } from '../api/options';
+import type { ArmedFaults, ScheduledStep, WebhookDeliveryAttempt } from '../api/types';
 import {
   attemptSummary,
   faultFields,

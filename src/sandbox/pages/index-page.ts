@@ -3,6 +3,7 @@
  * latest payments.
  */
 import type { ServerResponse } from 'node:http';
+import { PUBLIC_KEY_PATH } from '../../core/index';
 import { html, joinHtml } from './html';
 import type { Html } from './html';
 import {
@@ -14,8 +15,8 @@ import {
   sendPage,
   timeElement,
 } from './page';
-import type { ResolvedOptions } from '../options';
-import type { PaymentStore } from '../payment-store';
+import type { ResolvedOptions } from '../api/options';
+import type { PaymentStore } from '../payments/store';
 
 /** What the home page's route uses of a running sandbox. */
 export interface IndexParts {
@@ -78,7 +79,7 @@ export function indexPage({ options, applicationId, baseUrl, payments }: IndexPa
 <h2>Pages and endpoints</h2>
 <ul>
 <li><a href="/deliveries">Webhook deliveries</a>: every attempt in full, Resend, break it on purpose, the receiver check (also as <a href="/deliveries.json">JSON</a>)</li>
-<li><a href="/.well-known/signature/pem">Public key</a> that verifies the webhook signatures; <a href="/keys">Signing key</a>: rehearse a key rotation</li>
+<li><a href="${PUBLIC_KEY_PATH}">Public key</a> that verifies the webhook signatures; <a href="/keys">Signing key</a>: rehearse a key rotation</li>
 <li><a href="/js">Component script</a> for plain pages, newest version (the script host: <code>/js/Service-&lt;version&gt;.min.js</code>, <code>/js/Service-0.4.css</code>, <code>/js/Service-tailwind-0.1.css</code>)</li>
 <li><a href="${institutionsHref}">Institutions</a> (${banks.length} banks${listed})</li>
 </ul>

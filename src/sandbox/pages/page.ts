@@ -14,8 +14,8 @@
  * text (`?raw`) as the component's stylesheets are.
  */
 import type { ServerResponse } from 'node:http';
-import { send } from '../http';
-import type { ResolvedOptions } from '../options';
+import { send } from '../server/http';
+import type { ResolvedOptions } from '../api/options';
 import deliveriesScript from './deliveries-live.js?raw';
 import { html } from './html';
 import type { Html } from './html';

@@ -4,13 +4,13 @@
  * passing; drawn as a delivery that "gave up" with a hint about parsed bodies, it read as the
  * very failure it rules out.
  */
-import { RECEIVER_CHECK_NOTE, caseSpec } from '../diagnosis';
-import type { CaseSpec } from '../diagnosis';
+import { RECEIVER_CHECK_NOTE, caseSpec } from '../deliveries/receiver-check';
+import type { CaseSpec } from '../deliveries/receiver-check';
 import type { NotificationView } from '../deliveries/deliverer';
 import { html, joinHtml } from './html';
 import type { Html } from './html';
 import { STACK_COLUMNS, scrollTable, timeElement } from './page';
-import type { ReceiverCheckReport, WebhookDeliveryAttempt } from '../types';
+import type { ReceiverCheckReport, WebhookDeliveryAttempt } from '../api/types';
 
 export interface CheckState {
   running: boolean;

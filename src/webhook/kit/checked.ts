@@ -3,6 +3,7 @@
  * the small assertions the rule checks share.
  */
 import { describeValue } from '../../core/describe-value';
+import type { Maybe } from '../maybe';
 import { claimAnswer } from '../stores/idempotency';
 import type { IdempotencyClaim, IdempotencyStore } from '../stores/idempotency';
 import { IdempotencyStoreConformanceError } from './rules';
@@ -56,6 +57,25 @@ export class Checked {
   release(key: string, token: string): Promise<boolean> {
     return answer(`release(${describeValue(key)})`, this.#store.release(key, token));
   }
+  /** Whether the store has the optional renewMany, which the kit then checks. */
+  get renewsMany(): boolean {
+    return typeof this.#store.renewMany === 'function';
+  }
+  async renewMany(claims: { key: string; token: string }[], ttlMs: number): Promise<boolean[]> {
+    const call = `renewMany(${describeValue(claims.map(({ key }) => key))})`;
+    const result: unknown = await settled(call, this.#store.renewMany!(claims, ttlMs));
+    if (
+      !Array.isArray(result) ||
+      result.length !== claims.length ||
+      !result.every((owned) => typeof owned === 'boolean')
+    ) {
+      throw new IdempotencyStoreConformanceError(
+        'renew-many',
+        `${call} answered ${describeValue(result)}; expected an array of ${claims.length} booleans, one per claim in their order.`,
+      );
+    }
+    return result;
+  }
 
   /** Claims `key`, which must be free, and returns the token. */
   async take(key: string, ttlMs: number, rule: IdempotencyStoreRule): Promise<string> {
@@ -88,7 +108,7 @@ export class Checked {
   }
 }
 
-async function answer(call: string, value: boolean | Promise<boolean>): Promise<boolean> {
+async function answer(call: string, value: Maybe<boolean>): Promise<boolean> {
   const result: unknown = await settled(call, value);
   if (typeof result !== 'boolean') {
     throw new IdempotencyStoreConformanceError(
@@ -99,7 +119,7 @@ async function answer(call: string, value: boolean | Promise<boolean>): Promise<
   return result;
 }
 
-export function settled<T>(call: string, value: T | Promise<T>): Promise<T> {
+export function settled<T>(call: string, value: Maybe<T>): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(

@@ -142,3 +142,51 @@ export async function isolation(store: Checked): Promise<void> {
     );
   }
 }
+
+/**
+ * renewMany, when the store has it: each claim as renew would, in one call, the answers in the
+ * claims' order; nothing it does not own changes (its extension in time: timed-checks.ts).
+ */
+export async function renewalsTogether(store: Checked): Promise<void> {
+  if (!store.renewsMany) return;
+  expectAnswers(await store.renewMany([], 60_000), [], 'no claims');
+  const [first, second, done, taken] = ['many:1', 'many:2', 'many:done', 'many:taken'];
+  const firstToken = await store.take(first, 60_000, 'renew-many');
+  const secondToken = await store.take(second, 60_000, 'renew-many');
+  const doneToken = await store.take(done, 60_000, 'renew-many');
+  expectAnswer(await store.complete(done, doneToken, 60_000), true, 'owner-acts', 'complete');
+  await store.take(taken, 60_000, 'renew-many');
+  const answers = await store.renewMany(
+    [
+      { key: second, token: secondToken },
+      { key: 'many:never', token: 'no-token' },
+      { key: taken, token: firstToken },
+      { key: done, token: doneToken },
+      { key: first, token: firstToken },
+    ],
+    60_000,
+  );
+  expectAnswers(
+    answers,
+    [true, false, false, false, true],
+    'the owners’ two claims (second, first), a key never claimed, another claim’s token and a completed key',
+  );
+  await store.expect(
+    'many:never',
+    'claimed',
+    'renew-many',
+    'after renewMany of a key never claimed',
+  );
+  await store.expect(done, 'completed', 'renew-many', 'after renewMany of a completed key');
+  await store.expect(taken, 'in-progress', 'renew-many', 'after renewMany with a stranger’s token');
+  expectAnswer(await store.complete(first, firstToken, 60_000), true, 'renew-many', 'complete');
+}
+
+function expectAnswers(actual: boolean[], expected: boolean[], what: string): void {
+  if (actual.join() !== expected.join()) {
+    throw new IdempotencyStoreConformanceError(
+      'renew-many',
+      `renewMany of ${what} answered ${describeValue(actual)}, expected ${describeValue(expected)}.`,
+    );
+  }
+}

@@ -17,12 +17,9 @@ export async function orders(checked: Checked, concurrency: number): Promise<voi
   const store = checked.raw as unknown as OrderStore;
   const id = (): string => globalThis.crypto.randomUUID();
   const claim = (orderId: string, paymentId: string, ttlMs: number) =>
-    settled(
-      `claimOrder(${describeValue(orderId)})`,
-      Promise.resolve(store.claimOrder(orderId, paymentId, ttlMs)),
-    );
+    settled(`claimOrder(${describeValue(orderId)})`, store.claimOrder(orderId, paymentId, ttlMs));
   const paidBy = (orderId: string) =>
-    settled(`orderPaidBy(${describeValue(orderId)})`, Promise.resolve(store.orderPaidBy(orderId)));
+    settled(`orderPaidBy(${describeValue(orderId)})`, store.orderPaidBy(orderId));
 
   const unknown = await paidBy(id());
   if (unknown !== null) {

@@ -23,15 +23,9 @@ export async function outcomes(checked: Checked): Promise<void> {
     a.merchantPaymentId === b.merchantPaymentId &&
     a.status === b.status;
   const read = (paymentId: string) =>
-    settled(
-      `readOutcome(${describeValue(paymentId)})`,
-      Promise.resolve(store.readOutcome(paymentId)),
-    );
+    settled(`readOutcome(${describeValue(paymentId)})`, store.readOutcome(paymentId));
   const record = (value: PaymentOutcome, ttlMs: number) =>
-    settled(
-      `recordOutcome(${describeValue(value.paymentId)})`,
-      Promise.resolve(store.recordOutcome(value, ttlMs)),
-    );
+    settled(`recordOutcome(${describeValue(value.paymentId)})`, store.recordOutcome(value, ttlMs));
 
   if ((await read(id())) !== null) {
     throw new IdempotencyStoreConformanceError(
@@ -57,7 +51,7 @@ export async function outcomes(checked: Checked): Promise<void> {
   const subscribe = (paymentId: string, listener: (o: PaymentOutcome) => void) =>
     settled(
       `subscribeOutcome(${describeValue(paymentId)})`,
-      Promise.resolve(store.subscribeOutcome(paymentId, listener)),
+      store.subscribeOutcome(paymentId, listener),
     );
   const stop = await subscribe(target.paymentId, (o) => heard.push(o));
   const left = await subscribe(target.paymentId, (o) => strayed.push(o));

@@ -3,6 +3,7 @@
  * and its JSDoc is the rule. The IdempotencyStore interface (../stores/idempotency.ts) points
  * here.
  */
+import { prefixed } from '../prefixed';
 
 /**
  * The rules every IdempotencyStore honours (the kit checks them; a failure names one). A store
@@ -38,6 +39,13 @@ export type IdempotencyStoreRule =
   | 'claim-expiry'
   /** renew extends an unexpired claim to ttlMs from now. */
   | 'renewal'
+  /**
+   * renewMany (optional; checked when the store has it) renews each claim it is given as renew
+   * would, to ttlMs from now and only while its token owns its key, and answers an array of
+   * booleans in their order: true for an owner's claim; false for a stranger's token, a key
+   * nobody claimed, a completed key, each left unchanged; [] for no claims.
+   */
+  | 'renew-many'
   /** A completed marker answers completed for its ttlMs, is never released, then expires. */
   | 'completion-lifetime'
   /** Methods on a key nobody claimed answer false, and keys never collide. */
@@ -99,7 +107,7 @@ export type OutcomeStoreDuty =
 export class IdempotencyStoreConformanceError extends Error {
   readonly rule: IdempotencyStoreRule;
   constructor(rule: IdempotencyStoreRule, detail: string) {
-    super(`servicepay: the idempotency store breaks rule "${rule}": ${detail}`);
+    super(prefixed(`the idempotency store breaks rule "${rule}": ${detail}`));
     this.name = 'IdempotencyStoreConformanceError';
     this.rule = rule;
   }

@@ -2,7 +2,13 @@
 import type { IdempotencyStore } from '../stores/idempotency';
 import { checkOption, integerFrom } from '../option-checks';
 import { Checked } from './checked';
-import { answersAndTokens, atomicClaims, isolation, ownership } from './claim-checks';
+import {
+  answersAndTokens,
+  atomicClaims,
+  isolation,
+  ownership,
+  renewalsTogether,
+} from './claim-checks';
 import { orders } from './order-checks';
 import { outcomes } from './outcome-checks';
 import { claimLife, timing } from './timed-checks';
@@ -38,6 +44,7 @@ export async function checkIdempotencyStore(
     (store) => atomicClaims(store, concurrency),
     (store) => ownership(store),
     (store) => isolation(store),
+    (store) => renewalsTogether(store),
     (store) => timing(store, concurrency),
     (store) => claimLife(store, concurrency),
     (store) => outcomes(store),

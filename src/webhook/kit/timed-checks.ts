@@ -74,6 +74,7 @@ async function timedScenario(
   const expiring = `${prefix}expiring`; // 1 s claim, left to expire
   const longer = `${prefix}longer`; // 2.5 s claim: honoured as given, not cut to 1 s
   const renewed = `${prefix}renewed`; // 1 s claim renewed at 0.5 s for 1.5 s
+  const together = `${prefix}together`; // the same, by renewMany when the store has it
   const briefly = `${prefix}briefly`; // completed for 1 s
   const kept = `${prefix}kept`; // completed for 60 s
 
@@ -81,6 +82,7 @@ async function timedScenario(
   const expiringToken = await store.take(expiring, 1000, 'claim-expiry');
   await store.take(longer, 2500, 'claim-expiry');
   const renewedToken = await store.take(renewed, 1000, 'renewal');
+  const togetherToken = store.renewsMany ? await store.take(together, 1000, 'renew-many') : null;
   const brieflyToken = await store.take(briefly, 60_000, 'completion-lifetime');
   const keptToken = await store.take(kept, 60_000, 'completion-lifetime');
   expectAnswer(
@@ -100,17 +102,24 @@ async function timedScenario(
 
   await sleep(start + 500 - Date.now());
   const renewing = Date.now();
-  const renewedOk = await store.renew(renewed, renewedToken, 1500);
+  const [renewedOk, togetherOk = [true]] = await Promise.all([
+    store.renew(renewed, renewedToken, 1500),
+    togetherToken === null
+      ? undefined
+      : store.renewMany([{ key: together, token: togetherToken }], 1500),
+  ]);
   const renewedBy = Date.now();
   if (Date.now() - start >= 950) return false;
   expectAnswer(renewedOk, true, 'renewal', 'renew of an unexpired claim by its owner');
+  expectAnswer(togetherOk[0]!, true, 'renew-many', 'renewMany of an unexpired claim by its owner');
 
   // Every 1 s entry was written before `ready`, so it has expired by ready + 1 s.
   await sleep(ready + 1000 + EXPIRY_SLACK_MS - Date.now());
-  const [expired, stillLonger, stillRenewed] = await Promise.all([
+  const [expired, stillLonger, stillRenewed, stillTogether] = await Promise.all([
     Promise.all(Array.from({ length: concurrency }, () => store.claim(expiring, 60_000))),
     store.claim(longer, 60_000),
     store.claim(renewed, 60_000),
+    togetherToken === null ? null : store.claim(together, 60_000),
   ]);
   const checked = Date.now();
   const gone = expired.filter((claim) => claim.state === 'claimed');
@@ -129,11 +138,16 @@ async function timedScenario(
       `a claim of 2500 ms answered '${stillLonger.state}' ${checked - start} ms after it was taken; ttlMs must be honoured as given.`,
     );
   }
-  if (stillRenewed.state !== 'in-progress') {
-    throw new IdempotencyStoreConformanceError(
-      'renewal',
-      `a claim renewed for 1500 ms answered '${stillRenewed.state}' ${checked - renewing} ms after the renewal.`,
-    );
+  for (const [claim, rule] of [
+    [stillRenewed, 'renewal'],
+    [stillTogether, 'renew-many'],
+  ] as const) {
+    if (claim !== null && claim.state !== 'in-progress') {
+      throw new IdempotencyStoreConformanceError(
+        rule,
+        `a claim renewed for 1500 ms answered '${claim.state}' ${checked - renewing} ms after the renewal.`,
+      );
+    }
   }
   await store.expect(
     briefly,
@@ -185,11 +199,16 @@ async function timedScenario(
     'claim-expiry',
     `a claim of 2500 ms, ${Date.now() - ready} ms after it was written`,
   );
-  await store.expect(
-    renewed,
-    'claimed',
-    'renewal',
-    `a claim renewed for 1500 ms, ${Date.now() - renewedBy} ms after the renewal`,
-  );
+  for (const [key, rule] of [
+    [renewed, 'renewal'],
+    ...(togetherToken === null ? [] : [[together, 'renew-many'] as const]),
+  ] as const) {
+    await store.expect(
+      key,
+      'claimed',
+      rule,
+      `a claim renewed for 1500 ms, ${Date.now() - renewedBy} ms after the renewal`,
+    );
+  }
   return true;
 }

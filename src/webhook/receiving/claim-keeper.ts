@@ -8,8 +8,15 @@
  * asked for at least half a period ago, so each renewal is asked for within half a lifetime of
  * the one before. Renewal stops at `until` (maxHandlingMs after the handler started: a hung
  * handler must not block its notification for ever) or once the store says the claim is lost.
+ *
+ * A tick's claims are renewed in one store call where the store offers one (`renewMany`: one
+ * UPDATE in PostgreSQL, one pipelined round trip in Redis), so a process holding a hundred
+ * slow deliveries asks its database once per period, not a hundred times; a store without it
+ * gets one `renew` per claim, each on its own.
  */
+import { kindOf } from '../value-kinds';
 import type { IdempotencyStore } from '../stores/idempotency';
+import { prefixed } from '../prefixed';
 
 /** One claim being kept. */
 export interface HeldClaim {
@@ -38,7 +45,7 @@ export interface ClaimKeeper {
 }
 
 export function createClaimKeeper(
-  store: Pick<IdempotencyStore, 'renew'>,
+  store: Pick<IdempotencyStore, 'renew' | 'renewMany'>,
   claimTtlMs: number,
   maxHandlingMs: number,
 ): ClaimKeeper {
@@ -73,17 +80,21 @@ export function createClaimKeeper(
   function tick(): void {
     timer = undefined;
     const now = Date.now();
+    const due: Hold[] = [];
     for (const hold of held) {
       if (hold.renewing || now - hold.askedAt < period / 2) continue;
       if (now >= hold.until) {
         held.delete(hold);
         hold.problem ??= new Error(
-          `servicepay: onNotification ran longer than maxHandlingMs (${maxHandlingMs} ms) for ${hold.key}: its claim was no longer renewed and lapsed, so a resend may have run the notification again.`,
+          prefixed(
+            `onNotification ran longer than maxHandlingMs (${maxHandlingMs} ms) for ${hold.key}: its claim was no longer renewed and lapsed, so a resend may have run the notification again.`,
+          ),
         );
         continue;
       }
-      void renew(hold, now);
+      due.push(hold);
     }
+    renew(due, now);
     schedule();
   }
 
@@ -94,20 +105,48 @@ export function createClaimKeeper(
     (timer as { unref?: () => void }).unref?.();
   }
 
-  async function renew(hold: Hold, asked: number): Promise<void> {
-    hold.renewing = true;
-    let owned: boolean;
+  /** Renews the claims due: in one call where the store has renewMany, else one call each. */
+  function renew(due: Hold[], asked: number): void {
+    if (due.length === 0) return;
+    const { renewMany } = store;
+    if (typeof renewMany !== 'function') {
+      for (const hold of due) {
+        void settle([hold], asked, async () => [
+          await store.renew(hold.key, hold.token, claimTtlMs),
+        ]);
+      }
+      return;
+    }
+    const claims = due.map(({ key, token }) => ({ key, token }));
+    void settle(due, asked, async () =>
+      answersFor(await renewMany.call(store, claims, claimTtlMs), claims.length),
+    );
+  }
+
+  /** Applies the store's answers (whether each token still owns its key), or its failure. */
+  async function settle(
+    holds: Hold[],
+    asked: number,
+    ask: () => Promise<readonly unknown[]>,
+  ): Promise<void> {
+    for (const hold of holds) hold.renewing = true;
+    let owned: readonly unknown[];
     try {
-      owned = await store.renew(hold.key, hold.token, claimTtlMs);
+      owned = await ask();
     } catch (error) {
-      // Tried again at the next tick: the claim may outlive the store's hiccup.
-      hold.problem ??= error;
+      // Tried again at the next tick: the claims may outlive the store's hiccup.
+      for (const hold of holds) hold.problem ??= error;
       return;
     } finally {
-      hold.renewing = false;
+      for (const hold of holds) hold.renewing = false;
     }
+    holds.forEach((hold, i) => answered(hold, owned[i] === true, asked));
+  }
+
+  /** One claim's answer: renewed from `asked` on, or lost. */
+  function answered(hold: Hold, owned: boolean, asked: number): void {
     if (!held.has(hold)) return;
-    if (owned === true) {
+    if (owned) {
       hold.askedAt = asked;
       hold.renewed(asked + claimTtlMs);
       return;
@@ -130,9 +169,27 @@ export function createClaimKeeper(
   };
 }
 
+/** renewMany's answer as the contract has it (a boolean per claim, in order), or a TypeError. */
+function answersFor(answer: unknown, count: number): readonly boolean[] {
+  if (
+    Array.isArray(answer) &&
+    answer.length === count &&
+    answer.every((owned) => typeof owned === 'boolean')
+  ) {
+    return answer;
+  }
+  throw new TypeError(
+    prefixed(
+      `the store's renewMany answered ${Array.isArray(answer) ? `an array of ${answer.length} values` : kindOf(answer)} for ${count} claims; it must answer an array of ${count} booleans, one per claim in their order (docs/stores.md, "A store of your own"). The claims are renewed again at the next period.`,
+    ),
+  );
+}
+
 /** The problem of a claim that lapsed while its delivery still needed it. */
 export function lostClaim(key: string): Error {
   return new Error(
-    `servicepay: the claim on ${key} lapsed while onNotification ran (the store no longer had it under this delivery's token): a resend may run the notification again. Renewals failed or the process stalled for longer than claimTtlMs.`,
+    prefixed(
+      `the claim on ${key} lapsed while onNotification ran (the store no longer had it under this delivery's token): a resend may run the notification again. Renewals failed or the process stalled for longer than claimTtlMs.`,
+    ),
   );
 }

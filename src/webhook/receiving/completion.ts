@@ -8,12 +8,14 @@
  */
 import type { HeldClaim } from './claim-keeper';
 import { lostClaim } from './claim-keeper';
+import type { Maybe } from '../maybe';
 import { messageOf } from '../verification/encoding';
 import type { WebhookNotification } from '../verification/notification';
 import type { ResolvedReceiverOptions } from './options';
 import { outcomeOf, recordsOutcomes } from '../stores/outcomes';
 import type { OutcomeStore, PaymentOutcome } from '../stores/outcomes';
 import type { RecordedStatus } from './reconcile';
+import { prefixed } from '../prefixed';
 
 /**
  * The pauses before the second, third and fourth try: about a second in all, enough for a pool
@@ -66,7 +68,7 @@ export function createCompletion(options: Options): {
    * last failure.
    */
   async function retry<T>(
-    write: () => T | PromiseLike<T>,
+    write: () => Maybe<T>,
     first: number,
     more: (n: number) => boolean,
   ): Promise<{ value: T } | { error: unknown }> {
@@ -98,7 +100,9 @@ export function createCompletion(options: Options): {
     if ('value' in tried) return;
     report(
       new Error(
-        `servicepay: the outcome of payment ${outcome.paymentId} (${outcome.status}) could not be recorded for its return page (${messageOf(tried.error)}); the notification was handled and answered 200, and the shopper's page will not learn the outcome from this delivery.`,
+        prefixed(
+          `the outcome of payment ${outcome.paymentId} (${outcome.status}) could not be recorded for its return page (${messageOf(tried.error)}); the notification was handled and answered 200, and the shopper's page will not learn the outcome from this delivery.`,
+        ),
         { cause: tried.error },
       ),
       { outcome: 'store-unavailable', status: 200, notification },
@@ -139,7 +143,9 @@ export function createCompletion(options: Options): {
     if (!('value' in tried) || tried.value !== true) {
       report(
         new Error(
-          `servicepay: gave up recording that ${key} was handled (the store failed or the claim was lost for ${maxHandlingMs} ms): its claim lapses within claimTtlMs and a later resend will run onNotification again.`,
+          prefixed(
+            `gave up recording that ${key} was handled (the store failed or the claim was lost for ${maxHandlingMs} ms): its claim lapses within claimTtlMs and a later resend will run onNotification again.`,
+          ),
         ),
         { outcome: 'processed', status: 200, notification },
       );
@@ -175,7 +181,9 @@ export function createCompletion(options: Options): {
     completing.add(key);
     report(
       new Error(
-        `servicepay: ${key} was handled, but the store failed to record it (${messageOf(tried.error)}) after ${QUICK_TRIES} tries. Answered 200; the claim is kept and the record retried in the background for up to maxHandlingMs, so resends meanwhile do not run onNotification again unless this process stops first.`,
+        prefixed(
+          `${key} was handled, but the store failed to record it (${messageOf(tried.error)}) after ${QUICK_TRIES} tries. Answered 200; the claim is kept and the record retried in the background for up to maxHandlingMs, so resends meanwhile do not run onNotification again unless this process stops first.`,
+        ),
         { cause: tried.error },
       ),
       { outcome: 'store-unavailable', status: 200, notification },

@@ -27,7 +27,8 @@
 import { createClaimKeeper } from './claim-keeper';
 import { createCompletion } from './completion';
 import { kindOf } from '../value-kinds';
-import { isThenable } from '../verification/encoding';
+import { isThenable } from '../maybe';
+import type { Maybe } from '../maybe';
 import { claimAnswer } from '../stores/idempotency';
 import type { WebhookNotification, WebhookNotificationContext } from '../verification/notification';
 import type { ResolvedReceiverOptions } from './options';
@@ -35,6 +36,7 @@ import type { RecordedStatus } from './reconcile';
 import type { DeliveryTrace } from './trace';
 import { UNTRACED } from './trace';
 import type { WebhookVerdict } from './verdicts';
+import { prefixed } from '../prefixed';
 
 /** The verdicts the dispatcher reaches; the receiver reaches the others before it. */
 export type DispatchVerdict = Extract<
@@ -59,7 +61,7 @@ export type Dispatch = (
   notification: WebhookNotification,
   context: WebhookNotificationContext,
   trace?: DeliveryTrace,
-) => Dispatched | Promise<Dispatched>;
+) => Maybe<Dispatched>;
 
 export interface Dispatcher {
   dispatch: Dispatch;
@@ -122,7 +124,9 @@ function ownClaim(claim: unknown): string | Dispatched {
   return {
     verdict: 'store-unavailable',
     error: new TypeError(
-      `servicepay: IdempotencyStore.claim must return { state: 'claimed', token }, { state: 'in-progress' } or { state: 'completed' }, got ${kindOf(claim)}.`,
+      prefixed(
+        `IdempotencyStore.claim must return { state: 'claimed', token }, { state: 'in-progress' } or { state: 'completed' }, got ${kindOf(claim)}.`,
+      ),
     ),
   };
 }
@@ -165,7 +169,9 @@ export function createDispatcher(options: Options): Dispatcher {
     return {
       verdict: 'in-progress',
       error: new Error(
-        `servicepay: the claim on ${key} was answered after ${waited} ms, longer than claimTtlMs (${claimTtlMs} ms) allows, and had lapsed by then; onNotification was not called, and the service's resend will be handled. The store was slow (a lock wait, an overloaded server or network).`,
+        prefixed(
+          `the claim on ${key} was answered after ${waited} ms, longer than claimTtlMs (${claimTtlMs} ms) allows, and had lapsed by then; onNotification was not called, and the service's resend will be handled. The store was slow (a lock wait, an overloaded server or network).`,
+        ),
       ),
     };
   }
@@ -214,7 +220,9 @@ export function createDispatcher(options: Options): Dispatcher {
       running.abandon = async () => {
         hold.stop();
         const error = new Error(
-          `servicepay: the server closed while onNotification was still running for ${key}: the delivery was answered 503 and its claim released, so the service's resend is handled; the running call was not stopped and may still finish.`,
+          prefixed(
+            `the server closed while onNotification was still running for ${key}: the delivery was answered 503 and its claim released, so the service's resend is handled; the running call was not stopped and may still finish.`,
+          ),
         );
         await release(key, token).catch(() => {});
         resolve({ verdict: 'shutting-down', error });

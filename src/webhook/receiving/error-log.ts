@@ -15,7 +15,7 @@ import type { WebhookErrorContext } from './verdicts';
 /** Least time between two lines of the same kind (signature, parsed body) of one receiver. */
 export const SIGNATURE_LOG_INTERVAL_MS = 60_000;
 
-const PARSED_BODY_LINE = `servicepay webhook: a delivery was answered 500 (body-already-parsed), and the service will send it again: ${BODY_ALREADY_PARSED.replace(/^servicepay: /, '')} Further deliveries refused for this reason are not logged for a minute.`;
+const PARSED_BODY_LINE = `servicepay webhook: a delivery was answered 500 (body-already-parsed), and the service will send it again: ${BODY_ALREADY_PARSED} Further deliveries refused for this reason are not logged for a minute.`;
 
 /**
  * The default onError of a receiver whose key is described by `keyName` (`publicKey`, the key

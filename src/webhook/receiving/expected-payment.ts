@@ -11,6 +11,7 @@
  */
 import { toPence } from '../../core/protocol';
 import { keysOf, kindOf } from '../value-kinds';
+import { prefixed } from '../prefixed';
 
 /** What the merchant's order expects of its payment, as `expectedPayment` answers it. */
 export interface ExpectedPayment {
@@ -134,7 +135,9 @@ export function expectationOf(value: unknown, paymentId: string): Expectation | 
 
 /**
  * The pence of a decimal string, digit by digit (no float on the way): NaN when it is not a
- * whole number of pence ('12.505'), undefined when it is no decimal at all.
+ * whole number of pence ('12.505'), undefined when it is no decimal at all. A number is turned
+ * into pence by the protocol's toPence, the component's rule; a string is exact, so it has no
+ * binary noise to forgive ('0.30000000000000004' is not whole pence).
  */
 export function decimalPence(text: string): number | undefined {
   const match = DECIMAL.exec(text);
@@ -148,6 +151,8 @@ export function decimalPence(text: string): number | undefined {
 
 function answerError(paymentId: string, what: string): TypeError {
   return new TypeError(
-    `servicepay: expectedPayment ${what} for payment ${paymentId}, but it must answer { amount, currency?, reference?, orderId?, acceptsPayment? } (amount a number of pounds or a decimal string) or null; answered 500, so the service resends it and it is asked again.`,
+    prefixed(
+      `expectedPayment ${what} for payment ${paymentId}, but it must answer { amount, currency?, reference?, orderId?, acceptsPayment? } (amount a number of pounds or a decimal string) or null; answered 500, so the service resends it and it is asked again.`,
+    ),
   );
 }

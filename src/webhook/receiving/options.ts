@@ -27,6 +27,7 @@ import { createNotificationHandler, UNRECONCILED } from './reconcile';
 import type { NotificationHandler, ReconcileOptions } from './reconcile';
 import { createTelemetry, observeStore } from '../telemetry';
 import type { Telemetry, TelemetryOptions } from '../telemetry';
+import { prefixed } from '../prefixed';
 
 /**
  * Options common to createWebhookHandler and createFetchWebhookHandler. Give exactly one of
@@ -171,27 +172,24 @@ export function resolveReceiverOptions<K>(
   crypto: CryptoProvider<K>,
 ): ResolvedReceiverOptions<K> {
   if (typeof options !== 'object' || options === null) {
-    throw new WebhookConfigError(
-      'servicepay: webhook handler options must be an object.',
-      'options',
-    );
+    throw new WebhookConfigError('webhook handler options must be an object.', 'options');
   }
   if (typeof options.onNotification !== 'function') {
     throw new WebhookConfigError(
-      'servicepay: onNotification must be a function that handles a verified notification.',
+      'onNotification must be a function that handles a verified notification.',
       'onNotification',
     );
   }
   const store = options.store ?? new MemoryIdempotencyStore();
   if (!isStore(store)) {
     throw new WebhookConfigError(
-      'servicepay: store must implement claim(key, ttlMs), renew(key, token, ttlMs), complete(key, token, ttlMs) and release(key, token) (the IdempotencyStore of servicepay 0.10).',
+      'store must implement claim(key, ttlMs), renew(key, token, ttlMs), complete(key, token, ttlMs) and release(key, token) (the IdempotencyStore of servicepay 0.10).',
       'store',
     );
   }
   if (orderMethodsOf(store) === 1) {
     throw new WebhookConfigError(
-      `servicepay: store has one of ${ORDER_METHODS.join(' and ')} but not the other: give both (docs/stores.md, "A store of your own"), or neither.`,
+      `store has one of ${ORDER_METHODS.join(' and ')} but not the other: give both (docs/stores.md, "A store of your own"), or neither.`,
       'store',
     );
   }
@@ -265,7 +263,7 @@ function keySource<K>(
   ).length;
   if (given > 1) {
     throw new WebhookConfigError(
-      'servicepay: pass only one of publicKey, publicKeyUrl and environment.',
+      'pass only one of publicKey, publicKeyUrl and environment.',
       'publicKey',
     );
   }
@@ -291,8 +289,8 @@ function keySource<K>(
 
 /** No key configured: a warning now, and every delivery that needs the key answered 500. */
 function noKeySource<K>(): KeySource<K> {
-  const message = `servicepay: the webhook handler has no public key: set ${PUBLIC_KEY_ENV} to the text served at <base>/.well-known/signature/pem and pass it as publicKey (or pass publicKeyUrl or environment). Until then every delivery is answered 500.`;
-  console.warn(message);
+  const message = `the webhook handler has no public key: set ${PUBLIC_KEY_ENV} to the text served at <base>/.well-known/signature/pem and pass it as publicKey (or pass publicKeyUrl or environment). Until then every delivery is answered 500.`;
+  console.warn(prefixed(message));
   return missingKeySource(new WebhookConfigError(message, 'publicKey'));
 }
 
@@ -366,7 +364,7 @@ export function createAddressFilter(
   if (allowed === undefined) return null;
   if (!Array.isArray(allowed) || allowed.length === 0) {
     throw new WebhookConfigError(
-      'servicepay: allowedSourceAddresses must be a non-empty array of IP addresses (the service static address for the environment), or left out.',
+      'allowedSourceAddresses must be a non-empty array of IP addresses (the service static address for the environment), or left out.',
       'allowedSourceAddresses',
     );
   }
@@ -375,7 +373,7 @@ export function createAddressFilter(
     const canonical = typeof address === 'string' ? canonicalAddress(address) : null;
     if (canonical === null) {
       throw new WebhookConfigError(
-        `servicepay: allowedSourceAddresses holds ${JSON.stringify(address)}, which is not an IP address; list exact addresses (ranges are not supported).`,
+        `allowedSourceAddresses holds ${JSON.stringify(address)}, which is not an IP address; list exact addresses (ranges are not supported).`,
         'allowedSourceAddresses',
       );
     }

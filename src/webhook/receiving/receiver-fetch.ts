@@ -42,7 +42,7 @@ export function createFetchHandlerWith<K>(
   const resolved = resolveReceiverOptions<K>(options, crypto);
   if (resolved.isAllowedSource !== null && typeof options.getSourceAddress !== 'function') {
     throw new WebhookConfigError(
-      'servicepay: allowedSourceAddresses needs getSourceAddress(request) with the Fetch handler, because a Request carries no client address.',
+      'allowedSourceAddresses needs getSourceAddress(request) with the Fetch handler, because a Request carries no client address.',
       'getSourceAddress',
     );
   }

@@ -8,6 +8,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebhookRequestError } from '../errors';
 import { amountOf, checkOption } from '../option-checks';
+import { isThenable } from '../maybe';
 import { isArrayBuffer } from '../verification/encoding';
 import { nodeCrypto } from '../verification/node-crypto';
 import { resolveReceiverOptions } from './options';
@@ -91,7 +92,7 @@ function nodeReceiver(options: WebhookHandlerOptions): {
           }
           const authorization = req.headers.authorization ?? null;
           const received = receiver.receive(body.bytes, authorization, sourceAddress);
-          if (!(received instanceof Promise)) return send(res, received);
+          if (!isThenable(received)) return send(res, received);
           received.then(
             (response) => send(res, response),
             (error: unknown) => fail(res, error),
@@ -232,7 +233,7 @@ function readNodeBody(
     finish({
       kind: 'unreadable',
       error: new WebhookRequestError(
-        `servicepay: the request body did not arrive within ${timeoutMs} ms (bodyTimeoutMs): the connection is closed`,
+        `the request body did not arrive within ${timeoutMs} ms (bodyTimeoutMs): the connection is closed`,
         400,
       ),
     });

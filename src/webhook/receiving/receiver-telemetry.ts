@@ -7,7 +7,7 @@
  * only for what the merchant must act on: a 5xx answer, a handler that threw, a store or key
  * that failed; a correct 401 or a duplicate is not an error.
  */
-import { isThenable } from '../verification/encoding';
+import { isThenable, whenReady } from '../maybe';
 import type { WebhookNotification } from '../verification/notification';
 import type { createReceiver, Receiver } from './receiver';
 import { dbSystemOf, errorType, failSpan, secondsSince } from '../telemetry';
@@ -199,9 +199,7 @@ function observeReceiver(receiver: Receiver, telemetry: Telemetry, store: unknow
       if (telemetry.quiet()) return receiver.receive(body, authorization, sourceAddress);
       const delivery = new Delivery('PUT', sourceAddress);
       const answer = receiver.receive(body, authorization, sourceAddress, delivery);
-      return 'then' in answer
-        ? answer.then((response) => delivery.end(response))
-        : delivery.end(answer);
+      return whenReady(answer, (response) => delivery.end(response));
     },
     refuseBody: (body) => refused('PUT', undefined, receiver.refuseBody(body)),
     fail: (error) => refused(undefined, undefined, receiver.fail(error)),

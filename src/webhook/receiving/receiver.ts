@@ -4,6 +4,8 @@
  * the signature is checked on the exact bytes before anything is parsed or stored.
  */
 import { BODY_ALREADY_PARSED, signatureFromAuthorization } from '../verification/encoding';
+import { isThenable, whenReady } from '../maybe';
+import type { Maybe } from '../maybe';
 import { createDispatcher } from './dispatch';
 import type { Dispatched } from './dispatch';
 import {
@@ -45,7 +47,7 @@ export interface Receiver {
     authorization: string | null,
     sourceAddress: string | undefined,
     trace?: DeliveryTrace,
-  ): ReceiverResponse | Promise<ReceiverResponse>;
+  ): Maybe<ReceiverResponse>;
   /** Answers, and reports, a body that could not be taken as bytes. */
   refuseBody(body: Exclude<BodyRead, { kind: 'bytes' }>): ReceiverResponse;
   /** Answers, and reports, an unexpected error in a front door. */
@@ -79,12 +81,13 @@ export function createReceiver<K>(
    * Synchronous when it can be (key at hand, node:crypto, valid signature): that is every
    * genuine delivery on Node, and it spares each one a promise and a microtask hop.
    */
-  function isAuthentic(body: Uint8Array, authorization: string | null): boolean | Promise<boolean> {
+  function isAuthentic(body: Uint8Array, authorization: string | null): Maybe<boolean> {
     const key = keys.peek();
     if (key === undefined) return fetchKeyAndVerify(body, authorization);
     const valid = verify(body, authorization, key);
+    // A genuine delivery verified at once: no closure, no promise.
     if (valid === true) return true;
-    return Promise.resolve(valid).then((ok) => ok || retryWithFreshKey(body, authorization, key));
+    return whenReady(valid, (ok) => ok || retryWithFreshKey(body, authorization, key));
   }
 
   async function fetchKeyAndVerify(
@@ -121,7 +124,7 @@ export function createReceiver<K>(
     body: Uint8Array,
     sourceAddress: string | undefined,
     trace: DeliveryTrace,
-  ): ReceiverResponse | Promise<ReceiverResponse> {
+  ): Maybe<ReceiverResponse> {
     let notification: WebhookNotification;
     let idempotencyKey: string;
     try {
@@ -143,7 +146,8 @@ export function createReceiver<K>(
       { idempotencyKey, rawBody: body, sourceAddress, orderPaidBy: null },
       trace,
     );
-    return dispatched instanceof Promise
+    // Tested before the crossing, so that a synchronous dispatch makes no closure.
+    return isThenable(dispatched)
       ? dispatched.then((settled) => answer(settled, notification))
       : answer(dispatched, notification);
   }
@@ -163,9 +167,11 @@ export function createReceiver<K>(
   const receive: Receiver['receive'] = (body, authorization, sourceAddress, trace = UNTRACED) => {
     try {
       const authentic = trace.step('verify', () => isAuthentic(body, authorization));
-      if (authentic === true) return accept(body, sourceAddress, trace);
-      if (authentic === false)
-        return refuse('invalid-signature', signatureError(authorization, keys.tried));
+      if (!isThenable(authentic)) {
+        return authentic
+          ? accept(body, sourceAddress, trace)
+          : refuse('invalid-signature', signatureError(authorization, keys.tried));
+      }
       return authentic.then(
         (ok) =>
           ok
@@ -184,7 +190,7 @@ export function createReceiver<K>(
         return refuse(
           'forbidden-source',
           new WebhookRequestError(
-            `servicepay: webhook delivery from ${sourceAddress ?? 'an unknown address'} refused: not in allowedSourceAddresses.`,
+            `webhook delivery from ${sourceAddress ?? 'an unknown address'} refused: not in allowedSourceAddresses.`,
             403,
           ),
         );
@@ -193,7 +199,7 @@ export function createReceiver<K>(
         return refuse(
           'method-not-allowed',
           new WebhookRequestError(
-            `servicepay: webhook delivery refused: method ${method ?? '(none)'}, notifications are PUT requests.`,
+            `webhook delivery refused: method ${method ?? '(none)'}, notifications are PUT requests.`,
             405,
           ),
         );
@@ -224,7 +230,7 @@ export function createReceiver<K>(
 
 function tooLarge(maxBodyBytes: number): WebhookRequestError {
   return new WebhookRequestError(
-    `servicepay: webhook body refused: larger than maxBodyBytes (${maxBodyBytes}).`,
+    `webhook body refused: larger than maxBodyBytes (${maxBodyBytes}).`,
     413,
   );
 }
@@ -232,7 +238,7 @@ function tooLarge(maxBodyBytes: number): WebhookRequestError {
 function signatureError(authorization: string | null, tried?: string): WebhookSignatureError {
   return new WebhookSignatureError(
     authorization
-      ? `servicepay: the webhook signature does not verify over the exact body received${tried === undefined ? '' : ` with ${tried}`}. If genuine deliveries fail, check that nothing re-serialised or re-encoded the body before verification and that the key is the one of this environment.`
-      : 'servicepay: the delivery has no Authorization header.',
+      ? `the webhook signature does not verify over the exact body received${tried === undefined ? '' : ` with ${tried}`}. If genuine deliveries fail, check that nothing re-serialised or re-encoded the body before verification and that the key is the one of this environment.`
+      : 'the delivery has no Authorization header.',
   );
 }

@@ -13,7 +13,9 @@
  * This module turns the merchant's hooks into the one call the dispatcher makes under a
  * notification's claim, and answers the final status to record for the payment (null: none).
  */
+import { toPence } from '../../core/protocol';
 import type { FinalPaymentStatus } from '../../core/protocol';
+import type { Maybe } from '../maybe';
 import { messageOf } from '../verification/encoding';
 import { isFinalNotification } from '../verification/notification';
 import type {
@@ -22,10 +24,10 @@ import type {
   WebhookNotificationContext,
 } from '../verification/notification';
 import type { OrderBook } from '../stores/orders';
-import { toPence } from '../../core/protocol';
 import { expectationOf } from './expected-payment';
 import type { Expectation, ExpectedPayment } from './expected-payment';
 import type { WebhookErrorContext } from './verdicts';
+import { prefixed } from '../prefixed';
 
 /**
  * Why a COMPLETED notification does not pay for its order, checked in this order:
@@ -199,7 +201,7 @@ function paidFor(c: WebhookNotificationContext, paidBy: string | null): WebhookN
 }
 
 /** What expectedPayment answers; its throw or rejection names the payment it was asked about. */
-async function lookUp<T>(call: () => T | Promise<T>, n: FinalNotification): Promise<T> {
+async function lookUp<T>(call: () => Maybe<T>, n: FinalNotification): Promise<T> {
   try {
     return await call();
   } catch (error) {
@@ -209,7 +211,9 @@ async function lookUp<T>(call: () => T | Promise<T>, n: FinalNotification): Prom
 
 function lookUpFailed(n: FinalNotification, cause: unknown): Error {
   return new Error(
-    `servicepay: expectedPayment failed for payment ${n.paymentId} (${messageOf(cause)}); answered 500, so the service resends it and it is asked again.`,
+    prefixed(
+      `expectedPayment failed for payment ${n.paymentId} (${messageOf(cause)}); answered 500, so the service resends it and it is asked again.`,
+    ),
     { cause },
   );
 }
@@ -247,12 +251,15 @@ const WHY: Record<PaymentMismatchReason, string> = {
 function describeMismatch({ notification: n, reason, paidBy }: PaymentMismatch): string {
   const paid = `${n.paymentRequest.amount} ${n.paymentRequest.currency}, reference ${JSON.stringify(n.paymentRequest.reference ?? null)}`;
   const by = paidBy === null ? '' : ` (${paidBy}): refund this one`;
-  return `servicepay: payment ${n.paymentId} (merchantPaymentId ${JSON.stringify(n.merchantPaymentId ?? null)}) was COMPLETED for ${paid}, but ${WHY[reason]}${by} (mismatch: ${reason}); recorded NEEDS_REVIEW, not paid. Answered 200; pass onMismatch to handle these.`;
+  return prefixed(
+    `payment ${n.paymentId} (merchantPaymentId ${JSON.stringify(n.merchantPaymentId ?? null)}) was COMPLETED for ${paid}, but ${WHY[reason]}${by} (mismatch: ${reason}); recorded NEEDS_REVIEW, not paid. Answered 200; pass onMismatch to handle these.`,
+  );
 }
 
 /** What it says: what the receiver does, why it matters, and where the fix is told. */
-const UNRECONCILED_LINE =
-  "servicepay: this webhook receiver does not reconcile payments with your orders (expectedPayment is 'unreconciled' or not given): a COMPLETED notification is taken at its word, though its amount and reference were made in the shopper's browser. To check each payment against its order, pass expectedPayment a lookup of the order (docs/webhooks.md, \"Reconciliation: the money matches the order\").";
+const UNRECONCILED_LINE = prefixed(
+  "this webhook receiver does not reconcile payments with your orders (expectedPayment is 'unreconciled' or not given): a COMPLETED notification is taken at its word, though its amount and reference were made in the shopper's browser. To check each payment against its order, pass expectedPayment a lookup of the order (docs/webhooks.md, \"Reconciliation: the money matches the order\").",
+);
 
 /**
  * Once per process, in every environment (production above all, where the money is real), when

@@ -5,6 +5,7 @@
  */
 import { BODY_ALREADY_PARSED } from '../verification/encoding';
 import type { WebhookNotification } from '../verification/notification';
+import { prefixed } from '../prefixed';
 
 /** What a receiver concluded about one delivery; each maps to one HTTP status. */
 export type WebhookVerdict =
@@ -90,7 +91,7 @@ const BODY: Record<WebhookVerdict, string> = {
   'forbidden-source': 'forbidden',
   'body-too-large': 'payload too large',
   'body-unreadable': 'the request body could not be read',
-  'body-already-parsed': BODY_ALREADY_PARSED,
+  'body-already-parsed': prefixed(BODY_ALREADY_PARSED),
   'invalid-signature': 'invalid signature',
   'invalid-notification': 'not a webhook notification',
   'in-progress': 'this notification is being processed; retry later',

@@ -63,7 +63,7 @@ function paidOf(
   const refuse = (what: string) =>
     report(
       new WebhookConfigError(
-        `servicepay: ${entry} expose returned paid ${what} (docs/after-the-bank.md, "What was paid").`,
+        `${entry} expose returned paid ${what} (docs/after-the-bank.md, "What was paid").`,
         'expose',
       ),
     );
@@ -125,7 +125,7 @@ export function exposedAnswer(
   if (bytes <= MAX_STATUS_ANSWER_BYTES) return body;
   report(
     new WebhookConfigError(
-      `servicepay: ${entry} expose returned fields that make the answer ${bytes} bytes; the return page reads at most ${MAX_STATUS_ANSWER_BYTES}, so the status was sent without them. Expose fewer or shorter fields.`,
+      `${entry} expose returned fields that make the answer ${bytes} bytes; the return page reads at most ${MAX_STATUS_ANSWER_BYTES}, so the status was sent without them. Expose fewer or shorter fields.`,
       'expose',
     ),
   );

@@ -17,6 +17,7 @@
  */
 import { isPaymentId } from '../../core/protocol';
 import { WebhookConfigError } from '../errors';
+import { prefixed } from '../prefixed';
 import { OUTCOME_METHODS, recordsOutcomes } from '../stores/outcomes';
 import type { OutcomeStore, PaymentOutcome } from '../stores/outcomes';
 import { callback, checkOption } from '../option-checks';
@@ -191,8 +192,8 @@ export function createStatusCore(options: PaymentStatusHandlerOptions, entry: st
     );
     throw new WebhookConfigError(
       store == null
-        ? `servicepay: ${entry} needs { store }, the store your webhook receiver records outcomes in (MemoryIdempotencyStore, createPostgresStore or createRedisStore).`
-        : `servicepay: ${entry}'s store does not record payment outcomes: it lacks ${missing.join(', ')}. Use the receiver's MemoryIdempotencyStore, createPostgresStore or createRedisStore, or add those methods to your store (docs/after-the-bank.md).`,
+        ? `${entry} needs { store }, the store your webhook receiver records outcomes in (MemoryIdempotencyStore, createPostgresStore or createRedisStore).`
+        : `${entry}'s store does not record payment outcomes: it lacks ${missing.join(', ')}. Use the receiver's MemoryIdempotencyStore, createPostgresStore or createRedisStore, or add those methods to your store (docs/after-the-bank.md).`,
       'store',
     );
   }
@@ -219,7 +220,7 @@ export function createStatusCore(options: PaymentStatusHandlerOptions, entry: st
   const streamClient = (options as { streamClient?: (request: unknown) => unknown }).streamClient;
   const onError =
     options.onError ??
-    ((error: unknown) => console.error('servicepay: payment status endpoint:', error));
+    ((error: unknown) => console.error(prefixed('payment status endpoint:'), error));
   const report = (error: unknown): void => {
     try {
       onError(error);

@@ -8,6 +8,7 @@ import { OutcomeListeners } from './outcomes';
 import { checkOption, integerFrom } from '../option-checks';
 import type { OutcomeListener, OutcomeStore, PaymentOutcome } from './outcomes';
 import type { OrderStore } from './orders';
+import { prefixed } from '../prefixed';
 
 /**
  * The answer to a claim:
@@ -38,6 +39,17 @@ export interface IdempotencyStore {
   complete(key: string, token: string, ttlMs: number): boolean | Promise<boolean>;
   /** Gives up the claim `token` holds, so the next delivery of the notification is processed. */
   release(key: string, token: string): boolean | Promise<boolean>;
+  /**
+   * Renews several claims in one call, each as `renew` would (to `ttlMs` from now, only while
+   * its token owns its key), and answers, in their order, whether each token owned its key.
+   * The receiver's claim keeper renews every claim it holds with one call of it per period; a
+   * store without it gets one `renew` per claim. The PostgreSQL and Redis stores have it.
+   * @default undefined (one renew per claim)
+   */
+  renewMany?(
+    claims: readonly { key: string; token: string }[],
+    ttlMs: number,
+  ): readonly boolean[] | Promise<readonly boolean[]>;
   /**
    * The database the records are kept in, for telemetry (OpenTelemetry's `db.system`:
    * `postgresql`, `redis`, `mysql`, ...; the built-in stores say theirs).
@@ -146,7 +158,9 @@ export interface MemoryIdempotencyStoreOptions {
 export class IdempotencyStoreFullError extends Error {
   constructor(maxEntries: number) {
     super(
-      `servicepay: MemoryIdempotencyStore is full: all ${maxEntries} entries (maxEntries) are claims of notifications still being handled, and none may be dropped without running one twice. The delivery was answered 503 and will be resent; raise maxEntries if this many handlers run at once.`,
+      prefixed(
+        `MemoryIdempotencyStore is full: all ${maxEntries} entries (maxEntries) are claims of notifications still being handled, and none may be dropped without running one twice. The delivery was answered 503 and will be resent; raise maxEntries if this many handlers run at once.`,
+      ),
     );
     this.name = 'IdempotencyStoreFullError';
   }

@@ -10,6 +10,7 @@
  * ever paid twice unnoticed (docs/stores.md, "A store of your own").
  */
 import { kindOf } from '../value-kinds';
+import { prefixed } from '../prefixed';
 
 /**
  * The optional half of a store that records paid orders. Its rule is the kit's `order-claim`
@@ -65,18 +66,23 @@ export function orderBook(store: unknown, ttlMs: number): OrderBook {
       const holder: unknown = await orders.claimOrder(orderId, paymentId, ttlMs);
       if (typeof holder === 'string' && holder !== '') return holder;
       throw new TypeError(
-        `servicepay: the store's claimOrder answered ${kindOf(holder)}; it must answer the paymentId that paid the order (a non-empty string). Answered 500, so the service resends it.`,
+        prefixed(
+          `the store's claimOrder answered ${kindOf(holder)}; it must answer the paymentId that paid the order (a non-empty string). Answered 500, so the service resends it.`,
+        ),
       );
     },
     async paidBy(orderId) {
       const payer: unknown = await orders.orderPaidBy(orderId);
       if (payer === null || (typeof payer === 'string' && payer !== '')) return payer;
       throw new TypeError(
-        `servicepay: the store's orderPaidBy answered ${kindOf(payer)}; it must answer the paymentId that paid the order (a non-empty string) or null. Answered 500, so the service resends it.`,
+        prefixed(
+          `the store's orderPaidBy answered ${kindOf(payer)}; it must answer the paymentId that paid the order (a non-empty string) or null. Answered 500, so the service resends it.`,
+        ),
       );
     },
   };
 }
 
-const NO_ORDER_METHODS =
-  'servicepay: expectedPayment named the payment\'s order (orderId), but the idempotency store has no claimOrder and orderPaidBy, so the receiver cannot make sure the order is paid once. Answered 500 and nothing recorded, so the service resends it. Use the memory, PostgreSQL or Redis store, give yours the two methods (docs/stores.md, "A store of your own"), or leave orderId out of the answer.';
+const NO_ORDER_METHODS = prefixed(
+  'expectedPayment named the payment\'s order (orderId), but the idempotency store has no claimOrder and orderPaidBy, so the receiver cannot make sure the order is paid once. Answered 500 and nothing recorded, so the service resends it. Use the memory, PostgreSQL or Redis store, give yours the two methods (docs/stores.md, "A store of your own"), or leave orderId out of the answer.',
+);

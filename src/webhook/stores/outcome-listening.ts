@@ -16,6 +16,7 @@
 import type { OutcomeListener } from './outcomes';
 import { OutcomeListeners } from './outcomes';
 import { checkOption, TIMER_MS } from '../option-checks';
+import { prefixed } from '../prefixed';
 
 /** One connection a store listens for outcomes on, or the attempt to open one. */
 export interface ListeningConnection {
@@ -44,8 +45,9 @@ export interface ListeningDriver<C extends ListeningConnection> {
 /** The default of the stores' listenerCheckMs. */
 export const LISTENER_CHECK_MS = 10_000;
 const MAX_BACKOFF_MS = 5000;
-const CLOSED =
-  'servicepay: subscribeOutcome was called after the store was closed (close()). Subscribe before closing it, or create a new store.';
+const CLOSED = prefixed(
+  'subscribeOutcome was called after the store was closed (close()). Subscribe before closing it, or create a new store.',
+);
 
 /** `listenerCheckMs` as given to `entry`, checked, or the default. */
 export function listenerCheckMs(value: unknown, entry: string): number {
@@ -155,7 +157,9 @@ export class OutcomeListening<C extends ListeningConnection> {
       throw new Error(
         this.#closed
           ? CLOSED
-          : 'servicepay: the connection listening for outcomes was lost or closed while subscribing; subscribe again.',
+          : prefixed(
+              'the connection listening for outcomes was lost or closed while subscribing; subscribe again.',
+            ),
       );
     };
     const opening = this.#driver.connect(connection, wanted);
@@ -165,7 +169,9 @@ export class OutcomeListening<C extends ListeningConnection> {
         await within(
           opening,
           this.#checkMs,
-          `servicepay: the store could not listen for payment outcomes: connecting and subscribing took over ${this.#checkMs} ms (listenerCheckMs).`,
+          prefixed(
+            `the store could not listen for payment outcomes: connecting and subscribing took over ${this.#checkMs} ms (listenerCheckMs).`,
+          ),
         );
         wanted();
         this.#retries = 0;
@@ -200,7 +206,9 @@ export class OutcomeListening<C extends ListeningConnection> {
       within(
         this.#driver.ping(connection),
         this.timeoutMs,
-        `servicepay: the connection listening for outcomes did not answer a check within ${this.timeoutMs} ms; it is replaced.`,
+        prefixed(
+          `the connection listening for outcomes did not answer a check within ${this.timeoutMs} ms; it is replaced.`,
+        ),
       ).then(
         () => this.#check(connection),
         (error: unknown) => this.lost(connection, error),

@@ -21,6 +21,7 @@ import {
 } from './postgres-toolkit';
 import type { PostgresQueryable, Statement } from './postgres-toolkit';
 import type { SharedOrderStore } from './orders';
+import { prefixed } from '../prefixed';
 
 /** The DDL run on first use when the orders table is missing, for those who migrate by hand. */
 export function postgresOrdersDdl(table = DEFAULT_TABLE): string {
@@ -87,7 +88,9 @@ export function postgresOrders(options: PostgresOrdersOptions): SharedOrderStore
         if (holder !== null) return holder;
       }
       throw new Error(
-        'servicepay: the PostgreSQL store could not claim an order: its row kept vanishing between a claim and a read (something else deletes from the orders table?). Answered 500, so the service resends it.',
+        prefixed(
+          'the PostgreSQL store could not claim an order: its row kept vanishing between a claim and a read (something else deletes from the orders table?). Answered 500, so the service resends it.',
+        ),
       );
     },
     async orderPaidBy(orderId) {

@@ -32,6 +32,7 @@ import type { PaymentOutcome, SharedOutcomeStore } from './outcomes';
 import { outcomesChannel, outcomesTableName } from './postgres-outcomes-table';
 import { completeClaimSql, onceUnlessFailed, sweeper } from './postgres-toolkit';
 import { WebhookConfigError } from '../errors';
+import { prefixed } from '../prefixed';
 import type { PostgresQueryable, Statement } from './postgres-toolkit';
 
 export { outcomesTableName, postgresOutcomesDdl } from './postgres-outcomes-table';
@@ -90,7 +91,7 @@ export interface PostgresOutcomeStore extends SharedOutcomeStore {
 const MAX_PAYLOAD_BYTES = 7999;
 
 const POOL_OF_ONE =
-  "servicepay: createPostgresStore's pool has one connection (max: 1): listening for payment outcomes would hold it, and every statement of the store (status answers, webhook deliveries) would wait behind it. Give the pool max: 2 or more (node-postgres's default is 10).";
+  "createPostgresStore's pool has one connection (max: 1): listening for payment outcomes would hold it, and every statement of the store (status answers, webhook deliveries) would wait behind it. Give the pool max: 2 or more (node-postgres's default is 10).";
 
 /** What the store reads of node-postgres's Pool and its clients, where they have it. */
 interface PoolInternals {
@@ -199,7 +200,7 @@ export function postgresOutcomes(options: PostgresOutcomesOptions): PostgresOutc
       const connect = pool.connect;
       if (typeof connect !== 'function') {
         throw new WebhookConfigError(
-          'servicepay: subscribing to outcomes needs { pool } to be a node-postgres Pool: the store takes one connection from it with pool.connect() to LISTEN on.',
+          'subscribing to outcomes needs { pool } to be a node-postgres Pool: the store takes one connection from it with pool.connect() to LISTEN on.',
           'pool',
         );
       }
@@ -211,7 +212,7 @@ export function postgresOutcomes(options: PostgresOutcomesOptions): PostgresOutc
         })) as PostgresListenClient | undefined;
         if (typeof client?.release !== 'function' || typeof client.on !== 'function') {
           throw new WebhookConfigError(
-            'servicepay: subscribing to outcomes needs { pool } to be a node-postgres Pool, whose connect() lends a client with release(); a single Client cannot lend its connection.',
+            'subscribing to outcomes needs { pool } to be a node-postgres Pool, whose connect() lends a client with release(); a single Client cannot lend its connection.',
             'pool',
           );
         }
@@ -296,7 +297,9 @@ export function postgresOutcomes(options: PostgresOutcomesOptions): PostgresOutc
     const outcome = toOutcome(given);
     if (outcome === null || Number.isNaN(Date.parse(outcome.recordedAt))) {
       throw new TypeError(
-        'servicepay: recordOutcome needs an outcome with paymentId, merchantPaymentId, a final status (COMPLETED, FAILED or NEEDS_REVIEW) and recordedAt (an ISO 8601 time).',
+        prefixed(
+          'recordOutcome needs an outcome with paymentId, merchantPaymentId, a final status (COMPLETED, FAILED or NEEDS_REVIEW) and recordedAt (an ISO 8601 time).',
+        ),
       );
     }
     const channel = await prepare();
@@ -339,14 +342,16 @@ export function postgresOutcomes(options: PostgresOutcomesOptions): PostgresOutc
         }
       }
       throw new Error(
-        `servicepay: the outcome of payment ${paymentId} could be neither recorded nor read: it kept expiring. Give outcomes a longer lifetime (outcomeTtlMs).`,
+        prefixed(
+          `the outcome of payment ${paymentId} could be neither recorded nor read: it kept expiring. Give outcomes a longer lifetime (outcomeTtlMs).`,
+        ),
       );
     },
 
     readOutcome: read,
 
     async subscribeOutcome(paymentId, listener, onLost) {
-      if (poolSize === 1) throw new Error(POOL_OF_ONE);
+      if (poolSize === 1) throw new WebhookConfigError(POOL_OF_ONE, 'pool');
       await prepare(); // The table, before the listening connection's bounded opening.
       return listening.subscribe(paymentId, listener, onLost);
     },

@@ -6,6 +6,7 @@
  * channels and cut names alike on every node.
  */
 import { WebhookConfigError } from '../errors';
+import { prefixed } from '../prefixed';
 
 /**
  * What the store needs of node-postgres: a `Pool` (recommended), a `Client`, or anything with
@@ -49,7 +50,7 @@ export function storeTable(table: unknown, quoted = false): StoreTable {
   const given = JSON.stringify(table);
   if (parts.length < 1 || parts.length > 2 || parts.some((part) => part === undefined)) {
     throw new WebhookConfigError(
-      `servicepay: createPostgresStore table must be a name or schema.name of letters, digits and _ (at most 63 each), got ${given}.`,
+      `createPostgresStore table must be a name or schema.name of letters, digits and _ (at most 63 each), got ${given}.`,
       'table',
     );
   }
@@ -57,7 +58,7 @@ export function storeTable(table: unknown, quoted = false): StoreTable {
   const name = parts[parts.length - 1] as string;
   if (schema !== undefined && TEMPORARY_SCHEMA.test(schema)) {
     throw new WebhookConfigError(
-      `servicepay: createPostgresStore table must not be in a temporary schema, got ${given}: a temporary table is private to the one connection that created it, so receivers (even a pool's other connections) cannot share it and their claims would fail. Name a regular schema ("public.${name}") or none.`,
+      `createPostgresStore table must not be in a temporary schema, got ${given}: a temporary table is private to the one connection that created it, so receivers (even a pool's other connections) cannot share it and their claims would fail. Name a regular schema ("public.${name}") or none.`,
       'table',
     );
   }
@@ -174,7 +175,7 @@ async function createStoreTable(
   // the literals.
   const schema = table.schema === undefined ? 'current_schema()' : `'${table.schema}'`;
   const temporary =
-    `servicepay: the ${what} table ${table.name} would be created in this connection''s ` +
+    prefixed(`the ${what} table ${table.name} would be created in this connection''s `) +
     `temporary schema (search_path puts pg_temp first), and a temporary table is private to ` +
     `the one connection that created it, so receivers cannot share it. Put a regular schema ` +
     `first in search_path, or name one in createPostgresStore''s table (public.${table.name}).`;

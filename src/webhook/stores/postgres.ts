@@ -99,7 +99,10 @@ function ddl(name: string): string {
  * somebody waits (so the pool needs at least two connections) and given back when nobody does
  * or on `close()` (postgres-outcomes.ts).
  */
-export type PostgresStore = IdempotencyStore & PostgresOutcomeStore & SharedOrderStore;
+export type PostgresStore = IdempotencyStore &
+  Required<Pick<IdempotencyStore, 'renewMany'>> &
+  PostgresOutcomeStore &
+  SharedOrderStore;
 
 export function createPostgresStore(options: PostgresStoreOptions): PostgresStore {
   const pool = requiredOption(
@@ -156,6 +159,12 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
   const renewQuery = statement(
     `UPDATE ${name} SET expires_at = ${lifetime} WHERE ${owned} RETURNING 1`,
   );
+  // Every claim a receiver holds, in one statement: the pairs of keys and tokens as two arrays,
+  // each row renewed only while its own token owns it, as renewQuery does for one.
+  const renewManyQuery = statement(
+    `UPDATE ${name} AS t SET expires_at = ${lifetime} FROM unnest($1::text[], $2::text[]) AS c(key, token) ` +
+      `WHERE t.key = c.key AND t.token = c.token AND t.expires_at > clock_timestamp() RETURNING t.key, t.token`,
+  );
   const completeQuery = statement(completeClaimSql(name, 1, 3));
   const releaseQuery = statement(`DELETE FROM ${name} WHERE ${owned} RETURNING 1`);
   const sweep = sweeper(pool, name, 'key', cleanupIntervalMs);
@@ -192,6 +201,18 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
       return row?.completed === true ? COMPLETED_CLAIM : IN_PROGRESS_CLAIM;
     },
     renew: (key, token, ttlMs) => acted(renewQuery, [key, token, ttlMs]),
+    async renewMany(claims, ttlMs) {
+      await ensureTable();
+      const keys = claims.map((claim) => claim.key);
+      const tokens = claims.map((claim) => claim.token);
+      const { rows } = await renewManyQuery([keys, tokens, ttlMs]);
+      const renewed = new Set(
+        (rows as { key: string; token: string }[]).map((row) =>
+          JSON.stringify([row.key, row.token]),
+        ),
+      );
+      return claims.map((claim) => renewed.has(JSON.stringify([claim.key, claim.token])));
+    },
     complete: (key, token, ttlMs) => acted(completeQuery, [key, token, ttlMs]),
     release: (key, token) => acted(releaseQuery, [key, token]),
     ...outcomes,

@@ -29,6 +29,7 @@ import { WebhookConfigError } from '../errors';
 import { checkOption, withMethods } from '../option-checks';
 import { luaScript, px } from './redis-toolkit';
 import type { RedisCommandClient } from './redis-toolkit';
+import { prefixed } from '../prefixed';
 
 /** What the store needs of the client it was given: createRedisStore's, plus `duplicate`. */
 export interface RedisOutcomesClient extends RedisCommandClient {
@@ -124,7 +125,7 @@ export function redisOutcomes(options: RedisOutcomesOptions): RedisOutcomeStore 
     const sub = made as RedisSubscriberClient | undefined;
     if (typeof sub?.subscribe !== 'function' || typeof sub.connect !== 'function') {
       throw new WebhookConfigError(
-        'servicepay: subscribing to outcomes needs { client } to be a node-redis client (it is duplicated for pub/sub), or a subscriber client: pass createRedisStore({ client, subscriber: client.duplicate() }).',
+        'subscribing to outcomes needs { client } to be a node-redis client (it is duplicated for pub/sub), or a subscriber client: pass createRedisStore({ client, subscriber: client.duplicate() }).',
         'client',
       );
     }
@@ -211,13 +212,17 @@ export function redisOutcomes(options: RedisOutcomesOptions): RedisOutcomeStore 
       const outcome = toOutcome(given);
       if (outcome === null) {
         throw new TypeError(
-          'servicepay: recordOutcome needs an outcome with paymentId, merchantPaymentId and a final status (COMPLETED, FAILED or NEEDS_REVIEW).',
+          prefixed(
+            'recordOutcome needs an outcome with paymentId, merchantPaymentId and a final status (COMPLETED, FAILED or NEEDS_REVIEW).',
+          ),
         );
       }
       const standing = parse(await record(outcome, ttlMs));
       if (standing === null) {
         throw new Error(
-          `servicepay: the Redis key ${key(outcome.paymentId)} holds something that is not a payment outcome. Delete it, and keep other data out of the store's prefix (${prefix}).`,
+          prefixed(
+            `the Redis key ${key(outcome.paymentId)} holds something that is not a payment outcome. Delete it, and keep other data out of the store's prefix (${prefix}).`,
+          ),
         );
       }
       // Those waiting in this process hear the outcome that stands now; the published message

@@ -21,6 +21,7 @@ import type { SharedOrderStore } from './orders';
 import { redisOutcomes } from './redis-outcomes';
 import type { RedisOutcomeStore, RedisSubscriberClient } from './redis-outcomes';
 import { callback, checkOption, FLAG, requiredOption, TEXT, withMethods } from '../option-checks';
+import { prefixed } from '../prefixed';
 import { luaScript, px } from './redis-toolkit';
 import type { RedisCommandClient } from './redis-toolkit';
 
@@ -75,7 +76,10 @@ export interface RedisStoreOptions {
  * The Redis store: claims (IdempotencyStore), payment outcomes (OutcomeStore) and paid orders
  * (OrderStore: `<prefix>order:<orderId>`, holding the paymentId that paid it).
  */
-export type RedisStore = IdempotencyStore & RedisOutcomeStore & SharedOrderStore;
+export type RedisStore = IdempotencyStore &
+  Required<Pick<IdempotencyStore, 'renewMany'>> &
+  RedisOutcomeStore &
+  SharedOrderStore;
 
 /** The prefix createRedisStore uses when given none. */
 const DEFAULT_PREFIX = 'servicepay:idempotency:';
@@ -130,16 +134,20 @@ async function serverWarnings(client: RedisCommandClient): Promise<string[]> {
   // Every key of the store has an expiry, so volatile-* policies evict them as allkeys-* do.
   if (policy !== undefined && policy !== 'noeviction') {
     warnings.push(
-      `servicepay: the Redis server's maxmemory-policy is ${policy}: when memory runs short it evicts the idempotency store's keys (they all have an expiry, so volatile-* policies evict them too), and a resend of a notification whose marker was evicted runs onNotification again. Set maxmemory-policy noeviction (in redis.conf and with CONFIG SET maxmemory-policy noeviction), or give the store a Redis server of its own with noeviction.`,
+      prefixed(
+        `the Redis server's maxmemory-policy is ${policy}: when memory runs short it evicts the idempotency store's keys (they all have an expiry, so volatile-* policies evict them too), and a resend of a notification whose marker was evicted runs onNotification again. Set maxmemory-policy noeviction (in redis.conf and with CONFIG SET maxmemory-policy noeviction), or give the store a Redis server of its own with noeviction.`,
+      ),
     );
   }
   // appendfsync is not checked: with the append-only file on, each value loses only the last
   // moments of writes (everysec: about a second; no: what the OS had not yet written).
   if (appendonly === 'no' && save !== undefined) {
     warnings.push(
-      save.trim() === ''
-        ? `servicepay: the Redis server keeps nothing on disk (appendonly is no and save is empty): a restart forgets every handled notification, and a resend of one runs onNotification again. Turn on the append-only file: appendonly yes with appendfsync everysec (in redis.conf and with CONFIG SET appendonly yes).`
-        : `servicepay: the Redis server keeps only snapshots on disk (appendonly is no, save is "${save}"): a crash forgets the notifications handled since the last snapshot, and a resend of one runs onNotification again. Turn on the append-only file: appendonly yes with appendfsync everysec (in redis.conf and with CONFIG SET appendonly yes).`,
+      prefixed(
+        save.trim() === ''
+          ? `the Redis server keeps nothing on disk (appendonly is no and save is empty): a restart forgets every handled notification, and a resend of one runs onNotification again. Turn on the append-only file: appendonly yes with appendfsync everysec (in redis.conf and with CONFIG SET appendonly yes).`
+          : `the Redis server keeps only snapshots on disk (appendonly is no, save is "${save}"): a crash forgets the notifications handled since the last snapshot, and a resend of one runs onNotification again. Turn on the append-only file: appendonly yes with appendfsync everysec (in redis.conf and with CONFIG SET appendonly yes).`,
+      ),
     );
   }
   return warnings;
@@ -201,7 +209,9 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
         // Refused (renamed by a managed service, or an ACL): say once that nothing was checked.
         check = 'done';
         warn(
-          `servicepay: createRedisStore could not read the Redis server's settings (CONFIG GET answered: ${message}), so it cannot tell whether the server keeps handled notifications. Make sure it has maxmemory-policy noeviction and persistence (appendonly yes), in your provider's settings if it runs Redis for you, then pass checkServerConfig: false to skip this check.`,
+          prefixed(
+            `createRedisStore could not read the Redis server's settings (CONFIG GET answered: ${message}), so it cannot tell whether the server keeps handled notifications. Make sure it has maxmemory-policy noeviction and persistence (appendonly yes), in your provider's settings if it runs Redis for you, then pass checkServerConfig: false to skip this check.`,
+          ),
         );
       },
     );
@@ -241,6 +251,17 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     // The completed marker's value is no token: whoever passes it owns nothing.
     renew: async (key, token, ttlMs) =>
       token !== COMPLETED && (await renew(key, token, px(ttlMs))) === 1,
+    // Every claim a receiver holds, in one round trip: the scripts are sent together, and the
+    // client writes them as one pipeline (node-redis does, ioredis with enableAutoPipelining).
+    // One script per key rather than one script of many keys, which a Redis Cluster refuses
+    // when the keys lie in different slots (CROSSSLOT).
+    renewMany: (claims, ttlMs) =>
+      Promise.all(
+        claims.map(
+          async ({ key, token }) =>
+            token !== COMPLETED && (await renew(key, token, px(ttlMs))) === 1,
+        ),
+      ),
     complete: async (key, token, ttlMs) =>
       token !== COMPLETED && (await complete(key, token, px(ttlMs))) === 1,
     release: async (key, token) => token !== COMPLETED && (await release(key, token)) === 1,

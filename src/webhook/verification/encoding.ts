@@ -130,21 +130,6 @@ export function formatAuthorization(signatureBase64: string): string {
   return AUTHORIZATION_PREFIX + signatureBase64;
 }
 
-// Sync-or-async values ------------------------------------------------------------------------
-
-/**
- * Stores and hooks may answer synchronously or with a promise. Awaiting only real promises
- * keeps the common synchronous path (memory store, node:crypto, fixed key) free of a microtask
- * hop per step, which the receiver's load benchmark measures.
- */
-export function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as { then?: unknown }).then === 'function'
-  );
-}
-
 /** An error's message, or the value itself, for a one-line report. */
 export function messageOf(error: unknown): string {
   return String((error as Error | undefined)?.message ?? error);
@@ -153,7 +138,8 @@ export function messageOf(error: unknown): string {
 /**
  * The raw-body pitfall, spelled out where the merchant will see it: in the 500 answer and, via
  * onError, in the logs. One text for both front doors, naming the fix for each: express.raw()
- * on the route does not help once a global express.json() has read the body.
+ * on the route does not help once a global express.json() has read the body. The words alone:
+ * the answer and the error put the prefix before them.
  */
 export const BODY_ALREADY_PARSED =
-  'servicepay: the request body was consumed before the webhook handler (by express.json() or another body parser, or by request.json()/request.text()), so the exact bytes the signature covers are lost. Mount the webhook route before express.json() (app.put(path, handler) above app.use(express.json())); in a route handler, pass the untouched Request.';
+  'the request body was consumed before the webhook handler (by express.json() or another body parser, or by request.json()/request.text()), so the exact bytes the signature covers are lost. Mount the webhook route before express.json() (app.put(path, handler) above app.use(express.json())); in a route handler, pass the untouched Request.';

@@ -31,7 +31,7 @@ export function fixedKeySource<K>(listed: readonly KeyInput<K>[]): KeySource<K> 
   }
   if (keys.length > MAX_PUBLIC_KEYS) {
     throw new WebhookConfigError(
-      `servicepay: publicKey lists ${keys.length} different keys; at most ${MAX_PUBLIC_KEYS} are accepted (the key in use, the next, and one more while a rotation ends), since every forged delivery is verified against each. Remove the keys the service no longer signs with.`,
+      `publicKey lists ${keys.length} different keys; at most ${MAX_PUBLIC_KEYS} are accepted (the key in use, the next, and one more while a rotation ends), since every forged delivery is verified against each. Remove the keys the service no longer signs with.`,
       'publicKey',
     );
   }

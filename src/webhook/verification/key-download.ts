@@ -13,6 +13,7 @@ import { PUBLIC_KEY_PATH } from '../../core/service-addresses';
 import { readAtMost } from './encoding';
 import { WebhookConfigError, WebhookKeyError, WebhookKeyFetchError } from '../errors';
 import { normalisePublicKey } from './public-key';
+import { unprefixed } from '../prefixed';
 
 /** A key is a few hundred bytes; the request is aborted once an answer passes this. */
 const MAX_KEY_RESPONSE_BYTES = 64 * 1024;
@@ -28,7 +29,7 @@ export async function download(
   const fetchImpl = options.fetch ?? globalThis.fetch;
   if (typeof fetchImpl !== 'function') {
     throw new WebhookConfigError(
-      'servicepay: no fetch implementation is available; pass one as the fetch option.',
+      'no fetch implementation is available; pass one as the fetch option.',
       'fetch',
     );
   }
@@ -50,7 +51,7 @@ export async function download(
       if (next === null) {
         if (!response.ok) {
           throw new WebhookKeyFetchError(
-            `servicepay: the public-key endpoint ${url} answered HTTP ${response.status}; check the address (it should end in ${PUBLIC_KEY_PATH}).`,
+            `the public-key endpoint ${url} answered HTTP ${response.status}; check the address (it should end in ${PUBLIC_KEY_PATH}).`,
             url,
             response.status,
           );
@@ -61,7 +62,7 @@ export async function download(
       if (new URL(next).origin !== origin) throw crossOrigin(url, next);
       if (redirects === MAX_REDIRECTS) {
         throw new WebhookKeyFetchError(
-          `servicepay: the public-key endpoint ${url} redirected more than ${MAX_REDIRECTS} times.`,
+          `the public-key endpoint ${url} redirected more than ${MAX_REDIRECTS} times.`,
           url,
           response.status,
         );
@@ -91,7 +92,7 @@ async function request(
     });
   } catch (cause) {
     throw new WebhookKeyFetchError(
-      `servicepay: the public key could not be fetched from ${url}; check the address and that the service (or the local sandbox) is reachable.`,
+      `the public key could not be fetched from ${url}; check the address and that the service (or the local sandbox) is reachable.`,
       url,
       undefined,
       { cause },
@@ -104,7 +105,7 @@ function redirectTarget(response: Response, address: string, url: string): strin
   // A browser-like fetch hides a manual redirect's target (an "opaqueredirect", status 0).
   if (response.type === 'opaqueredirect') {
     throw new WebhookKeyFetchError(
-      `servicepay: the public-key endpoint ${url} redirected to an address this fetch does not reveal; use the final address as publicKeyUrl.`,
+      `the public-key endpoint ${url} redirected to an address this fetch does not reveal; use the final address as publicKeyUrl.`,
       url,
     );
   }
@@ -112,7 +113,7 @@ function redirectTarget(response: Response, address: string, url: string): strin
   const location = response.headers.get('location');
   if (location === null || !URL.canParse(location, address)) {
     throw new WebhookKeyFetchError(
-      `servicepay: the public-key endpoint ${url} answered HTTP ${response.status} without a usable Location.`,
+      `the public-key endpoint ${url} answered HTTP ${response.status} without a usable Location.`,
       url,
       response.status,
     );
@@ -122,7 +123,7 @@ function redirectTarget(response: Response, address: string, url: string): strin
 
 function crossOrigin(url: string, target: string): WebhookKeyFetchError {
   return new WebhookKeyFetchError(
-    `servicepay: the public-key endpoint ${url} redirected to ${new URL(target).origin}, another origin; the key is only taken from the configured origin. Configure the address that serves the key itself.`,
+    `the public-key endpoint ${url} redirected to ${new URL(target).origin}, another origin; the key is only taken from the configured origin. Configure the address that serves the key itself.`,
     url,
   );
 }
@@ -136,7 +137,7 @@ async function readLimited(
   const tooLarge = (): WebhookKeyError => {
     controller.abort();
     return new WebhookKeyError(
-      `servicepay: ${url} answered more than ${MAX_KEY_RESPONSE_BYTES} bytes, which is not a public key; the request was aborted.`,
+      `${url} answered more than ${MAX_KEY_RESPONSE_BYTES} bytes, which is not a public key; the request was aborted.`,
     );
   };
   if (Number(response.headers.get('content-length')) > MAX_KEY_RESPONSE_BYTES) throw tooLarge();
@@ -146,7 +147,7 @@ async function readLimited(
     bytes = await readAtMost(response.body, MAX_KEY_RESPONSE_BYTES);
   } catch (cause) {
     throw new WebhookKeyFetchError(
-      `servicepay: the public key from ${url} could not be read.`,
+      `the public key from ${url} could not be read.`,
       url,
       response.status,
       { cause },
@@ -161,7 +162,7 @@ function normaliseAnswer(url: string, text: string): string {
     return normalisePublicKey(text).pem;
   } catch (cause) {
     throw new WebhookKeyError(
-      `servicepay: ${url} did not answer a public key (${(cause as Error).message.replace(/^servicepay: /, '')})`,
+      `${url} did not answer a public key (${unprefixed((cause as Error).message)})`,
       { cause },
     );
   }

@@ -73,7 +73,7 @@ export function publicKeyUrl(source: PublicKeySource): string {
     option = 'url';
   } else if (source.environment !== 'SANDBOX' && source.environment !== 'LIVE') {
     throw new WebhookConfigError(
-      `servicepay: environment must be "SANDBOX" or "LIVE", got ${JSON.stringify(source.environment)}.`,
+      `environment must be "SANDBOX" or "LIVE", got ${JSON.stringify(source.environment)}.`,
       'environment',
     );
   } else if (source.baseUrl !== undefined) {
@@ -82,13 +82,13 @@ export function publicKeyUrl(source: PublicKeySource): string {
     url = SANDBOX_BASE_URL + PUBLIC_KEY_PATH;
   } else {
     throw new WebhookConfigError(
-      'servicepay: no public-key address is known for LIVE; pass the LIVE base address given by the service (baseUrl / publicKeyBaseUrl), the full key address (url / publicKeyUrl), or the key itself (publicKey).',
+      'no public-key address is known for LIVE; pass the LIVE base address given by the service (baseUrl / publicKeyBaseUrl), the full key address (url / publicKeyUrl), or the key itself (publicKey).',
       'baseUrl',
     );
   }
   if (typeof url !== 'string' || !URL.canParse(url)) {
     throw new WebhookConfigError(
-      `servicepay: the public-key address ${JSON.stringify(url)} is not an absolute URL.`,
+      `the public-key address ${JSON.stringify(url)} is not an absolute URL.`,
       option,
     );
   }
@@ -98,8 +98,8 @@ export function publicKeyUrl(source: PublicKeySource): string {
   if (protocol === 'http:' && (environment === 'SANDBOX' || isLoopback(hostname))) return url;
   throw new WebhookConfigError(
     environment === 'LIVE'
-      ? `servicepay: the LIVE public key must be fetched over https, got ${JSON.stringify(url)}; pass the https base address given by the service (baseUrl / publicKeyBaseUrl).`
-      : `servicepay: the public-key address ${JSON.stringify(url)} must be https (plain http only for loopback addresses and the SANDBOX environment): the key decides which webhooks are genuine.`,
+      ? `the LIVE public key must be fetched over https, got ${JSON.stringify(url)}; pass the https base address given by the service (baseUrl / publicKeyBaseUrl).`
+      : `the public-key address ${JSON.stringify(url)} must be https (plain http only for loopback addresses and the SANDBOX environment): the key decides which webhooks are genuine.`,
     option,
   );
 }

@@ -40,12 +40,12 @@ function parse(text: string): KeyObject {
 function checkPublicKey(key: KeyObject): KeyObject {
   if (key.type !== 'public') {
     throw new WebhookKeyError(
-      `servicepay: the KeyObject is a ${key.type} key; verification needs the service public key (crypto.createPublicKey).`,
+      `the KeyObject is a ${key.type} key; verification needs the service public key (crypto.createPublicKey).`,
     );
   }
   if (key.asymmetricKeyType !== 'rsa') {
     throw new WebhookKeyError(
-      `servicepay: the public key is ${key.asymmetricKeyType ?? 'not'} an RSA key; SHA256withRSA signatures need the service RSA public key.`,
+      `the public key is ${key.asymmetricKeyType ?? 'not'} an RSA key; SHA256withRSA signatures need the service RSA public key.`,
     );
   }
   const bits = key.asymmetricKeyDetails?.modulusLength ?? 0;
@@ -118,7 +118,7 @@ export function signWebhookPayload(body: WebhookBody, privateKey: string | KeyOb
   const data = bodyBytes(body);
   if (data === null) {
     throw new WebhookPayloadError(
-      'servicepay: signWebhookPayload needs the exact body as a string or bytes; serialise the object once (JSON.stringify) and send and sign those same bytes.',
+      'signWebhookPayload needs the exact body as a string or bytes; serialise the object once (JSON.stringify) and send and sign those same bytes.',
     );
   }
   return formatAuthorization(sign('sha256', data, key).toString('base64'));
@@ -128,7 +128,7 @@ function privateKeyObject(input: unknown): KeyObject {
   if (input instanceof KeyObject) return checkPrivateKey(input);
   if (typeof input !== 'string') {
     throw new WebhookKeyError(
-      'servicepay: the private key must be a PEM string or a private KeyObject (crypto.createPrivateKey).',
+      'the private key must be a PEM string or a private KeyObject (crypto.createPrivateKey).',
     );
   }
   const cached = privateKeys.get(input);
@@ -139,7 +139,7 @@ function privateKeyObject(input: unknown): KeyObject {
     key = createPrivateKey(input.replace(/\\r|\\n/g, '\n'));
   } catch (cause) {
     throw new WebhookKeyError(
-      'servicepay: the private key could not be parsed; pass an RSA private key PEM ("PRIVATE KEY" or "RSA PRIVATE KEY") or a KeyObject.',
+      'the private key could not be parsed; pass an RSA private key PEM ("PRIVATE KEY" or "RSA PRIVATE KEY") or a KeyObject.',
       { cause },
     );
   }
@@ -149,7 +149,7 @@ function privateKeyObject(input: unknown): KeyObject {
 function checkPrivateKey(key: KeyObject): KeyObject {
   if (key.type !== 'private' || key.asymmetricKeyType !== 'rsa') {
     throw new WebhookKeyError(
-      `servicepay: signing needs an RSA private key, got a ${key.type} ${key.asymmetricKeyType ?? ''} key.`,
+      `signing needs an RSA private key, got a ${key.type} ${key.asymmetricKeyType ?? ''} key.`,
     );
   }
   return key;

@@ -6,9 +6,9 @@
 import { bodyBytes } from './encoding';
 import type { WebhookBody } from './encoding';
 import { WebhookPayloadError } from '../errors';
+import type { WebhookPaymentStatus } from '../../core/protocol';
 
-/** The final statuses a notification is sent for (spec 3). */
-export type WebhookPaymentStatus = 'COMPLETED' | 'FAILED';
+export type { WebhookPaymentStatus };
 
 /** Whether `notification` reports one of the final statuses (COMPLETED or FAILED). */
 export function isFinalNotification(notification: {
@@ -84,9 +84,7 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
 export function parseWebhookNotification(body: WebhookBody): WebhookNotification {
   const value = parseJson(body);
   if (!isObject(value)) {
-    throw new WebhookPayloadError(
-      `servicepay: a webhook notification is a JSON object, got ${kind(value)}.`,
-    );
+    throw new WebhookPayloadError(`a webhook notification is a JSON object, got ${kind(value)}.`);
   }
   requireString(value, 'paymentId', false);
   optionalString(value, 'merchantPaymentId');
@@ -117,13 +115,13 @@ function parseJson(body: unknown): unknown {
     const bytes = bodyBytes(body);
     if (bytes === null) {
       throw new WebhookPayloadError(
-        `servicepay: parseWebhookNotification needs the body as bytes or a string, got ${kind(body)}.`,
+        `parseWebhookNotification needs the body as bytes or a string, got ${kind(body)}.`,
       );
     }
     try {
       text = decoder.decode(bytes);
     } catch (cause) {
-      throw new WebhookPayloadError('servicepay: the webhook body is not valid UTF-8.', undefined, {
+      throw new WebhookPayloadError('the webhook body is not valid UTF-8.', undefined, {
         cause,
       });
     }
@@ -132,9 +130,7 @@ function parseJson(body: unknown): unknown {
     return JSON.parse(text);
   } catch (cause) {
     throw new WebhookPayloadError(
-      text.trim() === ''
-        ? 'servicepay: the webhook body is empty.'
-        : 'servicepay: the webhook body is not JSON.',
+      text.trim() === '' ? 'the webhook body is empty.' : 'the webhook body is not JSON.',
       undefined,
       { cause },
     );
@@ -167,7 +163,7 @@ function optionalString(object: JsonObject, key: string, prefix = ''): void {
 
 function fieldError(field: string, rule: string, value: unknown): WebhookPayloadError {
   return new WebhookPayloadError(
-    `servicepay: webhook notification field ${field} ${rule}, got ${kind(value)}.`,
+    `webhook notification field ${field} ${rule}, got ${kind(value)}.`,
     field,
   );
 }

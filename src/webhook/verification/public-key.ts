@@ -3,6 +3,7 @@
  * and the one cache of parsed keys. Fetching it from its endpoint is key-fetch.ts.
  */
 import { WebhookKeyError } from '../errors';
+import type { Maybe } from '../maybe';
 import { isPaddedBase64 } from './encoding';
 
 /**
@@ -56,12 +57,12 @@ export function normalisePublicKey(text: string): NormalisedPublicKey {
     const label = block[1] ?? '';
     if (label !== 'PUBLIC KEY') {
       const why = WRONG_LABEL[label] ?? 'a "PUBLIC KEY" PEM is expected';
-      throw new WebhookKeyError(`servicepay: the public key is a "${label}" PEM: ${why}.`);
+      throw new WebhookKeyError(`the public key is a "${label}" PEM: ${why}.`);
     }
     body = block[2] ?? '';
     if (body.trim() === '') {
       throw new WebhookKeyError(
-        `servicepay: the public key holds only its "-----BEGIN PUBLIC KEY-----" line: ${MULTI_LINE_HINT}.`,
+        `the public key holds only its "-----BEGIN PUBLIC KEY-----" line: ${MULTI_LINE_HINT}.`,
       );
     }
   }
@@ -69,8 +70,8 @@ export function normalisePublicKey(text: string): NormalisedPublicKey {
   if (!isPaddedBase64(base64)) {
     throw new WebhookKeyError(
       base64 === ''
-        ? 'servicepay: the public key is empty; pass the text served at <base>/.well-known/signature/pem or a full PEM.'
-        : `servicepay: the public key is not base64 PEM text (${base64.length} characters); pass the text served at <base>/.well-known/signature/pem or a full "PUBLIC KEY" PEM. If it looks cut short: ${MULTI_LINE_HINT}.`,
+        ? 'the public key is empty; pass the text served at <base>/.well-known/signature/pem or a full PEM.'
+        : `the public key is not base64 PEM text (${base64.length} characters); pass the text served at <base>/.well-known/signature/pem or a full "PUBLIC KEY" PEM. If it looks cut short: ${MULTI_LINE_HINT}.`,
     );
   }
   checkDer(atob(base64));
@@ -83,14 +84,14 @@ export function normalisePublicKey(text: string): NormalisedPublicKey {
 export function keyTypeError(value: unknown, accepted: string): WebhookKeyError {
   const got = value === null ? 'null' : typeof value === 'object' ? 'an object' : typeof value;
   return new WebhookKeyError(
-    `servicepay: the public key must be the text served at <base>/.well-known/signature/pem, a "PUBLIC KEY" PEM, or ${accepted}; got ${got}.`,
+    `the public key must be the text served at <base>/.well-known/signature/pem, a "PUBLIC KEY" PEM, or ${accepted}; got ${got}.`,
   );
 }
 
 /** The error for an RSA key shorter than the service uses. */
 export function shortKeyError(bits: number): WebhookKeyError {
   return new WebhookKeyError(
-    `servicepay: the public key is RSA-${bits}; the service signs with RSA keys of at least ${MIN_RSA_BITS} bits, so this is not its key. Copy the key again from <base>/.well-known/signature/pem of the right environment.`,
+    `the public key is RSA-${bits}; the service signs with RSA keys of at least ${MIN_RSA_BITS} bits, so this is not its key. Copy the key again from <base>/.well-known/signature/pem of the right environment.`,
   );
 }
 
@@ -108,7 +109,7 @@ function checkDer(der: string): void {
   if (outer === null || outer.tag !== 0x30) throw notDer();
   if (outer.end > der.length) {
     throw new WebhookKeyError(
-      `servicepay: the public key is cut short (${der.length} of ${outer.end} bytes): ${MULTI_LINE_HINT}. Copy it again from <base>/.well-known/signature/pem.`,
+      `the public key is cut short (${der.length} of ${outer.end} bytes): ${MULTI_LINE_HINT}. Copy it again from <base>/.well-known/signature/pem.`,
     );
   }
   if (outer.end < der.length) throw notDer();
@@ -145,7 +146,7 @@ function tlv(der: string, at: number): { tag: number; start: number; end: number
 /** The error for base64 key text that is not SubjectPublicKeyInfo DER; `cause`: the parser's. */
 export function notDer(cause?: unknown): WebhookKeyError {
   return new WebhookKeyError(
-    'servicepay: the public key text is base64 but not a valid public key (SubjectPublicKeyInfo DER); copy it again from <base>/.well-known/signature/pem.',
+    'the public key text is base64 but not a valid public key (SubjectPublicKeyInfo DER); copy it again from <base>/.well-known/signature/pem.',
     cause === undefined ? undefined : { cause },
   );
 }
@@ -199,11 +200,7 @@ export type KeyInput<K> = string | K;
  */
 export interface CryptoProvider<K> {
   /** Verifies a delivery's signature; node:crypto's is synchronous, WebCrypto's asynchronous. */
-  verify(
-    body: Uint8Array,
-    authorization: string | null,
-    key: KeyInput<K>,
-  ): boolean | Promise<boolean>;
+  verify(body: Uint8Array, authorization: string | null, key: KeyInput<K>): Maybe<boolean>;
   /** Throws WebhookKeyError unless `key` can verify; run when a handler is created. */
   checkKey(key: unknown): void;
 }

@@ -49,7 +49,7 @@ function checkCryptoKey(key: unknown): CryptoKey {
     !key.usages.includes('verify')
   ) {
     throw new WebhookKeyError(
-      `servicepay: the CryptoKey must be a public RSASSA-PKCS1-v1_5 / SHA-256 key with the "verify" usage, got a ${key.type} ${algorithm.name ?? ''} key; import it with crypto.subtle.importKey('spki', der, { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' }, false, ['verify']).`,
+      `the CryptoKey must be a public RSASSA-PKCS1-v1_5 / SHA-256 key with the "verify" usage, got a ${key.type} ${algorithm.name ?? ''} key; import it with crypto.subtle.importKey('spki', der, { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' }, false, ['verify']).`,
     );
   }
   if ((algorithm.modulusLength ?? 0) < 2048) throw shortKeyError(algorithm.modulusLength ?? 0);
@@ -61,7 +61,7 @@ async function importText(text: string): Promise<CryptoKey> {
   const subtle = globalThis.crypto?.subtle;
   if (subtle === undefined) {
     throw new WebhookConfigError(
-      'servicepay: WebCrypto (crypto.subtle) is not available in this runtime; on Node use servicepay/webhook instead.',
+      'WebCrypto (crypto.subtle) is not available in this runtime; on Node use servicepay/webhook instead.',
       'runtime',
     );
   }
@@ -71,7 +71,7 @@ async function importText(text: string): Promise<CryptoKey> {
     ]);
   } catch (cause) {
     throw new WebhookKeyError(
-      'servicepay: the public key text is base64 but not a valid RSA public key (SubjectPublicKeyInfo DER); copy it again from <base>/.well-known/signature/pem.',
+      'the public key text is base64 but not a valid RSA public key (SubjectPublicKeyInfo DER); copy it again from <base>/.well-known/signature/pem.',
       { cause },
     );
   }

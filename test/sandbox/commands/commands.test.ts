@@ -6,8 +6,8 @@
 // refusal's status comes from its error code (HTTP_STATUS), never from its wording.
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { HTTP_STATUS, SandboxError } from '../../../src/sandbox/errors';
-import type { SandboxErrorCode } from '../../../src/sandbox/errors';
+import { HTTP_STATUS, SandboxError } from '../../../src/sandbox/api/errors';
+import type { SandboxErrorCode } from '../../../src/sandbox/api/errors';
 import { runCli, startSandbox } from '../../../src/sandbox/index';
 import type { ArmedFaults, DeliveryFaults, DeliveryFaultTarget } from '../../../src/sandbox/index';
 import { listenOnFreePort } from '../../helpers/free-port';

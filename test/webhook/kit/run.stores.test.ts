@@ -195,6 +195,28 @@ const ordersForever = memoryWith((inner) => ({
 /** claimOrder without orderPaidBy. */
 const halfOrders = memoryWith(() => ({ orderPaidBy: undefined as never }));
 
+/** renewMany as the contract has it, on the memory store: the kit passes it. */
+const renewsMany = memoryWith((inner) => ({
+  renewMany: (claims, ttlMs) => claims.map(({ key, token }) => inner.renew(key, token, ttlMs)),
+}));
+
+/** renewMany that answers true for every claim, owned or not, and renews nothing. */
+const renewsManyBlindly = memoryWith(() => ({
+  renewMany: (claims) => claims.map(() => true),
+}));
+
+/** renewMany that answers a word per claim, not a boolean. */
+const renewsManyInWords = memoryWith((inner) => ({
+  renewMany: (claims, ttlMs) =>
+    claims.map(({ key, token }) => (inner.renew(key, token, ttlMs) ? 'yes' : 'no')) as never,
+}));
+
+/** renewMany that answers rightly but keeps the claims 600 ms at most, whatever ttlMs says. */
+const renewsManyBriefly = memoryWith((inner) => ({
+  renewMany: (claims, ttlMs) =>
+    claims.map(({ key, token }) => inner.renew(key, token, Math.min(ttlMs, 600))),
+}));
+
 /** Claims answered without their token. */
 function untokened(): IdempotencyStore {
   const inner = new MemoryIdempotencyStore();
@@ -220,6 +242,9 @@ describe('checkIdempotencyStore', () => {
     ['with claimOrder but no orderPaidBy', 'order-claim', halfOrders],
     ['that is not a store', 'store-shape', () => ({}) as IdempotencyStore],
     ['whose claim has no token', 'claim-answer', untokened],
+    ['whose renewMany answers true for claims it does not own', 'renew-many', renewsManyBlindly],
+    ['whose renewMany answers words, not booleans', 'renew-many', renewsManyInWords],
+    ['whose renewMany keeps claims shorter than ttlMs', 'renew-many', renewsManyBriefly],
   ])(
     'fails a store %s: %s',
     async (_, rule, makeStore) => {
@@ -232,6 +257,14 @@ describe('checkIdempotencyStore', () => {
     'passes the memory store behind a Proxy that forwards every method',
     async () => {
       await onFakeClock(() => checkIdempotencyStore(memoryWith()));
+    },
+    KIT_TIMEOUT,
+  );
+
+  it(
+    'passes a store whose renewMany renews each claim as renew does',
+    async () => {
+      await onFakeClock(() => checkIdempotencyStore(renewsMany));
     },
     KIT_TIMEOUT,
   );

@@ -106,6 +106,55 @@ describe('claims held by their owner', () => {
     ]);
   });
 
+  it('a store with renewMany gets one call per period for all its claims, and no renew', async () => {
+    const memory = new MemoryIdempotencyStore();
+    const batches: string[][] = [];
+    let renews = 0;
+    const store: IdempotencyStore = {
+      claim: (key, ttl) => memory.claim(key, ttl),
+      renew: (key, token, ttl) => (renews++, memory.renew(key, token, ttl)),
+      complete: (key, token, ttl) => memory.complete(key, token, ttl),
+      release: (key, token) => memory.release(key, token),
+      renewMany: (claims, ttl) => (
+        batches.push(claims.map(({ key }) => key)),
+        claims.map(({ key, token }) => memory.renew(key, token, ttl))
+      ),
+    };
+    const record = recorder(() => delay(1500));
+    const handle = receiver({ store, claimTtlMs: 1000, ...record });
+    const deliveries = [1, 2].map(() => signed(notification(), keys.privateKey));
+    const answers = await Promise.all(deliveries.map((d) => handle(d.body, d.authorization)));
+    expect(answers.map((response) => response.status)).toEqual([200, 200]);
+    expect(batches.length).toBeGreaterThanOrEqual(2);
+    expect(batches.some((keysRenewed) => keysRenewed.length === 2)).toBe(true);
+    expect(renews).toBe(0);
+    expect(record.errors).toEqual([]);
+  });
+
+  it('a renewMany that answers no array of booleans: the delivery goes on, onError hears what it must answer', async () => {
+    const memory = new MemoryIdempotencyStore();
+    const store: IdempotencyStore = {
+      claim: (key, ttl) => memory.claim(key, ttl),
+      renew: (key, token, ttl) => memory.renew(key, token, ttl),
+      complete: (key, token, ttl) => memory.complete(key, token, ttl),
+      release: (key, token) => memory.release(key, token),
+      renewMany: (claims) => claims.map(() => 'yes') as never,
+    };
+    const record = recorder(() => delay(700)); // past one period (333 ms), within the claim's life
+    const handle = receiver({ store, claimTtlMs: 1000, ...record });
+    const d = signed(notification(), keys.privateKey);
+    expect((await handle(d.body, d.authorization)).status).toBe(200);
+    expect(record.notifications).toHaveLength(1);
+    expect(
+      record.errors.map(({ error, context }) => [context.status, (error as Error).message]),
+    ).toEqual([
+      [
+        200,
+        'servicepay: the store\'s renewMany answered an array of 1 values for 1 claims; it must answer an array of 1 booleans, one per claim in their order (docs/stores.md, "A store of your own"). The claims are renewed again at the next period.',
+      ],
+    ]);
+  });
+
   it.each([
     ['a bare string (the 0.9 answer)', 'claimed'],
     ['null', null],

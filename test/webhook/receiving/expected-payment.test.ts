@@ -99,6 +99,52 @@ describe('a database’s shapes', () => {
   );
 });
 
+// The one pence rule (issue 48): a number is turned into pence by core's toPence, as the
+// component validates it; a decimal string digit by digit, exactly.
+describe('the pence of an answer', () => {
+  it.each<[unknown, number]>([
+    [12.5, 1250], // 12.50 is the same number
+    ['12.50', 1250],
+    ['12.5', 1250],
+    [0.1 + 0.2, 30],
+    ['0.30', 30],
+    [134217895.61, 13421789561],
+    ['134217895.61', 13421789561],
+  ])('%s is %s pence', (amount, pence) => {
+    expect(expectationOf({ amount }, 'pay-1')?.pence).toBe(pence);
+  });
+
+  it.each<unknown>([12.505, '12.505', 1e-7, 1e-9, '0.30000000000000004'])(
+    '%s is no whole number of pence (NaN: it never matches a payment)',
+    (amount) => {
+      expect(expectationOf({ amount }, 'pay-1')?.pence).toBeNaN();
+    },
+  );
+
+  it.each<[unknown, number]>([
+    [134217895.61, 134217895.61], // the float error of a large amount is no mismatch
+    ['134217895.61', 134217895.61],
+    [0.1 + 0.2, 0.3],
+  ])('an order of %s reconciles a payment of %s: COMPLETED', async (amount, paid) => {
+    const result = await reconcile({ amount }, { amount: paid });
+    expect(result).toMatchObject({ status: 200, outcome: 'COMPLETED', messages: [] });
+  });
+
+  it.each<[unknown, number]>([
+    [0, 1e-9], // an absolute tolerance took 1e-9 for 0 pence
+    [12.5, 12.505],
+  ])('an order of %s against a payment of %s: NEEDS_REVIEW (amount)', async (amount, paid) => {
+    const reasons: string[] = [];
+    const result = await reconcile(
+      { amount },
+      { amount: paid },
+      { onMismatch: ({ reason }) => void reasons.push(reason) },
+    );
+    expect(result).toMatchObject({ status: 200, outcome: 'NEEDS_REVIEW' });
+    expect(reasons).toEqual(['amount']);
+  });
+});
+
 describe('answers refused: 500, the field named, no value quoted', () => {
   it.each<[string, unknown, string]>([
     [

@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebhookConfigError } from '../../../src/webhook/errors';
 import { createPostgresStore } from '../../../src/webhook/stores/postgres';
 import { postgresOutcomes } from '../../../src/webhook/stores/postgres-outcomes';
 import { createFetchPaymentStatusHandler } from '../../../src/webhook/status/status-fetch';
@@ -118,9 +119,13 @@ describe('the PostgreSQL listening connection under faults', () => {
     }
     const store = track(createPostgresStore({ pool, table }));
     const sent = outcome();
-    await expect(store.subscribeOutcome(sent.paymentId, () => {})).rejects.toThrow(
+    // A WebhookConfigError naming the option, as docs/stores.md says (issue 48: it was an Error).
+    const refused = store.subscribeOutcome(sent.paymentId, () => {});
+    await expect(refused).rejects.toThrow(
       /^servicepay: createPostgresStore's pool has one connection \(max: 1\)/,
     );
+    await expect(refused).rejects.toBeInstanceOf(WebhookConfigError);
+    await expect(refused).rejects.toMatchObject({ name: 'WebhookConfigError', option: 'pool' });
     // A stream asked for meanwhile: the current status, then the end (the page polls).
     const status = createFetchPaymentStatusHandler({ store, onError: () => {} });
     closers.push(() => status.close());

@@ -8,19 +8,19 @@
  * once" may still have done the work twice: that is in the merchant's database, which the
  * report says in so many words (RECEIVER_CHECK_NOTE).
  */
-import { SandboxError } from './errors';
+import { SandboxError } from '../api/errors';
 import { createListeners } from './listeners';
 import { buildTestWebhookPayload } from './notification';
 import type {
   DeliveryFaults,
   DeliveryReason,
-  FinalPaymentStatus,
+  WebhookPaymentStatus,
   ReceiverCheckCase,
   ReceiverCheckCaseName,
   ReceiverCheckReport,
   WebhookDeliveryAttempt,
-} from './types';
-import type { SandboxRetryOptions } from './sandbox-options';
+} from '../api/types';
+import type { SandboxRetryOptions } from './sender';
 
 export const RECEIVER_CHECK_NOTE =
   'The sandbox sees only what the receiver answered. Whether your handler did its work once (one order marked paid, one email, one stock movement per payment) is yours to check in your own database and logs: each case sent a notification with its own payment id, listed here.';
@@ -158,7 +158,7 @@ const CASES: readonly CaseSpec[] = CASE_LIST.map((spec) => ({ judge: answered200
 /** What the receiver check needs to send one case's notification its own way. */
 export interface CheckNotification {
   paymentId: string;
-  status: FinalPaymentStatus;
+  status: WebhookPaymentStatus;
   body: string;
   label: string;
   /** Signs other bytes than those sent: a receiver that verifies must answer 401. */
@@ -184,7 +184,7 @@ export type SendCheck = (
 export function checkNeedsWebhookUrl(): SandboxError {
   return new SandboxError(
     'no-webhook-url',
-    'servicepay: the receiver check needs a webhook URL: start the sandbox with webhookUrl (--webhook-url).',
+    'the receiver check needs a webhook URL: start the sandbox with webhookUrl (--webhook-url).',
   );
 }
 

@@ -10,13 +10,22 @@
  * sandbox's stop. Their waits are the options', divided by the time scale.
  */
 import { randomUUID } from 'node:crypto';
-import type { Scheduler } from './deliveries/scheduler';
-import { SandboxError, unknownPayment } from './errors';
-import { createListeners } from './listeners';
-import { BANK_ERROR_DESCRIPTION, EXPIRED_DESCRIPTION, REJECTED_DESCRIPTION } from './notification';
-import type { ResolvedOptions } from './options';
-import type { PaymentStore } from './payment-store';
-import type { BankDecision, SandboxPayment, SandboxPaymentStatus, ScheduledStep } from './types';
+import type { Scheduler } from '../deliveries/scheduler';
+import { SandboxError, unknownPayment } from '../api/errors';
+import { createListeners } from '../deliveries/listeners';
+import {
+  BANK_ERROR_DESCRIPTION,
+  EXPIRED_DESCRIPTION,
+  REJECTED_DESCRIPTION,
+} from '../deliveries/notification';
+import type { ResolvedOptions } from '../api/options';
+import type { PaymentStore } from './store';
+import type {
+  BankDecision,
+  SandboxPayment,
+  SandboxPaymentStatus,
+  ScheduledStep,
+} from '../api/types';
 
 type Waits = 'authorisationWindowMs' | 'bankCheckMs' | 'settleAfterMs';
 
@@ -84,7 +93,7 @@ export interface Lifecycle {
 
 export function createLifecycle(parts: {
   payments: PaymentStore;
-  /** Sends the notification of a payment's status (the deliverer, through service.ts). */
+  /** Sends the notification of a payment's status (the deliverer, through server/service.ts). */
   notify(payment: SandboxPayment): void;
   options: Pick<ResolvedOptions, Waits | 'scaled' | 'log'>;
   scheduler: Scheduler;
@@ -150,7 +159,7 @@ export function createLifecycle(parts: {
       if (payment.status === 'COMPLETED' || payment.status === 'SETTLED') {
         throw new SandboxError(
           'payment-completed',
-          `servicepay: the payment ${paymentId} is already ${payment.status}, so a late COMPLETED would be the same notification again; resend it instead.`,
+          `the payment ${paymentId} is already ${payment.status}, so a late COMPLETED would be the same notification again; resend it instead.`,
         );
       }
       log(`payment ${paymentId}: a late COMPLETED (it was ${payment.status})`);

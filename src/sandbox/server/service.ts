@@ -1,28 +1,32 @@
 /**
- * The simulated service behind the routes: its payments and their lifecycle (lifecycle.ts), the
+ * The simulated service behind the routes: its payments and their lifecycle (payments/), the
  * notification each status sends, the receiver check and the commands (resend, break, check, a
  * late COMPLETED, a second paid attempt), gathered as the running sandbox's parts. Callers get
  * copies of payments, so nothing outside can change a payment (or the webhook built from it).
  */
-import { PUBLIC_KEY_PATH } from '../core/index';
-import { createCommands } from './commands/commands';
-import type { Commands } from './commands/commands';
-import { createDeliverer } from './deliveries/deliverer';
-import type { Deliverer } from './deliveries/deliverer';
-import { createScheduler } from './deliveries/scheduler';
-import { createReceiverCheck } from './diagnosis';
-import type { ReceiverCheck } from './diagnosis';
-import { SandboxError } from './errors';
+import { PUBLIC_KEY_PATH } from '../../core/index';
+import { createCommands } from '../commands/commands';
+import type { Commands } from '../commands/commands';
+import { createDeliverer } from '../deliveries/deliverer';
+import type { Deliverer } from '../deliveries/deliverer';
+import { createScheduler } from '../deliveries/scheduler';
+import { createReceiverCheck } from '../deliveries/receiver-check';
+import type { ReceiverCheck } from '../deliveries/receiver-check';
+import { SandboxError } from '../api/errors';
 import { createDoors } from './http';
 import type { Doors } from './http';
-import type { SandboxKeys } from './keys/keys';
-import { createLifecycle } from './lifecycle';
-import type { Lifecycle } from './lifecycle';
-import { BANK_ERROR_DESCRIPTION, webhookPayload, webhookRequestHeaders } from './notification';
-import type { ResolvedOptions } from './options';
-import { createPaymentStore } from './payment-store';
-import type { PaymentStore } from './payment-store';
-import type { FinalPaymentStatus, SettleOutcome } from './types';
+import type { SandboxKeys } from '../keys/keys';
+import { createLifecycle } from '../payments/lifecycle';
+import type { Lifecycle } from '../payments/lifecycle';
+import {
+  BANK_ERROR_DESCRIPTION,
+  webhookPayload,
+  webhookRequestHeaders,
+} from '../deliveries/notification';
+import type { ResolvedOptions } from '../api/options';
+import { createPaymentStore } from '../payments/store';
+import type { PaymentStore } from '../payments/store';
+import type { WebhookPaymentStatus, SettleOutcome } from '../api/types';
 
 /**
  * The application id the sandbox suggests. Fixed, so an example page can be configured once;
@@ -116,14 +120,14 @@ export function createSandboxContext(
 
 /** Sandbox.settlePayment's outcome, checked: the status and the description it carries. */
 export function checkOutcome(outcome: SettleOutcome): {
-  status: FinalPaymentStatus;
+  status: WebhookPaymentStatus;
   errorDescription: string | null;
 } {
   const { status, errorDescription } = (outcome ?? {}) as Partial<SettleOutcome>;
   if (status !== 'COMPLETED' && status !== 'FAILED') {
     throw new SandboxError(
       'invalid-argument',
-      `servicepay: settlePayment needs status "COMPLETED" or "FAILED", got ${JSON.stringify(status)}.`,
+      `settlePayment needs status "COMPLETED" or "FAILED", got ${JSON.stringify(status)}.`,
     );
   }
   if (
@@ -132,13 +136,13 @@ export function checkOutcome(outcome: SettleOutcome): {
   ) {
     throw new SandboxError(
       'invalid-argument',
-      'servicepay: settlePayment errorDescription must be a non-empty string.',
+      'settlePayment errorDescription must be a non-empty string.',
     );
   }
   if (status === 'COMPLETED' && errorDescription !== undefined) {
     throw new SandboxError(
       'invalid-argument',
-      'servicepay: settlePayment errorDescription is only for FAILED; a COMPLETED webhook carries errorDescription null.',
+      'settlePayment errorDescription is only for FAILED; a COMPLETED webhook carries errorDescription null.',
     );
   }
   return {

@@ -7,17 +7,17 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SandboxError, httpStatusOf, unknownPayment } from './errors';
+import { SandboxError, httpStatusOf, unknownPayment } from '../api/errors';
 import { corsHeaders, foreignHostMessage, preflightHeaders, send, sendError } from './http';
-import { rotateKey } from './keys/rotation';
-import { loadKeys } from './keys/keys';
-import { describeFailure } from './notification';
-import { resolveOptions } from './options';
+import { rotateKey } from '../keys/rotation';
+import { loadKeys } from '../keys/keys';
+import { describeFailure } from '../deliveries/notification';
+import { resolveOptions } from '../api/options';
 import { createRoutes } from './routes';
 import { SANDBOX_APPLICATION_ID, checkOutcome, createSandboxContext } from './service';
 import type { SandboxContext } from './service';
-import type { Sandbox, SandboxPayment, SettleOutcome } from './types';
-import type { SandboxOptions } from './sandbox-options';
+import type { Sandbox, SandboxPayment, SettleOutcome } from '../api/types';
+import type { SandboxOptions } from '../api/options';
 
 /**
  * Starts the sandbox: the service's HTTP contract, a bank page per payment, signed webhooks
@@ -46,7 +46,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           : '';
     throw new SandboxError(
       'listen-failed',
-      `servicepay: the sandbox could not listen on ${config.host}:${config.port} (${code ?? (cause as Error).message}).${hint}`,
+      `the sandbox could not listen on ${config.host}:${config.port} (${code ?? (cause as Error).message}).${hint}`,
       { cause },
     );
   }

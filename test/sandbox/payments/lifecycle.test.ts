@@ -10,16 +10,16 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
-import { createScheduler } from '../../src/sandbox/deliveries/scheduler';
-import type { SandboxOptions } from '../../src/sandbox/index';
-import { createLifecycle } from '../../src/sandbox/lifecycle';
-import { EXPIRED_DESCRIPTION, SandboxConfigError, startSandbox } from '../../src/sandbox/index';
-import { createPaymentStore } from '../../src/sandbox/payment-store';
-import { verifyWebhookSignature } from '../../src/webhook/index';
-import { startReceiver } from './support/receiver';
-import type { Receiver } from './support/receiver';
-import { createPayment, decide, pageToken, testSandbox } from './support/sandbox';
-import type { TestSandbox } from './support/sandbox';
+import { createScheduler } from '../../../src/sandbox/deliveries/scheduler';
+import type { SandboxOptions } from '../../../src/sandbox/index';
+import { createLifecycle } from '../../../src/sandbox/payments/lifecycle';
+import { EXPIRED_DESCRIPTION, SandboxConfigError, startSandbox } from '../../../src/sandbox/index';
+import { createPaymentStore } from '../../../src/sandbox/payments/store';
+import { verifyWebhookSignature } from '../../../src/webhook/index';
+import { startReceiver } from '../support/receiver';
+import type { Receiver } from '../support/receiver';
+import { createPayment, decide, pageToken, testSandbox } from '../support/sandbox';
+import type { TestSandbox } from '../support/sandbox';
 
 const CALLBACK = 'http://localhost:3000/checkout/return';
 const receivers: Receiver[] = [];
@@ -287,12 +287,12 @@ describe('the lifecycle’s clock', () => {
   it('never keeps a process alive', { timeout: 60_000 }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'servicepay-lifecycle-'));
     const src = (path: string) =>
-      fileURLToPath(new URL(`../../src/sandbox/${path}`, import.meta.url));
+      fileURLToPath(new URL(`../../../src/sandbox/${path}`, import.meta.url));
     writeFileSync(
       join(dir, 'entry.ts'),
       `import { createScheduler } from ${JSON.stringify(src('deliveries/scheduler.ts'))};
-import { createLifecycle } from ${JSON.stringify(src('lifecycle.ts'))};
-import { createPaymentStore } from ${JSON.stringify(src('payment-store.ts'))};
+import { createLifecycle } from ${JSON.stringify(src('payments/lifecycle.ts'))};
+import { createPaymentStore } from ${JSON.stringify(src('payments/store.ts'))};
 const payments = createPaymentStore(10);
 const { paymentId } = payments.create({ environment: 'SANDBOX', applicationId: 'a', institutionId: 'monzo', amount: 1, reference: 'R', merchantPaymentId: null, metadata: null, agentType: 'WEB_BROWSER' });
 const lifecycle = createLifecycle({ payments, notify() {}, scheduler: createScheduler(), options: { authorisationWindowMs: 900000, bankCheckMs: 0, settleAfterMs: 0, scaled: (ms) => ms, log: () => {} } });

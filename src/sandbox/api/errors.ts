@@ -1,9 +1,11 @@
 /**
- * Errors of the sandbox. Messages start with `servicepay:` and say how to fix the cause; the
+ * Errors of the sandbox. Messages say what was wrong and how to fix it, and SandboxError's
+ * constructor puts `servicepay: ` before them (the webhook's prefixed.ts); the
  * `code` says what kind of refusal it is, and HTTP_STATUS is the one place that turns a code
  * into a status, so rewording a message never changes an answer.
  * `name` is a string literal (not `new.target.name`) so it survives minification.
  */
+import { prefixed } from '../../webhook/prefixed';
 
 /**
  * What went wrong, for code that acts on it: `unknown-payment` (no payment has the id),
@@ -47,8 +49,9 @@ export class SandboxError extends Error {
   /** What kind of refusal this is (see SandboxErrorCode). */
   readonly code: SandboxErrorCode;
 
+  /** `message`: what was wrong and how to fix it, without the prefix, which this adds. */
   constructor(code: SandboxErrorCode, message: string, options?: ErrorOptions) {
-    super(message, options);
+    super(prefixed(message), options);
     this.code = code;
   }
 }
@@ -65,15 +68,29 @@ export class SandboxConfigError extends SandboxError {
   }
 }
 
-/** The status of a refusal: a SandboxError's by its code; undefined for any other error. */
+/**
+ * A request body over its limit, answered 413 with the simulated service's own words: no
+ * SandboxError, whose messages are the library's and carry its prefix.
+ */
+export class BodyTooLargeError extends Error {
+  override name = 'BodyTooLargeError';
+  readonly code = 'body-too-large';
+  constructor(readonly limit: number) {
+    super(`The request body is larger than ${limit} bytes`);
+  }
+}
+
+/** The status of a refusal: a SandboxError's by its code, 413 for a body too large. */
 export function httpStatusOf(error: unknown): number | undefined {
-  return error instanceof SandboxError ? HTTP_STATUS[error.code] : undefined;
+  return error instanceof SandboxError || error instanceof BodyTooLargeError
+    ? HTTP_STATUS[error.code]
+    : undefined;
 }
 
 /** The message for an id no payment has (the API, the methods and the pages say the same). */
 export function unknownPayment(paymentId: string): SandboxError {
   return new SandboxError(
     'unknown-payment',
-    `servicepay: no sandbox payment has the id ${JSON.stringify(paymentId)}.`,
+    `no sandbox payment has the id ${JSON.stringify(paymentId)}.`,
   );
 }

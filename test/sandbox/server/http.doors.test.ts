@@ -4,8 +4,8 @@
 // a payment (text/plain and urlencoded, with and without a token).
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { createPayment, pageToken, paymentBody, testSandbox } from './support/sandbox';
-import type { TestSandbox } from './support/sandbox';
+import { createPayment, pageToken, paymentBody, testSandbox } from '../support/sandbox';
+import type { TestSandbox } from '../support/sandbox';
 
 interface RawAnswer {
   status: number;

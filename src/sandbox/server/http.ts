@@ -27,17 +27,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isIP } from 'node:net';
-import { SandboxError } from './errors';
-
-/** The request body exceeded the limit; answered 413 (HTTP_STATUS of `body-too-large`). */
-export class BodyTooLargeError extends SandboxError {
-  override name = 'BodyTooLargeError';
-  readonly limit: number;
-  constructor(limit: number) {
-    super('body-too-large', `The request body is larger than ${limit} bytes`);
-    this.limit = limit;
-  }
-}
+import { BodyTooLargeError } from '../api/errors';
 
 /** Reads a body of at most `limit` bytes; rejects with BodyTooLargeError beyond it. */
 export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {

@@ -1,19 +1,20 @@
 /**
  * The sandbox's public types: its payments, deliveries, faults, the receiver check's report and
- * the running Sandbox. startSandbox's options are in sandbox-options.ts (which imports from
- * here, so this file does not re-export them).
+ * the running Sandbox. startSandbox's options are in options.ts beside it (which imports from
+ * here). It imports nothing of the sandbox, so every folder may take its types.
  */
-import type { AgentType, Environment } from '../core/index';
+import type { AgentType, Environment } from '../../core/index';
+import type { WebhookPaymentStatus } from '../../webhook/verification/notification';
 
 /**
  * Where a sandbox payment is: PENDING (waiting for the shopper's decision, or for the bank),
- * then COMPLETED or FAILED (final, spec 3), and SETTLED after COMPLETED when the bank settles
- * later. The live service notifies PENDING and SETTLED too; a receiver records neither.
+ * then COMPLETED or FAILED (final, spec 3: the protocol's WebhookPaymentStatus), and SETTLED
+ * after COMPLETED when the bank settles later. The live service notifies PENDING and SETTLED
+ * too; a receiver records neither.
  */
-export type SandboxPaymentStatus = 'PENDING' | 'COMPLETED' | 'FAILED' | 'SETTLED';
+export type SandboxPaymentStatus = 'PENDING' | WebhookPaymentStatus | 'SETTLED';
 
-/** The final statuses, each announced by a webhook (spec 3, 6.1). */
-export type FinalPaymentStatus = 'COMPLETED' | 'FAILED';
+export type { WebhookPaymentStatus };
 
 /**
  * A decision on the bank page, as its form sends it: `approve`, `reject`, `error` (the bank
@@ -28,7 +29,7 @@ export type BankDecision =
 export interface ScheduledStep {
   paymentId: string;
   /** The status the payment then reaches, and whose notification is sent. */
-  status: 'COMPLETED' | 'FAILED' | 'SETTLED';
+  status: Exclude<SandboxPaymentStatus, 'PENDING'>;
   /**
    * Why: `authorisation-window` (it closes on a payment left undecided), `bank-check` (the
    * bank's check of an approved payment ends), `settlement`.
@@ -65,7 +66,7 @@ export interface SandboxPayment {
 
 /** The outcome given to settlePayment. */
 export interface SettleOutcome {
-  status: FinalPaymentStatus;
+  status: WebhookPaymentStatus;
   /**
    * Why it failed; only for FAILED.
    * @default 'The bank reported an error' (for FAILED)

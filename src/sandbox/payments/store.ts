@@ -1,14 +1,15 @@
 /**
  * The sandbox's payments: a payment request that passed validation, and the store that keeps
  * the newest of them with their Idempotency-Keys and moves them between statuses (the moves
- * themselves, and what they send, are lifecycle.ts's). Its own file, so that what acts on payments
- * (service.ts, the commands, the contract) imports it without importing each other.
+ * themselves, and what they send, are lifecycle.ts's). Its own file, so that what acts on
+ * payments (server/service.ts, the commands, the contract) imports it without importing each
+ * other.
  */
 import { randomUUID } from 'node:crypto';
-import type { AgentType, Environment } from '../core/index';
-import type { BankDecision, SandboxPayment, SandboxPaymentStatus } from './types';
+import type { AgentType, Environment } from '../../core/index';
+import type { BankDecision, SandboxPayment, SandboxPaymentStatus } from '../api/types';
 
-/** A payment request that passed validation (contract/validation.ts): what a new payment is made of. */
+/** A payment request that passed validation (contract/payments.ts): what a new payment is made of. */
 export interface ValidInitiation {
   environment: Environment;
   applicationId: string;

@@ -3,30 +3,30 @@
  * handler with the collaborators it uses, named here, rather than the whole running sandbox.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { PUBLIC_KEY_PATH } from '../core/index';
-import { decide, showBankPage } from './pages/bank-page';
-import type { BankParts } from './pages/bank-page';
-import { COMMAND_NAMES } from './commands/commands';
-import type { CommandName } from './commands/commands';
-import { commandRoute } from './commands/routes';
-import type { CommandRouteParts } from './commands/routes';
-import { listInstitutions, sendIcon } from './contract/institutions';
-import { createPayment, showPayment } from './contract/payments';
-import type { PaymentParts } from './contract/payments';
-import { SCRIPT_HOST_PATH, serveScriptHost } from './contract/script-host';
-import { deliveryEvents, showDeliveries } from './pages/deliveries-page';
-import type { DeliveriesParts } from './pages/deliveries-page';
+import { PUBLIC_KEY_PATH } from '../../core/index';
+import { decide, showBankPage } from '../pages/bank-page';
+import type { BankParts } from '../pages/bank-page';
+import { COMMAND_NAMES } from '../commands/commands';
+import type { CommandName } from '../commands/commands';
+import { commandRoute } from '../commands/routes';
+import type { CommandRouteParts } from '../commands/routes';
+import { listInstitutions, sendIcon } from '../contract/institutions';
+import { createPayment, showPayment } from '../contract/payments';
+import type { PaymentParts } from '../contract/payments';
+import { SCRIPT_HOST_PATH, serveScriptHost } from '../contract/script-host';
+import { deliveryEvents, showDeliveries } from '../pages/deliveries-page';
+import type { DeliveriesParts } from '../pages/deliveries-page';
 import { send, sendJson } from './http';
-import { keysAction, showKeys } from './keys/rotation';
-import type { KeysParts } from './keys/rotation';
-import { showIndex } from './pages/index-page';
-import type { IndexParts } from './pages/index-page';
+import { keysAction, showKeys } from '../keys/rotation';
+import type { KeysParts } from '../keys/rotation';
+import { showIndex } from '../pages/index-page';
+import type { IndexParts } from '../pages/index-page';
 import {
   DELIVERIES_SCRIPT_PATH,
   STYLESHEET_PATH,
   sendDeliveriesScript,
   sendStylesheet,
-} from './pages/page';
+} from '../pages/page';
 import type { SandboxContext } from './service';
 
 type Handler = () => void | Promise<void>;

@@ -16,11 +16,12 @@ import type { KeyObject } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import type { IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { signWebhookPayload } from '../webhook/index';
-import type { WebhookNotification } from '../webhook/index';
-import { SandboxConfigError } from './errors';
-import { loadKeys } from './keys/keys';
-import type { FinalPaymentStatus, SandboxPayment } from './types';
+import { signWebhookPayload } from '../../webhook/index';
+import type { WebhookNotification } from '../../webhook/index';
+import { SandboxConfigError } from '../api/errors';
+import { loadKeys } from '../keys/keys';
+import type { WebhookPaymentStatus, SandboxPayment } from '../api/types';
+import { prefixed } from '../../webhook/prefixed';
 
 /**
  * The body of a webhook notification as the sandbox sends it: the webhook module's
@@ -74,7 +75,7 @@ export const EXPIRED_DESCRIPTION = 'The authorisation window expired before the 
  * exact bytes.
  */
 export function buildTestWebhookPayload(
-  status: FinalPaymentStatus,
+  status: WebhookPaymentStatus,
   overrides: TestWebhookPayloadOverrides = {},
 ): SandboxWebhookPayload {
   const metadata =
@@ -194,7 +195,7 @@ export interface SendTestWebhookOptions {
   /** The receiver's address (http or https). */
   to: string;
   /** Which example to send: COMPLETED (errorDescription null) or FAILED (with one). */
-  status: FinalPaymentStatus;
+  status: WebhookPaymentStatus;
   /**
    * The sandbox's key file, so the receiver verifies with the key a sandbox started with the
    * same file serves. Created when missing.
@@ -240,14 +241,11 @@ export async function sendTestWebhook(
 ): Promise<SendTestWebhookResult> {
   const { to, status, keyFile, timeoutMs = 10_000 } = options;
   if (typeof to !== 'string' || !URL.canParse(to) || !/^https?:$/.test(new URL(to).protocol)) {
-    throw new SandboxConfigError(
-      `servicepay: --to must be an http(s) URL, got ${JSON.stringify(to)}.`,
-      'to',
-    );
+    throw new SandboxConfigError(`--to must be an http(s) URL, got ${JSON.stringify(to)}.`, 'to');
   }
   if (status !== 'COMPLETED' && status !== 'FAILED') {
     throw new SandboxConfigError(
-      `servicepay: --status must be COMPLETED or FAILED, got ${JSON.stringify(status)}.`,
+      `--status must be COMPLETED or FAILED, got ${JSON.stringify(status)}.`,
       'status',
     );
   }
@@ -263,7 +261,7 @@ export async function sendTestWebhook(
     response = await putBytes(new URL(to), bytes, { headers, timeoutMs });
   } catch (cause) {
     throw new Error(
-      `servicepay: the test webhook to ${to} got no answer (${describeFailure(cause)}).`,
+      prefixed(`the test webhook to ${to} got no answer (${describeFailure(cause)}).`),
       { cause },
     );
   }
@@ -292,13 +290,13 @@ const OVERRIDES: Record<keyof TestWebhookPayloadOverrides, [string, (v: unknown)
 
 /** The payload fields' types (only those given); errorDescription only for FAILED. */
 function checkOverrides(
-  status: FinalPaymentStatus,
+  status: WebhookPaymentStatus,
   payload: TestWebhookPayloadOverrides | undefined,
 ): void {
   if (payload === undefined) return;
   const fail = (field: string, rule: string, value: unknown): never => {
     throw new SandboxConfigError(
-      `servicepay: sendTestWebhook payload${field && `.${field}`} must be ${rule}, got ${JSON.stringify(value)}.`,
+      `sendTestWebhook payload${field && `.${field}`} must be ${rule}, got ${JSON.stringify(value)}.`,
       `payload${field && `.${field}`}`,
     );
   };
@@ -309,7 +307,7 @@ function checkOverrides(
   }
   if (payload.errorDescription !== undefined && status !== 'FAILED') {
     throw new SandboxConfigError(
-      'servicepay: sendTestWebhook payload.errorDescription is only for status FAILED; a COMPLETED notification carries errorDescription null.',
+      'sendTestWebhook payload.errorDescription is only for status FAILED; a COMPLETED notification carries errorDescription null.',
       'payload.errorDescription',
     );
   }
