@@ -4,7 +4,7 @@ import { describeValue, errorMessage, formatValidationIssue } from './errors';
 import { nextPaymentId, randomId, warnPaymentId } from './merchant-payment-id';
 import { paymentKey } from './payment-key';
 import { MESSAGE_PREFIX as PREFIX } from './protocol';
-import { SAVED_PAYMENT_KEY } from './saved-payment';
+import { savePayment } from './saved-payment';
 import { openBank } from './opener';
 import * as on from './session-events';
 import { initialState, reduce } from './session-reducer';
@@ -218,15 +218,9 @@ export function createPaymentSession(
     const [problem, checkedUrl, paymentId] = checkInitiatedPayment(answer);
     if (problem) return fail(problem);
     const url = options.isWebView ? addAppLinkFragment(checkedUrl!) : checkedUrl!;
-    // For the result page, should the bank send the shopper back with no ids (saved-payment.ts);
-    // inline, as these bytes are in every Pay button's bundle. The result page re-checks them.
+    // For the result page, should the bank send the shopper back with no ids.
     const ids = { paymentId: paymentId!, merchantPaymentId };
-    try {
-      sessionStorage.setItem(SAVED_PAYMENT_KEY, JSON.stringify(ids));
-    } catch {
-      // No storage (blocked, full, not a browser), or a getter that throws: the return address
-      // must carry the ids.
-    }
+    savePayment(ids);
     // On a desktop with the extras and a status endpoint the address goes to the shopper's
     // phone instead (a QR code: docs/handoff.md): the session's handoff region.
     // `awaiting_authorisation` fires either way: the shopper is being sent to the bank.
