@@ -91,8 +91,15 @@ export default tseslint.config(
               // ...or its list of public types, which every entry re-exports, or a screen of a
               // shipped catalogue (the plain page's scripts carry them by language:
               // src/vanilla/locales.ts).
-              group: ['../core/*', '!../core/index', '!../core/public-types', '!../core/locales'],
-              message: "import core's public index (or a shipped catalogue's screen)",
+              // ...or how the extras take part in a session (wiring: internal, no entry's).
+              group: [
+                '../core/*',
+                '!../core/index',
+                '!../core/public-types',
+                '!../core/locales',
+                '!../core/wiring',
+              ],
+              message: "import core's public index (or a shipped catalogue's screen, or wiring)",
             },
           ],
         },

@@ -23,11 +23,12 @@ import { createHttpTransport } from './http-transport';
 import { SANDBOX_BASE_URL } from './service-addresses';
 import type { Institution, PaymentInitiation, ServiceTransport } from './transport';
 import { checkInitiatedPayment, checkInstitutions } from './transport-answers';
-import type { PaymentSession, SessionInit, SessionWiring } from './session-api';
+import type { PaymentSession, SessionInit } from './session-api';
 import type { SessionOptions } from './types';
+import type { SessionWiring } from './wiring';
 import { validateOptions, validatePaymentArgs } from './validation';
 
-export type { PaymentSession, SessionInit, SessionWiring } from './session-api';
+export type { PaymentSession, SessionInit } from './session-api';
 export { SLOW_LOAD_MS } from './session-options';
 
 /**
@@ -378,8 +379,16 @@ export function createPaymentSession(
 
     retry: refetch,
 
-    // Only a handoff needs it, and only the extras make one: their wiring does the work.
-    continueHere: () => options.continueHere?.(state, dispatch, reportPay),
+    continueHere() {
+      const { handoff } = state;
+      if (!handoff) return;
+      // The handoff region is left, as when the bank's page opened here; then it opens here,
+      // as Pay opens it, a failure reported as Pay reports one, never thrown. Its cause as
+      // `String(error)`, as the handoff panel's always was.
+      dispatch(on.opened);
+      const failed = openBank(options.openUrl, handoff.url, handoff, String);
+      if (failed) reportPay(failed);
+    },
   };
   return session;
 }
