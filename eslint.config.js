@@ -91,15 +91,16 @@ export default tseslint.config(
               // ...or its list of public types, which every entry re-exports, or a screen of a
               // shipped catalogue (the plain page's scripts carry them by language:
               // src/vanilla/locales.ts).
-              // ...or how the extras take part in a session (wiring: internal, no entry's).
+              // ...or core's internal module (what no entry exports: SessionWiring, said, warn).
               group: [
                 '../core/*',
                 '!../core/index',
                 '!../core/public-types',
                 '!../core/locales',
-                '!../core/wiring',
+                '!../core/internal',
               ],
-              message: "import core's public index (or a shipped catalogue's screen, or wiring)",
+              message:
+                "import core's public index (or a shipped catalogue's screen, or core/internal)",
             },
           ],
         },

@@ -1,4 +1,4 @@
-import { MESSAGE_PREFIX } from './protocol';
+import { said } from './protocol';
 import type { PaymentIds } from './saved-payment';
 
 /**
@@ -18,6 +18,6 @@ export function openBank(
     if (openUrl) openUrl(url, payment);
     else location.assign(url);
   } catch (error) {
-    return `${MESSAGE_PREFIX}could not open the authorisation URL: ${describe(error)}`;
+    return said(`could not open the authorisation URL: ${describe(error)}`);
   }
 }

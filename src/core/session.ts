@@ -3,7 +3,8 @@ import type { ErrorLocationName, ServiceEventName } from './events';
 import { describeValue, errorMessage, formatValidationIssue } from './errors';
 import { nextPaymentId, randomId, warnPaymentId } from './merchant-payment-id';
 import { paymentKey } from './payment-key';
-import { MESSAGE_PREFIX as PREFIX } from './protocol';
+import { reportThrown, warn } from './console';
+import { MESSAGE_PREFIX, said } from './protocol';
 import { savePayment } from './saved-payment';
 import { openBank } from './opener';
 import * as on from './session-events';
@@ -25,7 +26,7 @@ import type { Institution, PaymentInitiation, ServiceTransport } from './transpo
 import { checkInitiatedPayment, checkInstitutions } from './transport-answers';
 import type { PaymentSession, SessionInit } from './session-api';
 import type { SessionOptions } from './types';
-import type { SessionWiring } from './wiring';
+import type { SessionWiring } from './internal';
 import { validateOptions, validatePaymentArgs } from './validation';
 
 export type { PaymentSession, SessionInit } from './session-api';
@@ -79,15 +80,16 @@ export function createPaymentSession(
     try {
       return (options[name] as ((value: typeof arg) => unknown) | undefined)?.(arg);
     } catch (error) {
-      console.error(`${PREFIX}${name} threw`, error);
+      reportThrown(name, error);
     }
   }
 
   const emit = (event: ServiceEventName) => callMerchant('eventConsumer', event);
 
   /**
-   * The developer's detail goes to errorConsumer, else (in development) once to the console with
-   * one prefix; the shopper is told `problem` in plain words, when there is something to tell.
+   * The developer's detail goes to errorConsumer, else (in development) once to the console, its
+   * location after the one prefix (a message of ours loses its own); the shopper is told
+   * `problem` in plain words, when there is something to tell.
    */
   function report(
     location: ErrorLocationName,
@@ -98,7 +100,8 @@ export function createPaymentSession(
     if (!keep) dispatch(on.report, { location, error }, problem);
     try {
       if (process.env.NODE_ENV !== 'production' && !options.errorConsumer) {
-        console.warn(`${PREFIX}[${location}] ${error.replace(/^servicepay: /, '')}`);
+        const ours = error.startsWith(MESSAGE_PREFIX);
+        warn(`[${location}] ${ours ? error.slice(MESSAGE_PREFIX.length) : error}`);
       }
     } catch {
       // No bundler: no warning.
@@ -333,9 +336,7 @@ export function createPaymentSession(
 
     toggleButton(enabled) {
       if (typeof enabled !== 'boolean') {
-        return reportPay(
-          `${PREFIX}toggleButton expects true or false, got ${describeValue(enabled)}`,
-        );
+        return reportPay(said(`toggleButton expects true or false, got ${describeValue(enabled)}`));
       }
       dispatch(on.toggle, enabled);
       emit(enabled ? 'pay_button_enabled' : 'pay_button_disabled');
@@ -355,7 +356,7 @@ export function createPaymentSession(
     async payWithInstitution(institutionId) {
       if (typeof institutionId !== 'string' || !institutionId) {
         return reportPay(
-          `${PREFIX}payWithInstitution expects an institution id, got ${describeValue(institutionId)}`,
+          said(`payWithInstitution expects an institution id, got ${describeValue(institutionId)}`),
         );
       }
       // One payment in flight at a time: a double click or a repeated call sends nothing.
@@ -372,7 +373,7 @@ export function createPaymentSession(
         await startPayment(institution ?? { id: institutionId, name: institutionId });
       } else {
         reportPay(
-          `${PREFIX}${institution ? 'unavailable' : 'unknown'} institution "${institutionId}"`,
+          said(`${institution ? 'unavailable' : 'unknown'} institution "${institutionId}"`),
         );
       }
     },

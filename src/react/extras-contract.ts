@@ -7,7 +7,7 @@ import type {
   SessionOptions,
   SessionState,
 } from '../core/index';
-import type { SessionWiring } from '../core/wiring';
+import type { SessionWiring } from '../core/internal';
 import type { BankListProps } from './BankList';
 
 // The contract between the component and its opt-in extras (`servicepay/extras`): what the

@@ -2,7 +2,7 @@
 import { useEffect, useInsertionEffect, useState } from 'react';
 import { HANDOFF_MEDIA, REMEMBERED_BANK_KEY, resolveHandoffMessages } from '../core/index';
 import type { Institution } from '../core/index';
-import type { SessionWiring } from '../core/wiring';
+import type { SessionWiring } from '../core/internal';
 
 // The opt-in extras of the component, an entry of their own (servicepay/extras): the desktop
 // handoff panel and, at the top of the bank step, the remembered bank and the merchant's

@@ -2,7 +2,7 @@
 // `@ts-expect-error` must be an error, so a name that becomes public again fails the build.
 import { createPaymentSession } from 'servicepay/core';
 import type { PaymentSession } from 'servicepay/core';
-// @ts-expect-error internal (issue 48): how the extras take part in a session (src/core/wiring.ts)
+// @ts-expect-error internal (issue 48): how the extras take part in a session (src/core/internal.ts)
 import type { SessionWiring } from 'servicepay/core';
 // @ts-expect-error internal (issue 48): continuing here from a handoff is the session's own work
 import { continueHandoff } from 'servicepay/core';
