@@ -114,8 +114,16 @@ export default tseslint.config(
               // ...or its list of public types, which every entry re-exports, or a screen of a
               // shipped catalogue (the plain page's scripts carry them by language:
               // src/vanilla/locales.ts).
-              group: ['../core/*', '!../core/index', '!../core/public-types', '!../core/locales'],
-              message: "import core's public index (or a shipped catalogue's screen)",
+              // ...or core's internal module (what no entry exports: SessionWiring, said, warn).
+              group: [
+                '../core/*',
+                '!../core/index',
+                '!../core/public-types',
+                '!../core/locales',
+                '!../core/internal',
+              ],
+              message:
+                "import core's public index (or a shipped catalogue's screen, or core/internal)",
             },
           ],
         },

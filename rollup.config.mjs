@@ -370,12 +370,17 @@ const banner = (chunk) => {
  * effect) and the one stylesheet injector, which the component, the result page and the
  * opt-in extras share: a chunk of their own that imports React's hooks only. Left to rollup,
  * they join the result page's chunk, and the component's entry would carry its JSX runtime
- * import too (size-limit counts it).
+ * import too (size-limit counts it). Core's dependency-free protocol.ts and console.ts (the id
+ * rule, the one message prefix) are a chunk of their own: the injector's development report
+ * imports them, and in the binding chunk they would bring React's import into every entry that
+ * needs them without React (servicepay/core, servicepay/hosted: +150 B and +59 B).
  */
 const bindingChunk = (id) =>
   /\/src\/react\/(useController|useClientLayoutEffect|useQuietSwitch|styles)\.ts$/.test(id)
     ? 'binding'
-    : undefined;
+    : /\/src\/core\/(protocol|console)\.ts$/.test(id)
+      ? 'protocol'
+      : undefined;
 
 export default [
   {

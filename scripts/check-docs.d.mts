@@ -67,3 +67,20 @@ export const README_MAX_BYTES: number;
  * @returns One line when it is larger; empty otherwise.
  */
 export function checkReadme(options?: { root?: string; pages?: Record<string, string> }): string[];
+
+/** The test files that test no one module, each with its reason. */
+export const TESTS_OF_NO_ONE_MODULE: Record<string, string>;
+
+/**
+ * Checks that every test file of a layer's folder (test/<layer>/…) is named for what it tests:
+ * a module of src/<layer> at the same path, a folder of modules, a test helper beside it, or
+ * one of TESTS_OF_NO_ONE_MODULE. `files` replaces the repository's test files.
+ *
+ * @returns The errors (one line per file named for no module), and how many of the layers'
+ *   modules have a test file of their own.
+ */
+export function checkTestNames(options?: { root?: string; files?: string[] }): {
+  errors: string[];
+  tested: number;
+  modules: number;
+};

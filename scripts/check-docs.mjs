@@ -767,6 +767,86 @@ export function checkReadme({ root = repoRoot, pages = {} } = {}) {
       ];
 }
 
+// The test files' names ---------------------------------------------------------------------
+
+/** The folders of test/ that mirror a layer of src/ (the others hold journeys and helpers). */
+const TESTED_LAYERS = ['core', 'react', 'vanilla', 'hosted', 'webhook', 'sandbox'];
+
+/**
+ * The test files that test no one module, each with the reason (CONTRIBUTING.md, "Tests are
+ * named for what they test"). A file named for a module matches itself to the module; only
+ * these may name none.
+ */
+export const TESTS_OF_NO_ONE_MODULE = {
+  'test/core/import-direction.test.ts':
+    "the layer's imports: what every file of src/core may import",
+  'test/react/types.test-d.tsx': "the entry's public types (servicepay)",
+  'test/vanilla/types.test-d.ts': "the entry's public types (servicepay/vanilla)",
+  'test/webhook/types.test-d.ts': "the entries' public types (servicepay/webhook and its subpaths)",
+  'test/webhook/verification/verify.test.ts':
+    'verifyWebhookSignature, whose two implementations are node-crypto.ts and web-crypto.ts',
+  'test/webhook/verification/verify.properties.test.ts': 'the same, by properties',
+  'test/webhook/verification/vectors.test.ts':
+    'the shared signature vectors, through both verifiers',
+  'test/webhook/stores/store-examples.test.ts':
+    "the docs' store examples (examples/stores/) run as pasted",
+  'test/sandbox/units.test.ts': "the sandbox's small helpers, several modules",
+};
+
+/**
+ * Every test file of a layer's folder (test/<layer>/...) is named for what it tests:
+ * `<module>[.<aspect>].test.ts(x)` (or `.test-d.ts(x)`) beside the path of
+ * `src/<layer>/.../<module>.ts(x)`, of a folder of modules `src/<layer>/.../<module>/`, or of
+ * a test helper beside it (`test/.../support/<module>.ts`); or it is one of
+ * TESTS_OF_NO_ONE_MODULE. Returns the errors, and how many modules of src/ have a file of
+ * their own (the rest are tested through the modules that use them). `files` replaces the
+ * repository's test files, for the checker's own test.
+ *
+ * @param {{ root?: string, files?: string[] }} [options]
+ */
+export function checkTestNames({ root = repoRoot, files } = {}) {
+  const list = (dir) =>
+    existsSync(join(root, dir))
+      ? readdirSync(join(root, dir), { withFileTypes: true }).flatMap((entry) => {
+          const path = `${dir}/${entry.name}`;
+          return entry.isDirectory() ? list(path) : [path];
+        })
+      : [];
+  const tests = (files ?? TESTED_LAYERS.flatMap((layer) => list(`test/${layer}`))).filter((f) =>
+    /\.test(-d)?\.tsx?$/.test(f),
+  );
+  const exists = (path) => existsSync(join(root, path));
+  const errors = [];
+  const tested = new Set();
+  for (const file of tests) {
+    if (file in TESTS_OF_NO_ONE_MODULE) continue;
+    const folder = dirname(file);
+    const module = file.slice(folder.length + 1).split('.')[0];
+    const src = `src${folder.slice('test'.length)}/${module}`;
+    const found = [
+      `${src}.ts`,
+      `${src}.tsx`,
+      src,
+      `${folder}/${module}.ts`,
+      `${folder}/${module}.mjs`,
+    ].find(exists);
+    if (found) tested.add(found);
+    else {
+      errors.push(
+        `${file}: error: named for no module: name it <module>[.<aspect>].test.ts after ${src}.ts, or list it in TESTS_OF_NO_ONE_MODULE (scripts/check-docs.mjs) with its reason`,
+      );
+    }
+  }
+  const modules = TESTED_LAYERS.flatMap((layer) => list(`src/${layer}`)).filter(
+    (f) => /\.tsx?$/.test(f) && !f.endsWith('.d.ts'),
+  ).length;
+  return {
+    errors,
+    tested: [...tested].filter((f) => f.startsWith('src/') && /\.tsx?$/.test(f)).length,
+    modules,
+  };
+}
+
 // The version the docs name ----------------------------------------------------------------
 
 /**
@@ -828,7 +908,10 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   // The reference pages, the one safe way and the front page are checked on a run over the
   // whole repository only.
   const whole = args.length === 0;
-  const missing = whole ? [...checkReferences(), ...checkDefaults(), ...checkVersion()] : [];
+  const names = checkTestNames();
+  const missing = whole
+    ? [...checkReferences(), ...checkDefaults(), ...checkVersion(), ...names.errors]
+    : [];
   for (const line of missing) console.error(line);
   const unsafe = whole ? [...checkSafety(), ...checkReadme()] : [];
   for (const line of unsafe) console.error(line);
@@ -853,6 +936,9 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     );
     console.log(
       `check:docs: every receiver in the docs says what it decided about reconciliation, no SQL updates an order by merchantPaymentId, and README.md is within ${README_MAX_BYTES} bytes`,
+    );
+    console.log(
+      `check:docs: every test file is named for what it tests (${names.tested} of ${names.modules} modules of src/ have a file of their own)`,
     );
   }
 }

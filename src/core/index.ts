@@ -57,4 +57,3 @@ export { SAVED_PAYMENT_KEY } from './saved-payment';
 export type { PaymentIds } from './saved-payment';
 export { HANDOFF_MEDIA, REMEMBERED_BANK_KEY, isLoopbackUrl } from './handoff';
 export type { Handoff } from './handoff';
-export { continueHandoff } from './opener';

@@ -3,7 +3,8 @@
  * payment session (the reimplemented component, window.Service) and servicepay/hosted. Free of
  * other dependencies than the id rule (./protocol), so that servicepay/hosted can import it.
  */
-import { isPaymentId, MESSAGE_PREFIX as PREFIX, PAYMENT_ID_RULE } from './protocol';
+import { warn } from './console';
+import { isPaymentId, PAYMENT_ID_RULE } from './protocol';
 
 /**
  * A random UUID v4. `crypto.randomUUID` exists only in secure contexts (https, localhost),
@@ -37,10 +38,10 @@ export function nextPaymentId(generated: unknown, used: ReadonlySet<string>): st
 export function warnPaymentId(given: unknown, used: ReadonlySet<string>): void {
   try {
     if (process.env.NODE_ENV !== 'production' && given !== undefined) {
-      console.warn(
+      warn(
         isPaymentId(given) && used.has(given)
-          ? `${PREFIX}merchantPaymentId "${given}" was already used by a payment; a new one is generated (spec 4.4 rule 4).`
-          : `${PREFIX}generateMerchantPaymentId gave ${typeof given == 'string' ? JSON.stringify(given) : typeof given}, which ${PAYMENT_ID_RULE}: a random id is used`,
+          ? `merchantPaymentId "${given}" was already used by a payment; a new one is generated (spec 4.4 rule 4).`
+          : `generateMerchantPaymentId gave ${typeof given == 'string' ? JSON.stringify(given) : typeof given}, which ${PAYMENT_ID_RULE}: a random id is used`,
       );
     }
   } catch {

@@ -9,6 +9,13 @@
 /** Every developer message starts with it (downshift's habit: the package name first). */
 export const MESSAGE_PREFIX = 'servicepay: ';
 
+/**
+ * The library's own message to a merchant's developer: the one place where the prefix is
+ * added. Never for what the spec writes (`Input validation error: …`) nor for a transport's
+ * own error: those are passed on exactly as they are.
+ */
+export const said = (text: string): string => MESSAGE_PREFIX + text;
+
 /** The longest id the component sends and the status endpoint looks up. */
 export const MAX_ID_LENGTH = 200;
 

@@ -20,7 +20,8 @@
  * tab looks at once when it is shown, focused or back online and a look is overdue.
  */
 import { readText } from './http-transport';
-import { decodeStatusAnswer, MAX_STATUS_ANSWER_BYTES, MESSAGE_PREFIX as PREFIX } from './protocol';
+import { warn } from './console';
+import { decodeStatusAnswer, MAX_STATUS_ANSWER_BYTES } from './protocol';
 import type { StatusAnswerFields } from './protocol';
 
 /** What the listening tells the controller. */
@@ -121,8 +122,8 @@ export function listen(plan: ListeningPlan, hooks: ListeningHooks): () => void {
         try {
           if (process.env.NODE_ENV !== 'production') {
             const { origin, pathname } = new URL(url);
-            console.warn(
-              `${PREFIX}the status endpoint answered ${response.status} at ${origin}${pathname}: mount createPaymentStatusHandler there, or pass its address as statusUrl`,
+            warn(
+              `the status endpoint answered ${response.status} at ${origin}${pathname}: mount createPaymentStatusHandler there, or pass its address as statusUrl`,
             );
           }
         } catch {

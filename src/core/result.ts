@@ -1,4 +1,5 @@
-import { MESSAGE_PREFIX as PREFIX } from './protocol';
+import { reportThrown, warn } from './console';
+import { said } from './protocol';
 import type { FinalPaymentStatus } from './protocol';
 import { listen } from './result-listening';
 import { initialResult, isFinal, reduceResult } from './result-machine';
@@ -131,7 +132,7 @@ export function createPaymentResult(initial: PaymentResultOptions): PaymentResul
   }
   if (!usable) {
     // Two lengths (docs/decisions.md): the whole sentence in development, its gist in production.
-    let message = `${PREFIX}the payment result needs statusUrl`;
+    let message = said('the payment result needs statusUrl');
     try {
       if (process.env.NODE_ENV !== 'production') {
         message += `: the address where your server mounts createPaymentStatusHandler, e.g. '/api/payments/status'`;
@@ -156,7 +157,7 @@ export function createPaymentResult(initial: PaymentResultOptions): PaymentResul
     try {
       (options[name] as ((value?: PaymentResultOutcome) => void) | undefined)?.(arg);
     } catch (error) {
-      console.error(`${PREFIX}${name} threw`, error);
+      reportThrown(name, error);
     }
   }
 
@@ -186,8 +187,8 @@ export function createPaymentResult(initial: PaymentResultOptions): PaymentResul
     if (streaming && slowAfter < STREAM_QUIET_MS) {
       try {
         if (process.env.NODE_ENV !== 'production' && !warned) {
-          console.warn(
-            `${PREFIX}notHeardAfterMs is ${slowAfter}, less than the ${STREAM_QUIET_MS} ms a status endpoint may take to notice that its store's listening connection died, so it was raised to ${STREAM_QUIET_MS}; with eventSource: false (polling only) it is not`,
+          warn(
+            `notHeardAfterMs is ${slowAfter}, less than the ${STREAM_QUIET_MS} ms a status endpoint may take to notice that its store's listening connection died, so it was raised to ${STREAM_QUIET_MS}; with eventSource: false (polling only) it is not`,
           );
         }
       } catch {

@@ -8,10 +8,9 @@
 import { isPaymentId } from './protocol';
 
 /**
- * The `sessionStorage` key: the session (session.ts) writes `{ paymentId, merchantPaymentId }`
- * there just before it opens the bank's page, guarded, as storage may be missing (Node),
- * blocked (privacy settings, sandboxed frames: reading `sessionStorage` throws) or full; the
- * result page (result.ts) reads it back.
+ * The `sessionStorage` key of the payment this tab sent to a bank: the session (session.ts)
+ * saves `{ paymentId, merchantPaymentId }` there just before it opens the bank's page
+ * (savePayment); the result page (result.ts) reads it back (takeReturnedPayment).
  */
 export const SAVED_PAYMENT_KEY = 'servicepay:payment';
 
@@ -28,14 +27,24 @@ export interface PaymentIds {
  */
 const RETURNED_PAYMENT_KEY = 'servicepay:returned-payment';
 
+/**
+ * Saves a payment's ids in this tab, by default as the payment it sent to a bank. Never throws:
+ * storage may be missing (Node), blocked (privacy settings, sandboxed frames: reading
+ * `sessionStorage` throws) or full, and the return address must then carry the ids.
+ */
+export function savePayment(ids: PaymentIds, key = SAVED_PAYMENT_KEY): void {
+  try {
+    sessionStorage.setItem(key, JSON.stringify(ids));
+  } catch {
+    // No storage: nothing is saved.
+  }
+}
+
 /** The saved ids, or null when there are none or they are not two ids. Never throws. */
 export function readSavedPayment(key = SAVED_PAYMENT_KEY): PaymentIds | null {
   try {
-    const saved = JSON.parse(sessionStorage.getItem(key) ?? 'null') as unknown;
-    return checkIds(
-      (saved as Partial<PaymentIds> | null)?.paymentId,
-      (saved as Partial<PaymentIds> | null)?.merchantPaymentId,
-    );
+    const saved = JSON.parse(sessionStorage.getItem(key) ?? 'null') as Partial<PaymentIds> | null;
+    return checkIds(saved?.paymentId, saved?.merchantPaymentId);
   } catch {
     return null;
   }
@@ -75,7 +84,7 @@ export function takeReturnedPayment(): PaymentIds | null {
     const query = url.searchParams;
     if (RETURN_PARAMS.some((name) => query.has(name))) {
       returned = checkIds(query.get('paymentId'), query.get('merchantPaymentId'));
-      if (!own && returned) sessionStorage.setItem(RETURNED_PAYMENT_KEY, JSON.stringify(returned));
+      if (!own && returned) savePayment(returned, RETURNED_PAYMENT_KEY);
     }
     const payment =
       own ?? (returned === undefined ? readSavedPayment(RETURNED_PAYMENT_KEY) : returned);

@@ -1,8 +1,4 @@
-import type { Handoff } from './handoff';
-import type { PaymentIds } from './saved-payment';
-import type { SessionEvent } from './session-reducer';
 import type { SessionState } from './state';
-import type { Institution } from './transport';
 import type { SessionOptions } from './types';
 
 // The payment session's interface, apart from its shell (./session) and its transitions
@@ -43,26 +39,6 @@ export interface PaymentSession {
   retry(): void;
   /** During a handoff (`state.handoff`): opens the bank's page on this computer instead. */
   continueHere(): void;
-}
-
-/**
- * How the extras (`servicepay/extras`) take part: not a merchant's option. `divert`, asked as
- * the bank's page is about to open, returns the handoff when its address goes to the
- * shopper's phone instead (the session then enters that region of its state:
- * `state.handoff`), else nothing, and the page opens here.
- */
-export interface SessionWiring {
-  divert?: (url: string, payment: PaymentIds, institution: Institution) => Handoff | undefined;
-  /**
-   * What `session.continueHere()` does (core's `continueHandoff`), given the session's state,
-   * its dispatch and its report: wired by the extras, which alone make a handoff, so that a
-   * Pay button without them does not carry it.
-   */
-  continueHere?: (
-    state: SessionState,
-    dispatch: (...event: SessionEvent) => void,
-    report: (message: string) => void,
-  ) => void;
 }
 
 /** How a front door creates its session. */

@@ -1,4 +1,5 @@
-import { MESSAGE_PREFIX as PREFIX } from './protocol';
+import { warn } from './console';
+import { said } from './protocol';
 import type { SessionOptions } from './types';
 
 // The session's options read, and its developer sentences written: pure functions, apart
@@ -13,10 +14,12 @@ import type { SessionOptions } from './types';
 export const SLOW_LOAD_MS = 5000;
 
 /** No backend address for LIVE (the session's transport): the developer's sentence. */
-export let noBackend = `${PREFIX}LIVE needs baseUrl or transport`;
+export let noBackend = said('LIVE needs baseUrl or transport');
 try {
   if (process.env.NODE_ENV !== 'production') {
-    noBackend = `${PREFIX}no backend address for LIVE: pass the baseUrl of your backend or a transport`;
+    noBackend = said(
+      'no backend address for LIVE: pass the baseUrl of your backend or a transport',
+    );
   }
 } catch {
   // No bundler: the gist.
@@ -24,10 +27,12 @@ try {
 
 /** `action` was called before a valid createPayment. */
 export const beforeCreatePayment = (action: string): string => {
-  let message = `${PREFIX}${action} before createPayment`;
+  let message = said(`${action} before createPayment`);
   try {
     if (process.env.NODE_ENV !== 'production') {
-      message = `${PREFIX}${action} needs a valid payment: call createPayment({ amount, paymentReference }) first`;
+      message = said(
+        `${action} needs a valid payment: call createPayment({ amount, paymentReference }) first`,
+      );
     }
   } catch {
     // No bundler: the gist.
@@ -36,10 +41,12 @@ export const beforeCreatePayment = (action: string): string => {
 };
 
 /** payWithInstitution was called while no component is in the page. */
-export let beforeMount = `${PREFIX}payWithInstitution before the component is rendered`;
+export let beforeMount = said('payWithInstitution before the component is rendered');
 try {
   if (process.env.NODE_ENV !== 'production') {
-    beforeMount = `${PREFIX}payWithInstitution needs the component in the page (rendered, or injectComponent called): its redirect would be lost`;
+    beforeMount = said(
+      'payWithInstitution needs the component in the page (rendered, or injectComponent called): its redirect would be lost',
+    );
   }
 } catch {
   // No bundler: the gist.
@@ -53,8 +60,8 @@ export function warnWebViewOnIos(options: SessionOptions): void {
       options.isWebView &&
       /iPhone|iPad|iPod/.test(navigator.userAgent)
     ) {
-      console.warn(
-        `${PREFIX}isWebView is for Android WebView hosts only and must not be used on iOS (spec 4.4 rule 3).`,
+      warn(
+        'isWebView is for Android WebView hosts only and must not be used on iOS (spec 4.4 rule 3).',
       );
     }
   } catch {

@@ -3,8 +3,9 @@ import type { ErrorLocationName, ServiceEventName } from './events';
 import { describeValue, errorMessage, formatValidationIssue } from './errors';
 import { nextPaymentId, randomId, warnPaymentId } from './merchant-payment-id';
 import { paymentKey } from './payment-key';
-import { MESSAGE_PREFIX as PREFIX } from './protocol';
-import { SAVED_PAYMENT_KEY } from './saved-payment';
+import { reportThrown, warn } from './console';
+import { MESSAGE_PREFIX, said } from './protocol';
+import { savePayment } from './saved-payment';
 import { openBank } from './opener';
 import * as on from './session-events';
 import { initialState, reduce } from './session-reducer';
@@ -23,11 +24,12 @@ import { createHttpTransport } from './http-transport';
 import { SANDBOX_BASE_URL } from './service-addresses';
 import type { Institution, PaymentInitiation, ServiceTransport } from './transport';
 import { checkInitiatedPayment, checkInstitutions } from './transport-answers';
-import type { PaymentSession, SessionInit, SessionWiring } from './session-api';
+import type { PaymentSession, SessionInit } from './session-api';
 import type { SessionOptions } from './types';
+import type { SessionWiring } from './internal';
 import { validateOptions, validatePaymentArgs } from './validation';
 
-export type { PaymentSession, SessionInit, SessionWiring } from './session-api';
+export type { PaymentSession, SessionInit } from './session-api';
 export { SLOW_LOAD_MS } from './session-options';
 
 /**
@@ -78,15 +80,16 @@ export function createPaymentSession(
     try {
       return (options[name] as ((value: typeof arg) => unknown) | undefined)?.(arg);
     } catch (error) {
-      console.error(`${PREFIX}${name} threw`, error);
+      reportThrown(name, error);
     }
   }
 
   const emit = (event: ServiceEventName) => callMerchant('eventConsumer', event);
 
   /**
-   * The developer's detail goes to errorConsumer, else (in development) once to the console with
-   * one prefix; the shopper is told `problem` in plain words, when there is something to tell.
+   * The developer's detail goes to errorConsumer, else (in development) once to the console, its
+   * location after the one prefix (a message of ours loses its own); the shopper is told
+   * `problem` in plain words, when there is something to tell.
    */
   function report(
     location: ErrorLocationName,
@@ -97,7 +100,8 @@ export function createPaymentSession(
     if (!keep) dispatch(on.report, { location, error }, problem);
     try {
       if (process.env.NODE_ENV !== 'production' && !options.errorConsumer) {
-        console.warn(`${PREFIX}[${location}] ${error.replace(/^servicepay: /, '')}`);
+        const ours = error.startsWith(MESSAGE_PREFIX);
+        warn(`[${location}] ${ours ? error.slice(MESSAGE_PREFIX.length) : error}`);
       }
     } catch {
       // No bundler: no warning.
@@ -218,15 +222,9 @@ export function createPaymentSession(
     const [problem, checkedUrl, paymentId] = checkInitiatedPayment(answer);
     if (problem) return fail(problem);
     const url = options.isWebView ? addAppLinkFragment(checkedUrl!) : checkedUrl!;
-    // For the result page, should the bank send the shopper back with no ids (saved-payment.ts);
-    // inline, as these bytes are in every Pay button's bundle. The result page re-checks them.
+    // For the result page, should the bank send the shopper back with no ids.
     const ids = { paymentId: paymentId!, merchantPaymentId };
-    try {
-      sessionStorage.setItem(SAVED_PAYMENT_KEY, JSON.stringify(ids));
-    } catch {
-      // No storage (blocked, full, not a browser), or a getter that throws: the return address
-      // must carry the ids.
-    }
+    savePayment(ids);
     // On a desktop with the extras and a status endpoint the address goes to the shopper's
     // phone instead (a QR code: docs/handoff.md): the session's handoff region.
     // `awaiting_authorisation` fires either way: the shopper is being sent to the bank.
@@ -338,9 +336,7 @@ export function createPaymentSession(
 
     toggleButton(enabled) {
       if (typeof enabled !== 'boolean') {
-        return reportPay(
-          `${PREFIX}toggleButton expects true or false, got ${describeValue(enabled)}`,
-        );
+        return reportPay(said(`toggleButton expects true or false, got ${describeValue(enabled)}`));
       }
       dispatch(on.toggle, enabled);
       emit(enabled ? 'pay_button_enabled' : 'pay_button_disabled');
@@ -360,7 +356,7 @@ export function createPaymentSession(
     async payWithInstitution(institutionId) {
       if (typeof institutionId !== 'string' || !institutionId) {
         return reportPay(
-          `${PREFIX}payWithInstitution expects an institution id, got ${describeValue(institutionId)}`,
+          said(`payWithInstitution expects an institution id, got ${describeValue(institutionId)}`),
         );
       }
       // One payment in flight at a time: a double click or a repeated call sends nothing.
@@ -377,15 +373,23 @@ export function createPaymentSession(
         await startPayment(institution ?? { id: institutionId, name: institutionId });
       } else {
         reportPay(
-          `${PREFIX}${institution ? 'unavailable' : 'unknown'} institution "${institutionId}"`,
+          said(`${institution ? 'unavailable' : 'unknown'} institution "${institutionId}"`),
         );
       }
     },
 
     retry: refetch,
 
-    // Only a handoff needs it, and only the extras make one: their wiring does the work.
-    continueHere: () => options.continueHere?.(state, dispatch, reportPay),
+    continueHere() {
+      const { handoff } = state;
+      if (!handoff) return;
+      // The handoff region is left, as when the bank's page opened here; then it opens here,
+      // as Pay opens it, a failure reported as Pay reports one, never thrown. Its cause as
+      // `String(error)`, as the handoff panel's always was.
+      dispatch(on.opened);
+      const failed = openBank(options.openUrl, handoff.url, handoff, String);
+      if (failed) reportPay(failed);
+    },
   };
   return session;
 }

@@ -1,5 +1,5 @@
 import { describeValue, errorMessage } from './errors';
-import { isPaymentId, MESSAGE_PREFIX as PREFIX, PAYMENT_ID_RULE } from './protocol';
+import { isPaymentId, PAYMENT_ID_RULE, said } from './protocol';
 import type { Institution } from './transport';
 import { isHttpUrl } from './validation';
 
@@ -54,10 +54,7 @@ export function checkInstitutions(answer: unknown): CheckedInstitutions {
     // A revoked Proxy: no list.
   }
   if (!list) {
-    return [
-      null,
-      `${PREFIX}fetchInstitutions resolved with ${describeValue(answer)}, not an array`,
-    ];
+    return [null, said(`fetchInstitutions resolved with ${describeValue(answer)}, not an array`)];
   }
   list.forEach((item, i) => {
     const fix = (what: string) => problems.push(`[${i}] ${what}`);
@@ -92,17 +89,17 @@ export function checkInstitutions(answer: unknown): CheckedInstitutions {
       fix(`dropped, unreadable: ${errorMessage(error)}`);
     }
   });
-  const fixed = problems.length
-    ? `${PREFIX}fetchInstitutions answer fixed: ${problems.slice(0, 5).join('; ')}${problems.length > 5 ? `; ${problems.length - 5} more` : ''}`
-    : '';
   return [
     institutions,
     // One report for the whole list, however many things were wrong with it; the banks that
     // are left are shown (all of them kept, however many: the view bounds what it renders).
     [
       list.length > LONGEST_REAL_LIST &&
-        `${PREFIX}fetchInstitutions answered ${list.length} banks, too many`,
-      fixed,
+        said(`fetchInstitutions answered ${list.length} banks, too many`),
+      problems.length &&
+        said(
+          `fetchInstitutions answer fixed: ${problems.slice(0, 5).join('; ')}${problems.length > 5 ? `; ${problems.length - 5} more` : ''}`,
+        ),
     ]
       .filter(Boolean)
       .join('; ') || null,
@@ -132,5 +129,5 @@ export function checkInitiatedPayment(
           !isPaymentId(id)
           ? `initiatePayment resolved with paymentId ${describeValue(id)}: it ${PAYMENT_ID_RULE}`
           : '';
-  return problem ? [PREFIX + problem] : ['', url as string, id as string];
+  return problem ? [said(problem)] : ['', url as string, id as string];
 }

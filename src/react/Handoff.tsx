@@ -8,6 +8,7 @@ import {
   resultText,
 } from '../core/index';
 import type { Catalogue, Handoff, PaymentResultOutcome } from '../core/index';
+import { reportThrown } from '../core/internal';
 import handoffCss from '../styles/handoff.css?raw';
 import { ResultIcon } from './ResultIcon';
 import { injectStylesheet } from './styles';
@@ -130,7 +131,7 @@ export function HandoffPanel(props: HandoffPanelProps) {
     try {
       props.onShown?.(handoff);
     } catch (error) {
-      console.error('servicepay: onHandoffShown threw', error);
+      reportThrown('onHandoffShown', error);
     }
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once per payment, not per render
   }, [paymentId]);

@@ -9,7 +9,7 @@ import themeCss from '../styles/theme.css?raw';
 import tailwindCss from '../styles/tailwind.css?raw';
 import { cspWatch, injectStylesheet } from './styles';
 import { useQuietSwitch } from './useQuietSwitch';
-import { pick, useSession } from './useServicePayment';
+import { handleOf, useSession } from './useServicePayment';
 import type { ServicePayHandle, SessionProp, UseServicePaymentOptions } from './useServicePayment';
 import type { ServicePayExtrasProps } from './extras-contract';
 
@@ -70,18 +70,7 @@ export function ServicePayView(props: ViewProps) {
   const step = useRef<HTMLElement>(null);
   const stepHeading = useRef<HTMLHeadingElement>(null);
 
-  useImperativeHandle(
-    props.handle,
-    () =>
-      pick(
-        session,
-        'createPayment',
-        'toggleButton',
-        'payWithInstitution',
-        'openInstitutionSelection',
-      ),
-    [session],
-  );
+  useImperativeHandle(props.handle, () => handleOf(session), [session]);
 
   // Before the markup's first paint (an insertion effect runs before layout effects and
   // paint), so the component never shows unstyled; never on the server.

@@ -6,8 +6,8 @@ import type {
   ServiceMessages,
   SessionOptions,
   SessionState,
-  SessionWiring,
 } from '../core/index';
+import type { SessionWiring } from '../core/internal';
 import type { BankListProps } from './BankList';
 
 // The contract between the component and its opt-in extras (`servicepay/extras`): what the

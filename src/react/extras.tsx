@@ -1,12 +1,8 @@
 'use client';
 import { useEffect, useInsertionEffect, useState } from 'react';
-import {
-  continueHandoff,
-  HANDOFF_MEDIA,
-  REMEMBERED_BANK_KEY,
-  resolveHandoffMessages,
-} from '../core/index';
-import type { Institution, SessionWiring } from '../core/index';
+import { HANDOFF_MEDIA, REMEMBERED_BANK_KEY, resolveHandoffMessages } from '../core/index';
+import type { Institution } from '../core/index';
+import type { SessionWiring } from '../core/internal';
 
 // The opt-in extras of the component, an entry of their own (servicepay/extras): the desktop
 // handoff panel and, at the top of the bank step, the remembered bank and the merchant's
@@ -32,7 +28,6 @@ export function options<P extends ExtrasProps>(props: P): P & SessionWiring {
       props.statusUrl && props.handoff !== false && desktop()
         ? { url, ...payment, institution }
         : undefined,
-    continueHere: continueHandoff(props.openUrl),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { ServiceError } from '../core/index';
+import { said, warn } from '../core/internal';
 
 /**
  * Injects a stylesheet once per document (the component's, its utilities', the result page's,
@@ -40,9 +41,9 @@ export function cspWatch(
       const tell = (event: SecurityPolicyViolationEvent) => {
         if (told) return;
         told = true;
-        const error = `servicepay: the page's Content-Security-Policy (${event.effectiveDirective}) blocked the component's styles, so it shows unstyled: pass your page's CSP nonce as nonce (the standalone script takes its own tag's), which its <style> elements then carry`;
-        if (errorConsumer) errorConsumer({ location: 'fetchInstitutions', error });
-        else console.warn(error);
+        const text = `the page's Content-Security-Policy (${event.effectiveDirective}) blocked the component's styles, so it shows unstyled: pass your page's CSP nonce as nonce (the standalone script takes its own tag's), which its <style> elements then carry`;
+        if (errorConsumer) errorConsumer({ location: 'fetchInstitutions', error: said(text) });
+        else warn(text);
       };
       // The violation is dispatched at the element itself: only this sheet's.
       watch = (style) => style.addEventListener('securitypolicyviolation', tell);

@@ -102,12 +102,17 @@ export interface ServicePaymentApi extends SessionState, ServicePayHandle {
 type Action = keyof ServicePayHandle | 'closeInstitutionSelection' | 'retry' | 'continueHere';
 
 /** The session's methods need no `this`, so they are handed out as they are. */
-export function pick<K extends Action>(
-  session: PaymentSession,
-  ...keys: K[]
-): Pick<PaymentSession, K> {
+function pick<K extends Action>(session: PaymentSession, ...keys: K[]): Pick<PaymentSession, K> {
   return Object.fromEntries(keys.map((key) => [key, session[key]])) as Pick<PaymentSession, K>;
 }
+
+/**
+ * The handle's methods, listed once: `<ServicePay>`'s ref, `useServicePayment` and
+ * `window.Service` (servicepay/vanilla) hand out these, the session's own. The return type
+ * makes the list complete: a method of ServicePayHandle missing here does not compile.
+ */
+export const handleOf = (session: PaymentSession): ServicePayHandle =>
+  pick(session, 'createPayment', 'toggleButton', 'payWithInstitution', 'openInstitutionSelection');
 
 /** Internal: a session made elsewhere (servicepay/vanilla's). */
 export type SessionProp = MadeElsewhere<'session', PaymentSession>;
@@ -150,16 +155,8 @@ export function useServicePayment(options: UseServicePaymentOptions): ServicePay
       lang,
       text: shopperText(state, words),
       payStep: payStep(state, words, session, lang),
-      ...pick(
-        session,
-        'createPayment',
-        'toggleButton',
-        'payWithInstitution',
-        'openInstitutionSelection',
-        'closeInstitutionSelection',
-        'retry',
-        'continueHere',
-      ),
+      ...handleOf(session),
+      ...pick(session, 'closeInstitutionSelection', 'retry', 'continueHere'),
     };
   }, [state, session, messages, locale]);
 }

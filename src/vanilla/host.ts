@@ -1,6 +1,7 @@
 // Preact-only code: what both page classes (Service, ServiceResult) do around their view.
 import { render } from 'preact';
 import type { VNode } from 'preact';
+import { said } from '../core/internal';
 import { ServiceInjectionError } from './errors';
 
 /** Set by a standalone script: the nonce its own `<script>` element carried. */
@@ -73,7 +74,9 @@ export function createHost(): Host {
       // the component, inside whatever link wraps it. So an id two elements carry is refused.
       const twice =
         element && [...document.querySelectorAll('[id]')].filter((e) => e.id == elementId)[1];
-      const found = `servicepay: injectComponent found ${twice ? 'more than one element' : 'no element'} with id ${JSON.stringify(elementId)}: `;
+      const found = said(
+        `injectComponent found ${twice ? 'more than one element' : 'no element'} with id ${JSON.stringify(elementId)}: `,
+      );
       if (!element) {
         throw new ServiceInjectionError(
           `${found}call it once the element is in the page (on DOMContentLoaded)`,

@@ -7,6 +7,7 @@
  * object instead, any language, taken whole.
  */
 import type { Catalogue } from '../core/index';
+import { warn } from '../core/internal';
 import { handoff as cyHandoff } from '../core/locales/cy/handoff';
 import { WELSH } from '../core/locales/cy/index';
 import { pay as cyPay } from '../core/locales/cy/pay';
@@ -54,8 +55,8 @@ export function localeOption(option: unknown, shipped: Shipped): unknown {
   const words = shippedOf(option, shipped);
   try {
     if (!words && process.env.NODE_ENV !== 'production') {
-      console.warn(
-        `servicepay: locale "${option}" is not one this script carries ('en' or 'cy'): English is shown; pass a catalogue object for another language (docs/languages.md)`,
+      warn(
+        `locale "${option}" is not one this script carries ('en' or 'cy'): English is shown; pass a catalogue object for another language (docs/languages.md)`,
       );
     }
   } catch {

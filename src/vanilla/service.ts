@@ -5,7 +5,8 @@ import type { Catalogue, PaymentArgs } from '../core/index';
 import { ServicePayView } from '../react/ServicePayView';
 import type { ServicePayProps } from '../react/ServicePayView';
 import type { ServicePayExtras } from '../react/extras-contract';
-import { pick } from '../react/useServicePayment';
+import { handleOf } from '../react/useServicePayment';
+import type { ServicePayHandle } from '../react/useServicePayment';
 import { copyOptions, createHost } from './host';
 import { loadExtras } from './load-extras';
 import { PAY_WORDS, localeOption } from './locales';
@@ -49,7 +50,7 @@ let instances = 0;
  * those of the React component. Nothing is thrown into the page, except by `injectComponent`
  * for an element id that the page does not have.
  */
-export class Service {
+export class Service implements ServicePayHandle {
   /** Validates and prepares the next payment (spec 2.3). Returns whether it was valid. */
   declare readonly createPayment: (args: PaymentArgs) => boolean;
   /**
@@ -97,18 +98,8 @@ export class Service {
 
     // The methods are the session's own (they need no `this`): `button.onclick =
     // service.openInstitutionSelection` works. Before injectComponent the session is not
-    // mounted: payWithInstitution reports that and sends nothing. The same four, in the same
-    // order, as the component's ref handle (./ServicePayView), which the bundle then repeats.
-    Object.assign(
-      this,
-      pick(
-        session,
-        'createPayment',
-        'toggleButton',
-        'payWithInstitution',
-        'openInstitutionSelection',
-      ),
-    );
+    // mounted: payWithInstitution reports that and sends nothing. The component's ref handle.
+    Object.assign(this, handleOf(session));
     Object.defineProperty(this, 'merchantPaymentId', {
       enumerable: true,
       get: () => session.getState().merchantPaymentId,

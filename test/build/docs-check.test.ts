@@ -14,6 +14,7 @@ import {
   checkReadme,
   checkReferences,
   checkSafety,
+  checkTestNames,
   checkVersion,
   README_MAX_BYTES,
 } from '../../scripts/check-docs.mjs';
@@ -379,6 +380,33 @@ describe('check:docs on the one safe way', () => {
     // '£' is two bytes: 7,001 of them are 14,002 bytes.
     expect(checkReadme({ pages: { 'README.md': '£'.repeat(7_001) } })).toEqual([
       `README.md: error: 14002 bytes, over the front page's ${README_MAX_BYTES}: move the detail to a page of docs/ and link it`,
+    ]);
+  });
+});
+
+describe('check:docs on the test files’ names', () => {
+  it('passes on the repository: every test file is named for what it tests', () => {
+    const { errors, tested, modules } = checkTestNames();
+    expect(errors).toEqual([]);
+    expect(tested).toBeGreaterThan(0);
+    expect(tested).toBeLessThan(modules);
+  });
+
+  it('fails on a test file named for no module, and passes one named for a module, a folder or a helper', () => {
+    const { errors } = checkTestNames({
+      files: [
+        'test/core/session.lifecycle.test.ts',
+        'test/core/session-reducer.test.ts',
+        'test/sandbox/deliveries.test.ts',
+        'test/webhook/support/servers.postgres.test.ts',
+        'test/react/types.test-d.tsx',
+        'test/core/issue-48.test.ts',
+        'test/hosted/loader.test.ts',
+      ],
+    });
+    expect(errors).toEqual([
+      'test/core/issue-48.test.ts: error: named for no module: name it <module>[.<aspect>].test.ts after src/core/issue-48.ts, or list it in TESTS_OF_NO_ONE_MODULE (scripts/check-docs.mjs) with its reason',
+      'test/hosted/loader.test.ts: error: named for no module: name it <module>[.<aspect>].test.ts after src/hosted/loader.ts, or list it in TESTS_OF_NO_ONE_MODULE (scripts/check-docs.mjs) with its reason',
     ]);
   });
 });

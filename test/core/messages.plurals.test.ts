@@ -4,8 +4,8 @@
 // Intl.NumberFormat of the catalogue's language). A new counted sentence without its rows
 // fails the last test.
 import { describe, expect, it } from 'vitest';
-import { countWords } from '../../../src/core/index';
-import type { Catalogue, Counted } from '../../../src/core/index';
+import { countWords } from '../../src/core/index';
+import type { Catalogue, Counted } from '../../src/core/index';
 import cy from 'servicepay/locales/cy';
 import en from 'servicepay/locales/en';
 
