@@ -89,6 +89,7 @@ export function listen(plan: ListeningPlan, hooks: ListeningHooks): () => void {
   /** When the last poll started, and when the next one is due. */
   let askedAt = -Infinity;
   let dueAt = Infinity;
+  /** The development warning about a wrong status endpoint was given. */
   let warned = false;
 
   /** An answer of the endpoint, by a poll or the stream: a status, or nothing to act on. */
@@ -117,10 +118,12 @@ export function listen(plan: ListeningPlan, hooks: ListeningHooks): () => void {
         // Read to its end: a final answer's stop() must not abort it (marked "(canceled)").
         inFlight = undefined;
         heard(text);
-      } else if (!warned && response.status !== 503) {
-        warned = true;
+      } else {
+        // A development warning, once (a 503 is the endpoint's own "not now"); a production
+        // bundle drops it and its flag.
         try {
-          if (process.env.NODE_ENV !== 'production') {
+          if (process.env.NODE_ENV !== 'production' && !warned && response.status !== 503) {
+            warned = true;
             const { origin, pathname } = new URL(url);
             warn(
               `the status endpoint answered ${response.status} at ${origin}${pathname}: mount createPaymentStatusHandler there, or pass its address as statusUrl`,

@@ -147,7 +147,7 @@ export function createPaymentResult(initial: PaymentResultOptions): PaymentResul
     checkIds(options.payment?.paymentId, options.payment?.merchantPaymentId),
   );
   // The shell's bookkeeping, outside the state (nothing renders it): whether a page shows it,
-  // the listening under way, and whether the raised bound was reported.
+  // the listening under way, and (development only) whether the raised bound was reported.
   let mounted = false;
   let stopListening: (() => void) | undefined;
   let warned = false;
@@ -187,6 +187,7 @@ export function createPaymentResult(initial: PaymentResultOptions): PaymentResul
     if (streaming && slowAfter < STREAM_QUIET_MS) {
       try {
         if (process.env.NODE_ENV !== 'production' && !warned) {
+          warned = true;
           warn(
             `notHeardAfterMs is ${slowAfter}, less than the ${STREAM_QUIET_MS} ms a status endpoint may take to notice that its store's listening connection died, so it was raised to ${STREAM_QUIET_MS}; with eventSource: false (polling only) it is not`,
           );
@@ -194,7 +195,6 @@ export function createPaymentResult(initial: PaymentResultOptions): PaymentResul
       } catch {
         // No bundler: no warning.
       }
-      warned = true;
       slowAfter = STREAM_QUIET_MS;
     }
     return [

@@ -28,13 +28,14 @@ export interface PaymentIds {
 const RETURNED_PAYMENT_KEY = 'servicepay:returned-payment';
 
 /**
- * Saves a payment's ids in this tab, by default as the payment it sent to a bank. Never throws:
+ * Saves the ids of the payment this tab sends to a bank (the session, just before it opens the
+ * bank's page). Never throws:
  * storage may be missing (Node), blocked (privacy settings, sandboxed frames: reading
  * `sessionStorage` throws) or full, and the return address must then carry the ids.
  */
-export function savePayment(ids: PaymentIds, key = SAVED_PAYMENT_KEY): void {
+export function savePayment(ids: PaymentIds): void {
   try {
-    sessionStorage.setItem(key, JSON.stringify(ids));
+    sessionStorage.setItem(SAVED_PAYMENT_KEY, JSON.stringify(ids));
   } catch {
     // No storage: nothing is saved.
   }
@@ -84,7 +85,8 @@ export function takeReturnedPayment(): PaymentIds | null {
     const query = url.searchParams;
     if (RETURN_PARAMS.some((name) => query.has(name))) {
       returned = checkIds(query.get('paymentId'), query.get('merchantPaymentId'));
-      if (!own && returned) savePayment(returned, RETURNED_PAYMENT_KEY);
+      // Written here, beside its reader; a storage that throws is caught below.
+      if (!own && returned) sessionStorage.setItem(RETURNED_PAYMENT_KEY, JSON.stringify(returned));
     }
     const payment =
       own ?? (returned === undefined ? readSavedPayment(RETURNED_PAYMENT_KEY) : returned);

@@ -1,6 +1,6 @@
-// Type tests, checked by `tsc -p tsconfig.json --noEmit`: the status vocabulary is one across
-// the entries (issue 48). `FinalPaymentStatus` means COMPLETED | FAILED | NEEDS_REVIEW wherever
-// it is exported; the service's own final statuses (what a notification carries, what the
+// Type tests, checked by `tsc -p tsconfig.json --noEmit`: the status vocabulary, declared once in
+// src/core/protocol.ts, is one across the entries (issue 48). `FinalPaymentStatus` means
+// COMPLETED | FAILED | NEEDS_REVIEW wherever it is exported; the service's own final statuses (what a notification carries, what the
 // sandbox settles a payment with) are `WebhookPaymentStatus`, derived from it.
 import { expectTypeOf } from 'vitest';
 import type { FinalPaymentStatus, PaymentStatus } from '../../src/core/index';
