@@ -12,9 +12,16 @@ import { createRoot } from 'react-dom/client';
 import { DEFAULT_RESULT_MESSAGES, ServiceEvent, ServicePay } from 'servicepay';
 import type { ServiceError, ServicePayHandle } from 'servicepay';
 import { extras } from 'servicepay/extras';
-import { formatAmount, formatTime, loadOrder, rememberCheckout, rememberOrder } from './order';
+import { formatTime, loadOrder, rememberCheckout, rememberOrder } from './order';
 import type { Order } from './order';
-import { REVIEW_CONTACT, Result, SiteHeader, useChooseBankOnReturn } from './result';
+import {
+  OrderCard,
+  REVIEW_CONTACT,
+  Result,
+  SiteHeader,
+  useChooseBankOnReturn,
+  useOrderPayment,
+} from './result';
 
 interface Config {
   sandboxUrl: string;
@@ -74,12 +81,7 @@ function Checkout({ order, onStartAgain }: { order: Order; onStartAgain: () => v
   // The developer panel's payWithInstitution field.
   const [institutionId, setInstitutionId] = useState('');
   const service = useRef<ServicePayHandle>(null);
-  // One object for the order's life: the component re-applies a payment only when it changes.
-  const [payment] = useState(() => ({
-    amount: order.amount,
-    paymentReference: order.reference,
-    metadata: { orderId: order.orderId },
-  }));
+  const payment = useOrderPayment(order);
   const log = (event: string) => setEvents((all) => [...all, event]);
   // "Try again" on the result page comes back here to choose a bank (the same or another).
   useChooseBankOnReturn(() => service.current?.openInstitutionSelection());
@@ -87,20 +89,13 @@ function Checkout({ order, onStartAgain }: { order: Order; onStartAgain: () => v
     <>
       <SiteHeader shop={config.merchantName} />
       <main className="shop">
-        <section className="order" aria-labelledby="order-title">
-          <h1 id="order-title">Your order</h1>
-          <p>
-            {order.item} — {formatAmount(order.amount)}
-          </p>
-          {confirmed && <p className="confirmed">Your order is confirmed. Thank you!</p>}
-          {/* Read-only: the shop's server chose it, and checks the payment carries it. */}
-          <dl>
-            <dt>Payment reference (shown in your banking app)</dt>
-            <dd data-testid="reference">{order.reference}</dd>
-            <dt>We hold this order for you until</dt>
-            <dd data-testid="closes-at">{formatTime(order.closesAt)}</dd>
-          </dl>
-        </section>
+        <OrderCard
+          order={order}
+          notice={confirmed && <p className="confirmed">Your order is confirmed. Thank you!</p>}
+        >
+          <dt>We hold this order for you until</dt>
+          <dd data-testid="closes-at">{formatTime(order.closesAt)}</dd>
+        </OrderCard>
         {closed && !confirmed ? (
           <section className="closed" aria-labelledby="closed-title">
             <h2 id="closed-title">This order has closed</h2>

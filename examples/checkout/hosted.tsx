@@ -10,9 +10,9 @@ import { StrictMode, useRef, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ServicePay } from 'servicepay/hosted';
 import type { HostedServicePayHandle, ServiceError } from 'servicepay/hosted';
-import { formatAmount, loadOrder, rememberCheckout, rememberOrder } from './order';
+import { loadOrder, rememberCheckout, rememberOrder } from './order';
 import type { Order } from './order';
-import { SiteHeader, useChooseBankOnReturn } from './result';
+import { OrderCard, SiteHeader, useChooseBankOnReturn, useOrderPayment } from './result';
 
 interface Config {
   /** The service's script: the sandbox's, at its versioned address, and its SRI hash. */
@@ -45,28 +45,14 @@ function reportAttempt(merchantPaymentId: string) {
 function HostedCheckout({ order }: { order: Order }) {
   const pay = useRef<HostedServicePayHandle>(null);
   const [errors, setErrors] = useState<ServiceError[]>([]);
-  // One object for the order's life: the component re-applies a payment only when it changes.
-  const [payment] = useState(() => ({
-    amount: order.amount,
-    paymentReference: order.reference,
-    metadata: { orderId: order.orderId },
-  }));
+  const payment = useOrderPayment(order);
   // Back from the result page's Try again (/hosted?choose-bank): the banks, at once.
   useChooseBankOnReturn(() => pay.current?.openInstitutionSelection());
   return (
     <>
       <SiteHeader shop={config.merchantName} />
       <main className="shop">
-        <section className="order" aria-labelledby="order-title">
-          <h1 id="order-title">Your order</h1>
-          <p>
-            {order.item} — {formatAmount(order.amount)}
-          </p>
-          <dl>
-            <dt>Payment reference (shown in your banking app)</dt>
-            <dd data-testid="reference">{order.reference}</dd>
-          </dl>
-        </section>
+        <OrderCard order={order} />
         <ServicePay
           ref={pay}
           scriptSrc={config.scriptSrc}

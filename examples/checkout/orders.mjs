@@ -63,8 +63,8 @@ export function createOrderBook({ windowMs = ORDER_WINDOW_MS, now = Date.now } =
   /** @type {Review[]} */
   const reviews = [];
   /**
-   * The order each payment was counted for (paid) or checked against (for review), by the
-   * payment's id, as the receiver told it: what the status endpoint's `expose` reads.
+   * The index of `order.payments`: the order each payment the receiver heard was for, by the
+   * payment's id (written only by `heard`): what the status endpoint's `expose` reads.
    * @type {Map<string, string>}
    */
   const orderOfPayment = new Map();
@@ -139,10 +139,7 @@ export function createOrderBook({ windowMs = ORDER_WINDOW_MS, now = Date.now } =
     settle(notification) {
       const order = orderOf(notification);
       if (order) heard(order, notification);
-      if (order && notification.paymentStatus === 'COMPLETED') {
-        order.status = 'paid';
-        orderOfPayment.set(notification.paymentId, order.orderId);
-      }
+      if (order && notification.paymentStatus === 'COMPLETED') order.status = 'paid';
     },
 
     /**
@@ -212,7 +209,6 @@ export function createOrderBook({ windowMs = ORDER_WINDOW_MS, now = Date.now } =
       const order = orderOf(notification);
       if (order) heard(order, notification);
       if (order && order.status !== 'paid') order.status = 'needs-review';
-      if (order) orderOfPayment.set(notification.paymentId, order.orderId);
       reviews.push({
         paymentId: notification.paymentId,
         orderId: order?.orderId ?? null,
@@ -227,11 +223,13 @@ export function createOrderBook({ windowMs = ORDER_WINDOW_MS, now = Date.now } =
   };
 
   /**
-   * Keeps the ids of a payment the receiver heard for `order` (verified, and naming it), once.
+   * Keeps the ids of a payment the receiver heard for `order` (verified, and naming it), once,
+   * and indexes the payment's order by its id.
    * @param {Order} order
    * @param {import('servicepay/webhook').WebhookNotification} notification
    */
   function heard(order, { paymentId, merchantPaymentId }) {
+    orderOfPayment.set(paymentId, order.orderId);
     if (typeof merchantPaymentId !== 'string') return;
     if (order.payments.some((p) => p.paymentId === paymentId)) return;
     order.payments.push({ paymentId, merchantPaymentId });

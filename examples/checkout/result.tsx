@@ -8,6 +8,7 @@
 // server holds (server.mjs). The shop adds its order summary, two sentences in its own words,
 // the page title, and where "Try again" goes.
 import { useEffect, useState } from 'react';
+import type { ReactNode } from 'react';
 import { DEFAULT_RESULT_MESSAGES } from 'servicepay';
 import type { FinalPaymentStatus, PaymentResultMessages } from 'servicepay';
 import { formatAmount, lastCheckout, lastOrder } from './order';
@@ -133,4 +134,45 @@ export function SiteHeader({ shop }: { shop: string }) {
       <a href="/">{shop}</a>
     </header>
   );
+}
+
+/**
+ * The order as the shop's server made it, on both checkouts: what is bought and its price, and
+ * the payment reference the shopper's banking app will show (read-only: the server chose it,
+ * and checks that the payment carries it). `children` adds the page's own lines to the list.
+ */
+export function OrderCard({
+  order,
+  notice,
+  children,
+}: {
+  order: Order;
+  /** A line under the price: the checkout's "confirmed". */
+  notice?: ReactNode;
+  children?: ReactNode;
+}) {
+  return (
+    <section className="order" aria-labelledby="order-title">
+      <h1 id="order-title">Your order</h1>
+      <p>
+        {order.item} — {formatAmount(order.amount)}
+      </p>
+      {notice}
+      <dl>
+        <dt>Payment reference (shown in your banking app)</dt>
+        <dd data-testid="reference">{order.reference}</dd>
+        {children}
+      </dl>
+    </section>
+  );
+}
+
+/** The payment of an order: one object for the order's life, so the component applies it once. */
+export function useOrderPayment(order: Order) {
+  const [payment] = useState(() => ({
+    amount: order.amount,
+    paymentReference: order.reference,
+    metadata: { orderId: order.orderId },
+  }));
+  return payment;
 }
