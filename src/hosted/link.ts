@@ -5,7 +5,8 @@
  * Framework-free: the React component drives it from its effects.
  */
 import { nextPaymentId, randomId, warnPaymentId } from '../core/merchant-payment-id';
-import { MESSAGE_PREFIX as PREFIX } from '../core/protocol';
+import { reportThrown } from '../core/console';
+import { said } from '../core/protocol';
 import type { PaymentArgs, ServiceError, ServiceEventName } from '../core/index';
 import { withFix } from './advice';
 import type { ServiceConstructor, ServiceInstance, ServiceOptions } from './types';
@@ -67,17 +68,16 @@ export function createLink(callbacks: () => LinkCallbacks): Link {
   /** The last event was payment_initiated: its deprecated alias that follows is the same initiation. */
   let initiated = false;
 
+  /** A failure of the link, to the merchant's errorConsumer, with the one prefix (said). */
   const report = (error: string, location: ServiceError['location'] = 'payWithBankInstitution') =>
-    callbacks().errorConsumer?.({ location, error });
+    callbacks().errorConsumer?.({ location, error: said(error) });
 
   // Methods are called on the instance, never detached, and nothing it throws reaches the page.
   const run = (target: ServiceInstance, call: Call) => {
     try {
       call(target);
     } catch (error) {
-      report(
-        `${PREFIX}the service's component threw: ${String((error as Error)?.message ?? error)}`,
-      );
+      report(`the service's component threw: ${String((error as Error)?.message ?? error)}`);
     }
   };
   const call = (op: Call) => (instance ? run(instance, op) : queue.push(op));
@@ -88,7 +88,7 @@ export function createLink(callbacks: () => LinkCallbacks): Link {
     try {
       generated = callbacks().generateMerchantPaymentId?.();
     } catch (error) {
-      console.error(`${PREFIX}generateMerchantPaymentId threw`, error);
+      reportThrown('generateMerchantPaymentId', error);
     }
     return nextPaymentId(generated, usedIds);
   }
@@ -135,7 +135,7 @@ export function createLink(callbacks: () => LinkCallbacks): Link {
       if (document.getElementById(id) != element) {
         report(
           withFix(
-            `${PREFIX}another element in the page has the id of <ServicePay>'s own element (${id}), or that element is not in the document: the service's component is not injected`,
+            `another element in the page has the id of <ServicePay>'s own element (${id}), or that element is not in the document: the service's component is not injected`,
             'foreignElement',
           ),
           'fetchInstitutions',
@@ -154,7 +154,7 @@ export function createLink(callbacks: () => LinkCallbacks): Link {
         });
       } catch (error) {
         report(
-          `${PREFIX}new Service(options) threw: ${String((error as Error)?.message ?? error)}`,
+          `new Service(options) threw: ${String((error as Error)?.message ?? error)}`,
           'fetchInstitutions',
         );
         return () => {};

@@ -3,7 +3,7 @@
  * however many components, remounts and StrictMode effects ask for it. Framework-free, and it
  * touches `document` only when called, so importing it on a server is safe.
  */
-import { MESSAGE_PREFIX as PREFIX } from '../core/protocol';
+import { said } from '../core/protocol';
 import { withFix } from './advice';
 import type { ServiceConstructor } from './types';
 
@@ -46,10 +46,10 @@ export const ownOptions = <T extends object>(options: T | undefined): T =>
 
 /** Why the service's script did not load: its address and the cause, in the message. */
 export class ServiceScriptError extends Error {
-  /** The script's address. */
-  readonly src: string;
+  /** The script's address (set by the constructor: `declare` emits no field of its own). */
+  declare readonly src: string;
   constructor(src: string, cause: string) {
-    super(`${PREFIX}could not load the service's script from ${src}: ${cause}`);
+    super(said(`could not load the service's script from ${src}: ${cause}`));
     this.name = 'ServiceScriptError';
     this.src = src;
   }

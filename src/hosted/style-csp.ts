@@ -4,7 +4,7 @@
  * console line names neither the component nor the fix.
  */
 import type { ServiceError } from '../core/index';
-import { MESSAGE_PREFIX as PREFIX } from '../core/protocol';
+import { said } from '../core/protocol';
 
 /**
  * Watches, in development, for a `style-src` violation of the service's component: one its
@@ -30,7 +30,9 @@ export function watchServiceStyles(
           : directive == 'style-src-attr'
             ? "its style attributes need 'unsafe-inline' in style-src-attr"
             : `give its <style> elements your page's nonce: allow 'nonce-…' in ${directive} and pass the same nonce as nonce`;
-        const error = `${PREFIX}the page's Content-Security-Policy (${directive}) blocked the styles of the service's component (${blocked}), so it shows unstyled: ${fix}`;
+        const error = said(
+          `the page's Content-Security-Policy (${directive}) blocked the styles of the service's component (${blocked}), so it shows unstyled: ${fix}`,
+        );
         const consumer = errorConsumer();
         if (consumer) consumer({ location: 'fetchInstitutions', error });
         else console.warn(error);

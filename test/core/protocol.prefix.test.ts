@@ -19,8 +19,8 @@ describe('said', () => {
 });
 
 const SRC = fileURLToPath(new URL('../../src', import.meta.url));
-/** The browser layers whose messages go through `said` (servicepay/hosted: not yet). */
-const LAYERS = ['core', 'react', 'vanilla'];
+/** The browser layers, whose messages all go through `said`. */
+const LAYERS = ['core', 'react', 'vanilla', 'hosted'];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
