@@ -1,5 +1,7 @@
 // Shared by the end-to-end tests: the example checkout wired to a sandbox, screenshots, axe.
 import { mkdir, readFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import type { AxeResults } from 'axe-core';
 import type { Browser, Page } from 'playwright-core';
@@ -52,6 +54,48 @@ export async function startCheckoutWithSandbox(
     },
   };
 }
+
+/**
+ * A gate between the sandbox and the shop's receiver, which the test opens and closes: closed,
+ * it answers 503 to each delivery it holds (every one, or those whose notification `holds`
+ * picks), and the sandbox retries it; open, it passes each one on to `target()`, bytes and
+ * signature as sent. So "the receiver has not heard yet" is a state the test holds, not a race
+ * against a delay. Give the sandbox `webhookUrl: gate.url` and `retry: GATE_RETRY`.
+ */
+export async function startWebhookGate(
+  target: () => string,
+  holds: (notification: { paymentStatus: string }) => boolean = () => true,
+) {
+  const gate = { open: true, url: '', close: () => Promise.resolve() };
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      if (!gate.open && holds(JSON.parse(body.toString()) as { paymentStatus: string })) {
+        return void res.writeHead(503).end();
+      }
+      fetch(target(), {
+        method: req.method,
+        headers: {
+          authorization: req.headers.authorization ?? '',
+          'content-type': req.headers['content-type'] ?? '',
+        },
+        body,
+      }).then(
+        async (answer) => res.writeHead(answer.status).end(await answer.text()),
+        () => res.writeHead(502).end(),
+      );
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  gate.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  gate.close = () => new Promise((resolve) => server.close(() => resolve()));
+  return gate;
+}
+
+/** Retries a fifth of a second apart, for over three minutes: as long as a test holds a gate. */
+export const GATE_RETRY = { ...FAST_RETRY, maxAttempts: 1000 };
 
 /** What went wrong in `page`: uncaught errors, console errors (CSP included), HTTP >= 400. */
 export function watchFailures(page: Page): string[] {
