@@ -4,7 +4,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import type { AxeResults } from 'axe-core';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { startCheckout } from '../../examples/checkout/server.mjs';
 import type { PaymentInitiation } from '../../src/core/transport';
@@ -137,6 +137,53 @@ export function shopPerTest({
     await shop.page?.close();
     await shop.stop?.();
   });
+  return shop;
+}
+
+/** The views the shopper's pages are checked at: a laptop (a mouse) and a phone (touch). */
+export const DESKTOP: BrowserContextOptions = { viewport: { width: 1280, height: 800 } };
+export const PHONE: BrowserContextOptions = {
+  viewport: { width: 390, height: 844 },
+  isMobile: true,
+  hasTouch: true,
+};
+
+/**
+ * Registers a test file's hooks for tests that look at the shop in a view of their choosing:
+ * one Chromium and one checkout with its sandbox for the whole file (`checkoutOptions` as
+ * startCheckoutWithSandbox's: `plain` for the plain pages), and `open(view)`, a page in a fresh
+ * context of that view, light, whose CSP axe may pass (bypassCSP), closed after the test. The
+ * returned object holds the file's.
+ */
+export function shopPerFile(checkoutOptions: CheckoutOptions & { plain?: boolean } = {}) {
+  const shop = {} as {
+    browser: Browser;
+    checkout: Checkout;
+    sandbox: Sandbox;
+    stop?: () => Promise<void>;
+    open(view: BrowserContextOptions): Promise<Page>;
+  };
+  let context: BrowserContext | undefined;
+  beforeAll(async () => {
+    await prepareScreenshots();
+    const [browser, started] = await Promise.all([
+      launchChromium(),
+      startCheckoutWithSandbox({}, checkoutOptions),
+    ]);
+    Object.assign(shop, { browser, ...started });
+  });
+  afterAll(async () => {
+    await shop.stop?.();
+    await shop.browser?.close();
+  });
+  afterEach(async () => {
+    await context?.close();
+    context = undefined;
+  });
+  shop.open = async (view) => {
+    context = await shop.browser.newContext({ ...view, colorScheme: 'light', bypassCSP: true });
+    return context.newPage();
+  };
   return shop;
 }
 
