@@ -67,34 +67,34 @@ async function allWelsh(canvasElement: HTMLElement) {
   await expect(englishWordsIn(canvasElement, NAMES)).toEqual([]);
 }
 
+/** A play: the step opened in Welsh, what the story `shows` in it, and no English word. */
+const stepInWelsh =
+  (shows: (canvas: Awaited<ReturnType<typeof openStep>>) => unknown): Story['play'] =>
+  async ({ args, canvasElement }) => {
+    await shows(await openStep(args, canvasElement));
+    await allWelsh(canvasElement);
+  };
+
 export const Welsh: Story = {
   name: 'Welsh: the bank step',
-  play: async ({ args, canvasElement }) => {
-    const canvas = await openStep(args, canvasElement);
-    await expect(canvas.getByRole('button', { name: W.close })).toBeVisible();
-    await allWelsh(canvasElement);
-  },
+  play: stepInWelsh((canvas) =>
+    expect(canvas.getByRole('button', { name: W.close })).toBeVisible(),
+  ),
 };
 
 export const WelshLongList: Story = {
   name: 'Welsh: a long list, with its search',
   args: { backendBanks: 'sixty-four' },
-  play: async ({ args, canvasElement }) => {
-    const canvas = await openStep(args, canvasElement);
-    await expect(canvas.getByRole('searchbox', { name: W.search })).toBeVisible();
-    await allWelsh(canvasElement);
-  },
+  play: stepInWelsh((canvas) =>
+    expect(canvas.getByRole('searchbox', { name: W.search })).toBeVisible(),
+  ),
 };
 
 export const WelshPhone: Story = {
   name: 'Welsh at phone width (390 px)',
   parameters: { frame: 'phone' },
   globals: { viewport: { value: 'phone', isRotated: false } },
-  play: async ({ args, canvasElement }) => {
-    await expect(innerWidth).toBe(390);
-    await openStep(args, canvasElement);
-    await allWelsh(canvasElement);
-  },
+  play: stepInWelsh(() => expect(innerWidth).toBe(390)),
 };
 
 export const WelshLoadFailed: Story = {
@@ -123,12 +123,10 @@ export const WelshInvalidPayment: Story = {
 export const WelshOpeningBank: Story = {
   name: 'Welsh: opening a bank',
   args: { backendPayment: 'never-answers' },
-  play: async ({ args, canvasElement }) => {
-    const canvas = await openStep(args, canvasElement);
+  play: stepInWelsh(async (canvas) => {
     await userEvent.click(canvas.getByRole('button', { name: 'HSBC UK' }));
     await expect(canvas.getByRole('button', { name: W.opening('HSBC UK') })).toBeVisible();
-    await allWelsh(canvasElement);
-  },
+  }),
 };
 
 /** Answers the stories' status endpoint (polling: no event stream) with PENDING. */

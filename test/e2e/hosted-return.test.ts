@@ -7,8 +7,6 @@
 // the shopper's session on the shop's server, and shows its outcome from the receiver's
 // records. The sandbox's webhooks reach the shop through a gate the test opens, so "the
 // receiver has not heard yet" is a state the test holds, not a race.
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PENDING_NOTICE } from '../../examples/checkout/result';
@@ -18,44 +16,24 @@ import {
   SAVED_PAYMENT_KEY,
 } from '../../src/core/index';
 import type { SandboxOptions } from '../../src/sandbox/index';
-import { axeViolations, bankButton, inBothSchemes, shopPerTest } from './support';
+import {
+  GATE_RETRY,
+  axeViolations,
+  bankButton,
+  inBothSchemes,
+  shopPerTest,
+  startWebhookGate,
+} from './support';
 
 const R = DEFAULT_RESULT_MESSAGES;
 
-/**
- * The gate between the sandbox and the shop's receiver: closed, it answers every delivery 503
- * (the sandbox retries, a fifth of a second apart); open, it passes each one on, bytes and
- * signature as sent.
- */
-let gateOpen = true;
-const gate = createServer((req, res) => {
-  const chunks: Buffer[] = [];
-  req.on('data', (chunk: Buffer) => chunks.push(chunk));
-  req.on('end', () => {
-    if (!gateOpen) return void res.writeHead(503).end();
-    fetch(shop.checkout.webhookUrl, {
-      method: req.method,
-      headers: {
-        authorization: req.headers.authorization ?? '',
-        'content-type': req.headers['content-type'] ?? '',
-      },
-      body: Buffer.concat(chunks),
-    }).then(
-      async (answer) => res.writeHead(answer.status).end(await answer.text()),
-      () => res.writeHead(502).end(),
-    );
-  });
-});
-await new Promise<void>((resolve) => gate.listen(0, '127.0.0.1', resolve));
-afterAll(() => new Promise((resolve) => gate.close(resolve)));
+// The sandbox's deliveries pass through a gate (support.ts) that the test closes and opens.
+const gate = await startWebhookGate(() => shop.checkout.webhookUrl);
+afterAll(() => gate.close());
 
-const sandbox: SandboxOptions = {
-  webhookUrl: `http://127.0.0.1:${(gate.address() as AddressInfo).port}/`,
-  // Retried for over three minutes while the gate is closed.
-  retry: { initialDelayMs: 20, factor: 2, maxDelayMs: 200, maxAttempts: 1000 },
-};
+const sandbox: SandboxOptions = { webhookUrl: gate.url, retry: GATE_RETRY };
 const shop = shopPerTest({ sandbox });
-beforeEach(() => void (gateOpen = true));
+beforeEach(() => void (gate.open = true));
 
 /**
  * The sandbox's script is this package's window.Service, which saves the payment's ids in the
@@ -138,7 +116,7 @@ describe('servicepay/hosted, back from a bank that drops the query', () => {
 
   it('says it is waiting until the receiver has heard of the payment, then shows it', async () => {
     const page = await axePage();
-    gateOpen = false;
+    gate.open = false;
     await page.goto(shop.checkout.hostedUrl);
     const asked = page.waitForResponse(
       async (response) =>
@@ -152,14 +130,14 @@ describe('servicepay/hosted, back from a bank that drops the query', () => {
     expect(await page.getByRole('status').innerText()).toBe(R.waitingText);
     expect(order().status).toBe('open');
     expect(await inBothSchemes(page, () => axeViolations(page))).toEqual({ light: [], dark: [] });
-    gateOpen = true;
+    gate.open = true;
     await page.getByRole('heading', { level: 1, name: R.received }).waitFor();
     expect(order().status).toBe('paid');
   });
 
   it('stops asking after notHeardAfterMs with the words for not heard, and Check again asks once more', async () => {
     const page = await axePage();
-    gateOpen = false;
+    gate.open = false;
     await page.clock.install();
     await page.goto(shop.checkout.hostedUrl);
     await payAndReturnWithoutQuery(page, 'Approve');
@@ -175,7 +153,7 @@ describe('servicepay/hosted, back from a bank that drops the query', () => {
     await page.clock.resume();
     expect(await inBothSchemes(page, () => axeViolations(page))).toEqual({ light: [], dark: [] });
     // The receiver hears of it meanwhile: Check again's first question finds it.
-    gateOpen = true;
+    gate.open = true;
     await expect.poll(() => order().status).toBe('paid');
     await page.getByRole('button', { name: R.checkAgain }).click();
     await page.getByRole('heading', { level: 1, name: R.received }).waitFor();
@@ -193,11 +171,11 @@ describe('servicepay/hosted, back from a bank that drops the query', () => {
     ]);
     await page.getByRole('list', { name: 'Banks', exact: true }).waitFor();
     // The second payment's COMPLETED is held: the first one's FAILED is all the receiver has.
-    gateOpen = false;
+    gate.open = false;
     await payAndReturnWithoutQuery(page, 'Approve');
     await page.getByRole('heading', { level: 1, name: R.waiting }).waitFor();
     expect(await page.innerText('main')).not.toContain(R.notCompleted);
-    gateOpen = true;
+    gate.open = true;
     await page.getByRole('heading', { level: 1, name: R.received }).waitFor();
     expect(shop.checkout.orders.size).toBe(1);
     expect(order()).toMatchObject({

@@ -4,37 +4,28 @@
 // sandbox's script host, `locale: 'cy'`), a whole payment on the sandbox in Welsh, with no
 // English word in what the component and the result page draw, and axe clean (colour contrast
 // included) at 1280 and 390 px, light and dark, at each step.
-import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import cy from 'servicepay/locales/cy';
 import { DEFAULT_INSTITUTIONS } from '../../src/sandbox/index';
-import { launchChromium } from '../helpers/browser';
 import { englishWords } from '../helpers/shopper-text';
 import {
+  DESKTOP,
+  PHONE,
   approveAndReturn,
   axeViolations,
   inBothSchemes,
-  prepareScreenshots,
+  shopPerFile,
   shot,
-  startCheckoutWithSandbox,
   watchFailures,
 } from './support';
 
-const LAPTOP: BrowserContextOptions = { viewport: { width: 1280, height: 900 } };
-const PHONE: BrowserContextOptions = {
-  viewport: { width: 390, height: 844 },
-  hasTouch: true,
-  isMobile: true,
-};
 /** The sandbox's banks: their names are the banks' own, in no language of ours. */
 const BANKS = DEFAULT_INSTITUTIONS.map((bank) => bank.name);
 
-let browser: Browser;
-beforeAll(async () => {
-  await prepareScreenshots();
-  browser = await launchChromium();
-});
-afterAll(() => browser?.close());
+// One shop for the file, returning shoppers to its plain page; each payment in a fresh context
+// of its view (axe is injected by the test: the context lets it past the page's strict CSP).
+const shop = shopPerFile({ plain: true });
 
 /** What the shopper sees and hears in `selector`: its text and the read-out attributes. */
 const shopperText = (page: Page, selector: string) =>
@@ -57,40 +48,32 @@ async function inWelsh(page: Page, selector: string) {
 }
 
 describe.each([
-  ['1280', LAPTOP],
+  ['1280', DESKTOP],
   ['390', PHONE],
 ])('the plain page in Welsh (locale: "cy") at %s px', { timeout: 120_000 }, (width, device) => {
   it('a whole payment on the sandbox: the Pay step, the bank step, the bank, the result page', async () => {
-    const shop = await startCheckoutWithSandbox({}, { plain: true });
-    // axe is injected by the test: the context lets it past the page's strict CSP.
-    const context = await browser.newContext({ ...device, colorScheme: 'light', bypassCSP: true });
-    try {
-      const page = await context.newPage();
-      const failures = watchFailures(page);
-      await page.goto(`${shop.checkout.scriptTagUrl}?lang=cy`);
-      const pay = page.getByRole('button', { name: `${cy.pay.payLabel}12.50` });
-      await pay.waitFor();
-      await inWelsh(page, '#service-component');
-      await shot(page, `languages-cy-1-pay-${width}`);
+    const page = await shop.open(device);
+    const failures = watchFailures(page);
+    await page.goto(`${shop.checkout.scriptTagUrl}?lang=cy`);
+    const pay = page.getByRole('button', { name: `${cy.pay.payLabel}12.50` });
+    await pay.waitFor();
+    await inWelsh(page, '#service-component');
+    await shot(page, `languages-cy-1-pay-${width}`);
 
-      await pay.click();
-      await page.getByRole('region', { name: cy.pay.chooseBank }).waitFor();
-      await page.getByRole('button', { name: 'Barclays' }).waitFor();
-      await inWelsh(page, '#service-component');
-      await shot(page, `languages-cy-2-banks-${width}`);
+    await pay.click();
+    await page.getByRole('region', { name: cy.pay.chooseBank }).waitFor();
+    await page.getByRole('button', { name: 'Barclays' }).waitFor();
+    await inWelsh(page, '#service-component');
+    await shot(page, `languages-cy-2-banks-${width}`);
 
-      await page.getByRole('button', { name: 'Barclays' }).click();
-      await page.waitForURL(/\/bank\//);
-      // The sandbox's bank page is the bank's, not ours; back on the shop's plain return page.
-      await approveAndReturn(page);
-      await page.getByRole('heading', { level: 1, name: cy.result.received }).waitFor();
-      expect(await page.locator('#payment-result').innerText()).toContain(cy.result.receivedText);
-      await inWelsh(page, '#payment-result');
-      await shot(page, `languages-cy-3-received-${width}`);
-      expect(failures).toEqual([]);
-    } finally {
-      await context.close();
-      await shop.stop();
-    }
+    await page.getByRole('button', { name: 'Barclays' }).click();
+    await page.waitForURL(/\/bank\//);
+    // The sandbox's bank page is the bank's, not ours; back on the shop's plain return page.
+    await approveAndReturn(page);
+    await page.getByRole('heading', { level: 1, name: cy.result.received }).waitFor();
+    expect(await page.locator('#payment-result').innerText()).toContain(cy.result.receivedText);
+    await inWelsh(page, '#payment-result');
+    await shot(page, `languages-cy-3-received-${width}`);
+    expect(failures).toEqual([]);
   });
 });

@@ -6,30 +6,24 @@
 // a box of its own; "Forget this bank" a quiet text action beside a bank tile; no focus ring
 // on a heading the page focused, a ring on the control a keyboard user Tabs to; and the shop's
 // backend unreachable told as the shop's problem, not the shopper's connection.
-import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_HANDOFF_MESSAGES as H,
   DEFAULT_MESSAGES as M,
   DEFAULT_RESULT_MESSAGES as R,
   REMEMBERED_BANK_KEY,
 } from '../../src/core/index';
-import { launchChromium } from '../helpers/browser';
 import {
+  DESKTOP,
+  PHONE,
   SCHEMES,
   axeViolations,
   bankButton,
   inBothSchemes,
-  startCheckoutWithSandbox,
+  shopPerFile,
 } from './support';
-import type { Checkout, Sandbox } from './support';
 
-const DESKTOP: BrowserContextOptions = { viewport: { width: 1280, height: 800 } };
-const PHONE: BrowserContextOptions = {
-  viewport: { width: 390, height: 844 },
-  isMobile: true,
-  hasTouch: true,
-};
 const WIDTHS = [
   ['1280 px', DESKTOP],
   ['390 px', PHONE],
@@ -37,27 +31,10 @@ const WIDTHS = [
 
 const PAY = { name: 'Pay £12.50' };
 
-let browser: Browser;
-let shop: { checkout: Checkout; sandbox: Sandbox; stop(): Promise<void> };
-let context: BrowserContext | undefined;
-beforeAll(async () => {
-  browser = await launchChromium();
-  shop = await startCheckoutWithSandbox();
-});
-afterAll(async () => {
-  await shop?.stop();
-  await browser?.close();
-});
-afterEach(async () => {
-  await context?.close();
-  context = undefined;
-});
-
-/** A page in a fresh context of the view (axe is injected, so the page's CSP is bypassed). */
-async function open(device: BrowserContextOptions) {
-  context = await browser.newContext({ ...device, colorScheme: 'light', bypassCSP: true });
-  return context.newPage();
-}
+// One shop for the file; each test's page in a fresh context of its view (axe is injected, so
+// the page's CSP is bypassed).
+const shop = shopPerFile();
+const open = shop.open;
 
 /** axe's violations in light and in dark: none in either, per scheme. */
 const axeInBoth = (page: Page) => inBothSchemes(page, () => axeViolations(page));

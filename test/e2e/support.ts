@@ -1,8 +1,10 @@
 // Shared by the end-to-end tests: the example checkout wired to a sandbox, screenshots, axe.
 import { mkdir, readFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import type { AxeResults } from 'axe-core';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { startCheckout } from '../../examples/checkout/server.mjs';
 import type { PaymentInitiation } from '../../src/core/transport';
@@ -53,6 +55,48 @@ export async function startCheckoutWithSandbox(
   };
 }
 
+/**
+ * A gate between the sandbox and the shop's receiver, which the test opens and closes: closed,
+ * it answers 503 to each delivery it holds (every one, or those whose notification `holds`
+ * picks), and the sandbox retries it; open, it passes each one on to `target()`, bytes and
+ * signature as sent. So "the receiver has not heard yet" is a state the test holds, not a race
+ * against a delay. Give the sandbox `webhookUrl: gate.url` and `retry: GATE_RETRY`.
+ */
+export async function startWebhookGate(
+  target: () => string,
+  holds: (notification: { paymentStatus: string }) => boolean = () => true,
+) {
+  const gate = { open: true, url: '', close: () => Promise.resolve() };
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      if (!gate.open && holds(JSON.parse(body.toString()) as { paymentStatus: string })) {
+        return void res.writeHead(503).end();
+      }
+      fetch(target(), {
+        method: req.method,
+        headers: {
+          authorization: req.headers.authorization ?? '',
+          'content-type': req.headers['content-type'] ?? '',
+        },
+        body,
+      }).then(
+        async (answer) => res.writeHead(answer.status).end(await answer.text()),
+        () => res.writeHead(502).end(),
+      );
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  gate.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  gate.close = () => new Promise((resolve) => server.close(() => resolve()));
+  return gate;
+}
+
+/** Retries a fifth of a second apart, for over three minutes: as long as a test holds a gate. */
+export const GATE_RETRY = { ...FAST_RETRY, maxAttempts: 1000 };
+
 /** What went wrong in `page`: uncaught errors, console errors (CSP included), HTTP >= 400. */
 export function watchFailures(page: Page): string[] {
   const failures: string[] = [];
@@ -93,6 +137,53 @@ export function shopPerTest({
     await shop.page?.close();
     await shop.stop?.();
   });
+  return shop;
+}
+
+/** The views the shopper's pages are checked at: a laptop (a mouse) and a phone (touch). */
+export const DESKTOP: BrowserContextOptions = { viewport: { width: 1280, height: 800 } };
+export const PHONE: BrowserContextOptions = {
+  viewport: { width: 390, height: 844 },
+  isMobile: true,
+  hasTouch: true,
+};
+
+/**
+ * Registers a test file's hooks for tests that look at the shop in a view of their choosing:
+ * one Chromium and one checkout with its sandbox for the whole file (`checkoutOptions` as
+ * startCheckoutWithSandbox's: `plain` for the plain pages), and `open(view)`, a page in a fresh
+ * context of that view, light, whose CSP axe may pass (bypassCSP), closed after the test. The
+ * returned object holds the file's.
+ */
+export function shopPerFile(checkoutOptions: CheckoutOptions & { plain?: boolean } = {}) {
+  const shop = {} as {
+    browser: Browser;
+    checkout: Checkout;
+    sandbox: Sandbox;
+    stop?: () => Promise<void>;
+    open(view: BrowserContextOptions): Promise<Page>;
+  };
+  let context: BrowserContext | undefined;
+  beforeAll(async () => {
+    await prepareScreenshots();
+    const [browser, started] = await Promise.all([
+      launchChromium(),
+      startCheckoutWithSandbox({}, checkoutOptions),
+    ]);
+    Object.assign(shop, { browser, ...started });
+  });
+  afterAll(async () => {
+    await shop.stop?.();
+    await shop.browser?.close();
+  });
+  afterEach(async () => {
+    await context?.close();
+    context = undefined;
+  });
+  shop.open = async (view) => {
+    context = await shop.browser.newContext({ ...view, colorScheme: 'light', bypassCSP: true });
+    return context.newPage();
+  };
   return shop;
 }
 

@@ -6,6 +6,7 @@
 // express.json() read before the receiver (one line, not a stack trace per resend).
 import type { IncomingMessage, RequestListener } from 'node:http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { MockInstance } from 'vitest';
 import { createWebhookHandler } from '../../../src/webhook/index';
 import type { WebhookHandlerOptions } from '../../../src/webhook/index';
 import { createKeyPair, serviceKeys } from '../support/keys';
@@ -42,11 +43,34 @@ async function receiver(
 const lines = (spy: { mock: { calls: unknown[][] } }) =>
   spy.mock.calls.map((call) => call.map(String).join(' '));
 
+/** Date.now from a fixed instant, moved on by `advance`. */
+function fixedClock() {
+  let now = Date.parse('2026-11-26T10:00:00Z');
+  vi.spyOn(Date, 'now').mockImplementation(() => now);
+  return { advance: (ms: number) => void (now += ms) };
+}
+
+/**
+ * The log's once a minute: `resend` 59 s after the first line logs nothing more, a minute after
+ * it logs a second line.
+ */
+async function expectOnceAMinute(
+  log: MockInstance,
+  clock: ReturnType<typeof fixedClock>,
+  resend: () => Promise<unknown>,
+) {
+  clock.advance(59_000);
+  await resend();
+  expect(log).toHaveBeenCalledTimes(1);
+  clock.advance(1_000);
+  await resend();
+  expect(log).toHaveBeenCalledTimes(2);
+}
+
 describe('the default onError', () => {
   it('a delivery signed with another key: 401 and one line that asks whether the key is this environment’s, once a minute', async () => {
     const log = vi.spyOn(console, 'error').mockImplementation(() => {});
-    let now = Date.parse('2026-11-26T10:00:00Z');
-    vi.spyOn(Date, 'now').mockImplementation(() => now);
+    const clock = fixedClock();
     const url = await receiver();
     const delivery = signed(notification(), otherKeys.privateKey);
 
@@ -59,12 +83,9 @@ describe('the default onError', () => {
       "servicepay webhook: a delivery's signature did not verify with publicKey, so it was answered 401 and the service will send it again. Is the key this environment's (the sandbox's /.well-known/signature/pem for the sandbox, the live service's for LIVE)? If it is, something changed the body before verification (a JSON body parser in front of the route). Further signature failures are not logged for a minute.",
     ]);
 
-    now += 59_000;
-    await send(url, delivery.body, { authorization: delivery.authorization });
-    expect(log).toHaveBeenCalledTimes(1);
-    now += 1_000;
-    await send(url, delivery.body, { authorization: delivery.authorization });
-    expect(log).toHaveBeenCalledTimes(2);
+    await expectOnceAMinute(log, clock, () =>
+      send(url, delivery.body, { authorization: delivery.authorization }),
+    );
   });
 
   it('names the key list during a rotation, and says when the header is missing', async () => {
@@ -89,8 +110,7 @@ describe('the default onError', () => {
   it('a 401 with no key configured says that no key is configured, naming the variable, once a minute', async () => {
     vi.spyOn(console, 'warn').mockImplementation(() => {});
     const log = vi.spyOn(console, 'error').mockImplementation(() => {});
-    let now = Date.parse('2026-11-26T10:00:00Z');
-    vi.spyOn(Date, 'now').mockImplementation(() => now);
+    const clock = fixedClock();
     // The documented form, with SERVICEPAY_PUBLIC_KEY unset (a deploy that forgot it).
     const url = await receiver({ publicKey: undefined });
     const delivery = signed(notification(), keys.privateKey);
@@ -102,7 +122,7 @@ describe('the default onError', () => {
     expect(lines(log)).toEqual([
       'servicepay webhook: a delivery had no Authorization header, so it was answered 401; and this receiver has no public key configured to verify signatures with: set SERVICEPAY_PUBLIC_KEY to the text served at <base>/.well-known/signature/pem and pass it as publicKey (or pass publicKeyUrl or environment). Until then signed deliveries are answered 500. Further signature failures are not logged for a minute.',
     ]);
-    now += 60_000;
+    clock.advance(60_000);
     await send(url, delivery.body, { authorization: 'Bearer x' });
     expect(lines(log)[1]).toMatch(
       /^servicepay webhook: a delivery had no signature in its Authorization header, so it was answered 401; and this receiver has no public key configured /,
@@ -112,8 +132,7 @@ describe('the default onError', () => {
 
   it('a body express.json() read first: 500 on every resend, one line without a stack trace, once a minute', async () => {
     const log = vi.spyOn(console, 'error').mockImplementation(() => {});
-    let now = Date.parse('2026-11-26T10:00:00Z');
-    vi.spyOn(Date, 'now').mockImplementation(() => now);
+    const clock = fixedClock();
     // What express.json() does: read the stream, then leave the parsed object in req.body.
     const jsonParser =
       (handler: RequestListener): RequestListener =>
@@ -139,12 +158,9 @@ describe('the default onError', () => {
         'servicepay webhook: a delivery was answered 500 (body-already-parsed), and the service will send it again: the request body was consumed before the webhook handler (by express.json() or another body parser, or by request.json()/request.text()), so the exact bytes the signature covers are lost. Mount the webhook route before express.json() (app.put(path, handler) above app.use(express.json())); in a route handler, pass the untouched Request. Further deliveries refused for this reason are not logged for a minute.',
       ],
     ]);
-    now += 59_000;
-    await send(url, delivery.body, { authorization: delivery.authorization });
-    expect(log).toHaveBeenCalledTimes(1);
-    now += 1_000;
-    await send(url, delivery.body, { authorization: delivery.authorization });
-    expect(log).toHaveBeenCalledTimes(2);
+    await expectOnceAMinute(log, clock, () =>
+      send(url, delivery.body, { authorization: delivery.authorization }),
+    );
   });
 
   it('a merchant’s own onError replaces it: nothing is written', async () => {

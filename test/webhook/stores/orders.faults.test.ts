@@ -45,11 +45,16 @@ function shop() {
   };
 }
 
-/** Two genuine COMPLETED of one order: two attempts, two paymentIds. */
-const twoAttempts = () => [
-  signed(notification(), keys.privateKey),
-  signed(notification(), keys.privateKey),
-];
+/**
+ * One order: its id, a shop that hears of it, and two genuine COMPLETED for it (two attempts,
+ * two paymentIds).
+ */
+const anOrder = () => ({
+  orderId: randomUUID(),
+  heard: shop(),
+  first: signed(notification(), keys.privateKey),
+  second: signed(notification(), keys.privateKey),
+});
 const paymentOf = (delivery: { body: string }) =>
   (JSON.parse(delivery.body) as WebhookNotification).paymentId;
 
@@ -111,13 +116,11 @@ describe('on a real PostgreSQL', { timeout: 60_000 }, () => {
 
   it('two payments of one order waiting on a lock held past claimTtlMs: one pays, the other is already-paid', async () => {
     const { orders, a, b } = await twoStores();
-    const orderId = randomUUID();
-    const heard = shop();
-    const [first, second] = twoAttempts();
+    const { orderId, heard, first, second } = anOrder();
     const release = await lock(orders);
     const answers = Promise.all([
-      heard.receiver(a, orderId)(first!),
-      heard.receiver(b, orderId)(second!),
+      heard.receiver(a, orderId)(first),
+      heard.receiver(b, orderId)(second),
     ]);
     await waiting(orders, 2);
     await delay(2500); // past claimTtlMs: the claims are renewed while their handlers wait
@@ -130,20 +133,18 @@ describe('on a real PostgreSQL', { timeout: 60_000 }, () => {
 
   it('the claiming connection terminated while it waited: 500, and its resend finds the order paid by the other', async () => {
     const { orders, a, b } = await twoStores();
-    const orderId = randomUUID();
-    const heard = shop();
-    const [first, second] = twoAttempts();
+    const { orderId, heard, first, second } = anOrder();
     const release = await lock(orders);
-    const answered = heard.receiver(a, orderId)(first!);
+    const answered = heard.receiver(a, orderId)(first);
     const [pid] = await waiting(orders, 1);
     await admin.query('SELECT pg_terminate_backend($1)', [pid]);
     expect(await answered).toBe(500);
     await release();
     // Meanwhile the other attempt pays the order; then the service resends the first.
-    expect(await heard.receiver(b, orderId)(second!)).toBe(200);
-    expect(await heard.receiver(a, orderId)(first!)).toBe(200);
-    expect(heard.paid).toEqual([paymentOf(second!)]);
-    expect(heard.reviewed).toEqual([{ reason: 'already-paid', paidBy: paymentOf(second!) }]);
+    expect(await heard.receiver(b, orderId)(second)).toBe(200);
+    expect(await heard.receiver(a, orderId)(first)).toBe(200);
+    expect(heard.paid).toEqual([paymentOf(second)]);
+    expect(heard.reviewed).toEqual([{ reason: 'already-paid', paidBy: paymentOf(second) }]);
   });
 });
 
@@ -175,54 +176,53 @@ describe.skipIf(redisServerPath() === null)(
       };
     }
 
-    it('a server frozen past claimTtlMs while two payments of one order are in flight: one pays', async () => {
+    type Redis = Awaited<ReturnType<typeof serve>>;
+    /** Runs `test` on a server of its own (serve) for one order, and stops the server after. */
+    async function onItsOwnRedis(
+      test: (redis: Redis, order: ReturnType<typeof anOrder>) => Promise<void>,
+    ) {
       const redis = await serve();
       try {
-        const orderId = randomUUID();
-        const heard = shop();
-        const [first, second] = twoAttempts();
+        await test(redis, anOrder());
+      } finally {
+        await redis.stop();
+      }
+    }
+
+    it('a server frozen past claimTtlMs while two payments of one order are in flight: one pays', () =>
+      onItsOwnRedis(async (redis, { orderId, heard, first, second }) => {
         await redis.admin.sendCommand(['CLIENT', 'PAUSE', '2500', 'WRITE']);
         const answers = await Promise.all([
-          heard.receiver(redis.a, orderId)(first!),
-          heard.receiver(redis.b, orderId)(second!),
+          heard.receiver(redis.a, orderId)(first),
+          heard.receiver(redis.b, orderId)(second),
         ]);
         // Each answer is final or a refusal the service resends; the resends settle it.
         const resent = await Promise.all(
           answers.map((status, i) =>
             status === 200
               ? 200
-              : heard.receiver(i === 0 ? redis.a : redis.b, orderId)([first!, second!][i]!),
+              : heard.receiver(i === 0 ? redis.a : redis.b, orderId)([first, second][i]!),
           ),
         );
         expect(resent).toEqual([200, 200]);
         expect(heard.paid).toHaveLength(1);
         expect(heard.reviewed).toEqual([{ reason: 'already-paid', paidBy: heard.paid[0] }]);
-      } finally {
-        await redis.stop();
-      }
-    });
+      }));
 
-    it('a restart between two payments of one order: the second is already-paid', async () => {
-      const redis = await serve();
-      try {
-        const orderId = randomUUID();
-        const heard = shop();
-        const [first, second] = twoAttempts();
-        expect(await heard.receiver(redis.a, orderId)(first!)).toBe(200);
+    it('a restart between two payments of one order: the second is already-paid', () =>
+      onItsOwnRedis(async (redis, { orderId, heard, first, second }) => {
+        expect(await heard.receiver(redis.a, orderId)(first)).toBe(200);
         await redis.server.restart!();
         // A safety net for a hang, far beyond what a passing run needs: not a timing check.
         for (let i = 0; i < 1000 && !redis.admin.isReady; i++) await delay(10);
         let status = 0;
         for (let i = 0; i < 50 && status !== 200; i++) {
-          status = await heard.receiver(redis.b, orderId)(second!);
+          status = await heard.receiver(redis.b, orderId)(second);
           if (status !== 200) await delay(100);
         }
         expect(status).toBe(200);
-        expect(heard.paid).toEqual([paymentOf(first!)]);
-        expect(heard.reviewed).toEqual([{ reason: 'already-paid', paidBy: paymentOf(first!) }]);
-      } finally {
-        await redis.stop();
-      }
-    });
+        expect(heard.paid).toEqual([paymentOf(first)]);
+        expect(heard.reviewed).toEqual([{ reason: 'already-paid', paidBy: paymentOf(first) }]);
+      }));
   },
 );
