@@ -119,10 +119,19 @@ export const MAX_SIGNATURE_CHARS = 2732;
 
 /** The base64 signature carried by a well-formed header value, or null for anything else. */
 export function signatureFromAuthorization(header: unknown): string | null {
+  const signature = signatureText(header);
+  return signature !== null && isCanonicalBase64(signature) ? signature : null;
+}
+
+/**
+ * What follows the prefix of a header value shaped like a signature (the prefix, at most
+ * MAX_SIGNATURE_CHARS after it), or null; not yet checked to be canonical base64, which
+ * signatureFromAuthorization does here and node-crypto.ts's verifier does its own way.
+ */
+export function signatureText(header: unknown): string | null {
   if (typeof header !== 'string' || !header.startsWith(AUTHORIZATION_PREFIX)) return null;
-  const signature = header.slice(AUTHORIZATION_PREFIX.length);
-  if (signature.length > MAX_SIGNATURE_CHARS || !isCanonicalBase64(signature)) return null;
-  return signature;
+  const text = header.slice(AUTHORIZATION_PREFIX.length);
+  return text.length > MAX_SIGNATURE_CHARS ? null : text;
 }
 
 /** The header value for a base64 signature. */

@@ -4,12 +4,7 @@
  * web-crypto.ts.
  */
 import { createPrivateKey, createPublicKey, KeyObject, sign, verify } from 'node:crypto';
-import {
-  bodyBytes,
-  formatAuthorization,
-  isArrayBuffer,
-  signatureFromAuthorization,
-} from './encoding';
+import { bodyBytes, formatAuthorization, isArrayBuffer, signatureText } from './encoding';
 import type { WebhookBody } from './encoding';
 import { WebhookKeyError, WebhookPayloadError } from '../errors';
 import { KeyCache, keyTypeError, normalisePublicKey, notDer, shortKeyError } from './public-key';
@@ -84,10 +79,20 @@ export function verifyWebhookSignature(
   }
 }
 
-/** The signature bytes of a well-formed header (encoding.ts's one rule), or null. */
+/**
+ * The signature bytes of a well-formed header, or null: encoding.ts's rule (canonical padded
+ * base64, test/webhook/verification/verify.properties.test.ts proves the two the same), checked
+ * the cheaper way on Node. Buffer's decoder is lenient (unpadded, even malformed input), but
+ * re-encoding what it decoded gives back the same text only for canonical padded base64; the
+ * decode is needed anyway, and the encode costs about a fifth of a microsecond where the
+ * pattern's scan of the 344 characters costs about one, 2% of a verification (measured for
+ * `npm run bench -- webhook`, whose verify budget is 0.95 of bare crypto.verify).
+ */
 function signatureBytes(header: unknown): Buffer | null {
-  const signature = signatureFromAuthorization(header);
-  return signature === null ? null : Buffer.from(signature, 'base64');
+  const text = signatureText(header);
+  if (text === null || text === '') return null;
+  const bytes = Buffer.from(text, 'base64');
+  return bytes.toString('base64') === text ? bytes : null;
 }
 
 /** Like bodyBytes, but uses Buffer for strings (faster than TextEncoder on Node) and never copies bytes. */
