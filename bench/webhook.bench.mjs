@@ -54,6 +54,8 @@
 // Ours and the baseline alternate in short rounds, because these machines are shared and noisy:
 // the figures are medians of the rounds, and the ratio is the median of the per-round ratios
 // (each round pairs two neighbouring measurements, so a burst of load elsewhere affects both).
+// The order within a round rotates and turns round (rounds.mjs), so that no server is always
+// measured just after the same other one.
 // The verify loop is timed in CPU time for the same reason. Every loop and load run is
 // bounded and only loopback is used; the bench stops by itself.
 import { createPublicKey, verify } from 'node:crypto';
@@ -198,9 +200,9 @@ async function measureReceiver(payload) {
 
 /**
  * The telemetry rows: each ratio from a pair of its own, the two servers loaded back to back
- * in alternating order (A B, B A, ...), so that both see the same load on the shared cores;
- * and each server a process, whose figure is the requests it answered per second of its own
- * CPU time (user and system, read before and after each round). A saturated server's
+ * in alternating order (A B, B A, B A, A B, ...), so that both see the same load on the shared
+ * cores; and each server a process, whose figure is the requests it answered per second of
+ * its own CPU time (user and system, read before and after each round). A saturated server's
  * throughput is one over its CPU time per request; its wall-clock rate on a shared machine
  * is mostly how much of a core the other processes left it (measured: ratios of 0.5 to 1.8
  * between neighbouring rounds of the same two servers at a load average of 18).
