@@ -88,7 +88,14 @@ export function isPaddedBase64(text: string): boolean {
 
 /** True for non-empty, canonical, padded base64. */
 export function isCanonicalBase64(text: string): boolean {
-  if (!isPaddedBase64(text)) return false;
+  return isPaddedBase64(text) && zeroPaddingBits(text);
+}
+
+/**
+ * For padded base64 (checked otherwise): true when the bits that the padding leaves unused in
+ * the last data character are zero, as an encoder writes them and lenient decoders ignore.
+ */
+export function zeroPaddingBits(text: string): boolean {
   const n = text.length;
   if (text.charCodeAt(n - 1) !== 61 /* = */) return true;
   if (text.charCodeAt(n - 2) === 61) return CANONICAL_BEFORE_TWO_PADS.includes(text.charAt(n - 3));
