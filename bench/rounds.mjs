@@ -1,8 +1,8 @@
 // What the speed benches share (not a bench: run.mjs runs only *.bench.mjs). These machines are
 // shared and noisy, so ours and its baseline are measured side by side in short rounds whose
-// order rotates, the figures are medians of the rounds, and the ratio is the median of the
-// per-round ratios (each round pairs neighbouring measurements, so a burst of load elsewhere
-// affects both).
+// order rotates and turns round, the figures are medians of the rounds, and the ratio is the
+// median of the per-round ratios (each round pairs neighbouring measurements, so a burst of
+// load elsewhere affects both).
 
 export function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
@@ -11,16 +11,22 @@ export function median(values) {
 }
 
 /**
- * Calls `measure(kind)` for every kind in each of `rounds` rounds, rotating which goes first
- * so that drift in the machine's load favours none. The figures by kind, in round order.
+ * Calls `measure(kind)` for every kind in each of `rounds` rounds, in an order that favours
+ * none: each order twice, forwards then backwards, then rotated by one (two kinds: A B, B A,
+ * B A, A B, ...). So every kind goes first as often as any other, and every kind precedes each
+ * other kind as often as it follows it. Decision (issue w48): rotation alone kept each kind's
+ * neighbours, so of the receiver's five servers the bare baseline ran just before ours in four
+ * rounds of five, and whatever one measurement leaves behind (its sockets closing, its
+ * garbage collected on the process's shared threads) fell on the next one in the same order.
+ * The figures by kind, in round order.
  */
 export async function rotatingRounds(kinds, rounds, measure) {
   const figures = Object.fromEntries(kinds.map((kind) => [kind, []]));
   for (let round = 0; round < rounds; round++) {
-    for (let i = 0; i < kinds.length; i++) {
-      const kind = kinds[(round + i) % kinds.length];
-      figures[kind].push(await measure(kind));
-    }
+    const first = round >> 1;
+    const order = kinds.map((_, i) => kinds[(first + i) % kinds.length]);
+    if (round % 2 === 1) order.reverse();
+    for (const kind of order) figures[kind].push(await measure(kind));
   }
   return figures;
 }

@@ -88,7 +88,14 @@ export function isPaddedBase64(text: string): boolean {
 
 /** True for non-empty, canonical, padded base64. */
 export function isCanonicalBase64(text: string): boolean {
-  if (!isPaddedBase64(text)) return false;
+  return isPaddedBase64(text) && zeroPaddingBits(text);
+}
+
+/**
+ * For padded base64 (checked otherwise): true when the bits that the padding leaves unused in
+ * the last data character are zero, as an encoder writes them and lenient decoders ignore.
+ */
+export function zeroPaddingBits(text: string): boolean {
   const n = text.length;
   if (text.charCodeAt(n - 1) !== 61 /* = */) return true;
   if (text.charCodeAt(n - 2) === 61) return CANONICAL_BEFORE_TWO_PADS.includes(text.charAt(n - 3));
@@ -119,10 +126,19 @@ export const MAX_SIGNATURE_CHARS = 2732;
 
 /** The base64 signature carried by a well-formed header value, or null for anything else. */
 export function signatureFromAuthorization(header: unknown): string | null {
+  const signature = signatureText(header);
+  return signature !== null && isCanonicalBase64(signature) ? signature : null;
+}
+
+/**
+ * What follows the prefix of a header value shaped like a signature (the prefix, at most
+ * MAX_SIGNATURE_CHARS after it), or null; not yet checked to be canonical base64, which
+ * signatureFromAuthorization does here and node-crypto.ts's verifier does its own way.
+ */
+export function signatureText(header: unknown): string | null {
   if (typeof header !== 'string' || !header.startsWith(AUTHORIZATION_PREFIX)) return null;
-  const signature = header.slice(AUTHORIZATION_PREFIX.length);
-  if (signature.length > MAX_SIGNATURE_CHARS || !isCanonicalBase64(signature)) return null;
-  return signature;
+  const text = header.slice(AUTHORIZATION_PREFIX.length);
+  return text.length > MAX_SIGNATURE_CHARS ? null : text;
 }
 
 /** The header value for a base64 signature. */

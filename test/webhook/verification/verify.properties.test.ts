@@ -9,6 +9,7 @@ import {
 } from '../../../src/webhook/index';
 import { verifyWebhookSignature as verifyWeb } from '../../../src/webhook/web';
 import { isCanonicalBase64 } from '../../../src/webhook/verification/encoding';
+import { canonicalBase64Bytes } from '../../../src/webhook/verification/node-crypto';
 import { serviceKeys } from '../support/keys';
 import { vectorCase, vectors } from '../support/vectors';
 
@@ -91,6 +92,23 @@ describe('verifier properties', () => {
     (text) => {
       const roundTrips = text !== '' && Buffer.from(text, 'base64').toString('base64') === text;
       expect(isCanonicalBase64(text)).toBe(roundTrips);
+    },
+  );
+
+  // What Node's decoder reads leniently: characters it skips, base64url's two, `=` anywhere, and
+  // characters above U+00FF whose low byte is a base64 letter (U+0141 is read as `A`).
+  const lenientChar = fc.constantFrom(
+    ...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=-_ \n\t.!\0\u00c1\u0141\u0161\u012f\u{1F600}'.split(
+      '',
+    ),
+  );
+
+  test.prop([fc.string({ unit: lenientChar, maxLength: 16 })], { numRuns: 3000 })(
+    'the Node verifier accepts exactly the texts of the strict rule, with the bytes Buffer decodes',
+    (text) => {
+      const bytes = canonicalBase64Bytes(text);
+      expect(bytes !== null).toBe(isCanonicalBase64(text));
+      if (bytes !== null) expect(bytes.equals(Buffer.from(text, 'base64'))).toBe(true);
     },
   );
 });

@@ -185,6 +185,14 @@ describe('Authorization header shape', () => {
     expect(Buffer.from(variant, 'base64').equals(Buffer.from(signature, 'base64'))).toBe(true);
     expect(await both(bytes, `SHA256withRSA ${variant}`, vectors.publicKey)).toBe(false);
   });
+  it('a character above U+00FF that Buffer reads as a base64 letter gives false', async () => {
+    // Buffer's decoder reads such a character as its low byte: U+0141 (Ł) as `A` (0x41).
+    const at = signature.search(/[A-Za-z0-9+/]/);
+    const twin = String.fromCharCode(0x100 + signature.charCodeAt(at));
+    const variant = signature.slice(0, at) + twin + signature.slice(at + 1);
+    expect(Buffer.from(variant, 'base64').equals(Buffer.from(signature, 'base64'))).toBe(true);
+    expect(await both(bytes, `SHA256withRSA ${variant}`, vectors.publicKey)).toBe(false);
+  });
 });
 
 describe('signWebhookPayload', () => {
