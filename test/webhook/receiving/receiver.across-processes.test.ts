@@ -16,7 +16,11 @@ import type { TestServer } from '../support/servers.mjs';
 import { receiverProcesses } from '../support/receiver-processes';
 import type { ReceiverProcess as Receiver } from '../support/receiver-processes';
 
-const CLAIM_TTL_MS = 1000;
+// Short, so that lapsed claims come quickly, but not shorter: a process whose event loop is
+// starved longer than this (a loaded 2-core machine ran 20 processes) lets its claim lapse
+// before its renewal runs, and another process rightly takes the notification: 1 s once made a
+// `fast` one run twice at load 20, which a claim's lease cannot prevent, only make rarer.
+const CLAIM_TTL_MS = 2000;
 /** Resend rounds before giving up: a safety net, far beyond what a passing run needs. */
 const MAX_ROUNDS = 240;
 const RESEND_EVERY_MS = 250;
@@ -208,7 +212,7 @@ describe('several receiver processes on one store', () => {
       store: 'postgres',
       processes: 2,
       kinds: { fast: 0, 'throw-once': 0, slow: 1, 'hang-once': 0 },
-      // Renewal stops after 1 s: the claim lapses by 2 s, while the handler runs 4 s.
+      // Renewal stops after one TTL: the claim lapses by two, while the handler runs four.
       maxHandlingMs: CLAIM_TTL_MS,
       slowMs: CLAIM_TTL_MS * 4,
     });
