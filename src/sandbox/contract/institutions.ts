@@ -10,7 +10,7 @@ import { SandboxConfigError } from '../api/errors';
 import { send, sendError, sendJson } from '../server/http';
 import type { Doors } from '../server/http';
 import { html } from '../pages/html';
-import { applicationIdError, environmentError, isEnvironment } from './payments';
+import { applicationIdError, environmentError, isEnvironment } from './caller';
 
 /** A bank listed by the sandbox. Its icon is generated: a coloured square with initials. */
 export interface SandboxInstitution {

@@ -7,13 +7,14 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { formatValidationIssue, isUuid, validatePaymentArgs } from '../../core/index';
-import type { Environment, ValidationIssue } from '../../core/index';
+import type { ValidationIssue } from '../../core/index';
 import { readBody, sendError, sendJson } from '../server/http';
 import type { Doors } from '../server/http';
 import type { ResolvedOptions } from '../api/options';
 import { bankPath } from '../pages/page';
 import type { PaymentStore, ValidInitiation } from '../payments/store';
 import type { SandboxPayment } from '../api/types';
+import { applicationIdError, environmentError, isEnvironment } from './caller';
 
 /**
  * Largest payment request accepted. Metadata may be 5000 characters, each up to 6 bytes once
@@ -174,10 +175,6 @@ export function showPayment(
 
 export type InitiationResult = { ok: true; value: ValidInitiation } | { ok: false; error: string };
 
-export function isEnvironment(value: unknown): value is Environment {
-  return value === 'SANDBOX' || value === 'LIVE';
-}
-
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -186,16 +183,6 @@ const invalid = (field: string, value: unknown, reason: string): InitiationResul
   ok: false,
   error: formatValidationIssue({ field, value, reason } satisfies ValidationIssue),
 });
-
-/** The message for an applicationId that is not a UUID (shared with the institutions route). */
-export function applicationIdError(value: unknown): string {
-  return formatValidationIssue({ field: 'applicationId', value, reason: 'must be a UUID' });
-}
-
-/** The message for an environment other than SANDBOX or LIVE. */
-export function environmentError(value: unknown): string {
-  return formatValidationIssue({ field: 'environment', value, reason: 'must be SANDBOX or LIVE' });
-}
 
 export function validateInitiation(
   body: unknown,
