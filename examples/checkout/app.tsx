@@ -15,6 +15,7 @@ import { extras } from 'servicepay/extras';
 import { formatTime, loadOrder, rememberCheckout, rememberOrder } from './order';
 import type { Order } from './order';
 import {
+  ErrorList,
   OrderCard,
   REVIEW_CONTACT,
   Result,
@@ -150,13 +151,7 @@ function Checkout({ order, onStartAgain }: { order: Order; onStartAgain: () => v
           </summary>
           <section aria-labelledby="errors-title">
             <h2 id="errors-title">Errors (errorConsumer)</h2>
-            <ul aria-label="Errors" data-testid="errors">
-              {errors.map((error, index) => (
-                <li key={index}>
-                  {error.location}: {error.error}
-                </li>
-              ))}
-            </ul>
+            <ErrorList errors={errors} />
           </section>
           <section aria-labelledby="events-title">
             <h2 id="events-title">Events (eventConsumer, onHandoffShown, onResult)</h2>

@@ -12,7 +12,7 @@ import { ServicePay } from 'servicepay/hosted';
 import type { HostedServicePayHandle, ServiceError } from 'servicepay/hosted';
 import { loadOrder, rememberCheckout, rememberOrder } from './order';
 import type { Order } from './order';
-import { OrderCard, SiteHeader, useChooseBankOnReturn, useOrderPayment } from './result';
+import { ErrorList, OrderCard, SiteHeader, useChooseBankOnReturn, useOrderPayment } from './result';
 
 interface Config {
   /** The service's script: the sandbox's, at its versioned address, and its SRI hash. */
@@ -72,13 +72,7 @@ function HostedCheckout({ order }: { order: Order }) {
         {errors.length > 0 && (
           <details className="developer">
             <summary>Developer panel: {errors.length} errors</summary>
-            <ul aria-label="Errors" data-testid="errors">
-              {errors.map((error, index) => (
-                <li key={index}>
-                  {error.location}: {error.error}
-                </li>
-              ))}
-            </ul>
+            <ErrorList errors={errors} />
           </details>
         )}
       </main>

@@ -10,7 +10,7 @@
 import { useEffect, useState } from 'react';
 import type { ReactNode } from 'react';
 import { DEFAULT_RESULT_MESSAGES } from 'servicepay';
-import type { FinalPaymentStatus, PaymentResultMessages } from 'servicepay';
+import type { FinalPaymentStatus, PaymentResultMessages, ServiceError } from 'servicepay';
 import { formatAmount, lastCheckout, lastOrder } from './order';
 import type { Order } from './order';
 import { SessionPaymentResult } from './session-result';
@@ -175,4 +175,17 @@ export function useOrderPayment(order: Order) {
     metadata: { orderId: order.orderId },
   }));
   return payment;
+}
+
+/** The errors the component gave errorConsumer, for the developer panel of both checkouts. */
+export function ErrorList({ errors }: { errors: readonly ServiceError[] }) {
+  return (
+    <ul aria-label="Errors" data-testid="errors">
+      {errors.map((error, index) => (
+        <li key={index}>
+          {error.location}: {error.error}
+        </li>
+      ))}
+    </ul>
+  );
 }

@@ -21,6 +21,35 @@ import type { TestServer } from '../support/servers.mjs';
 const keys = serviceKeys();
 const redisAvailable = Boolean(process.env.REDIS_URL) || redisServerPath() !== null;
 
+/**
+ * The renewMany case both stores answer alike: a, b and c claimed, c completed, then five
+ * claims renewed at once (two held, another claim's token, the completed one, one never
+ * claimed). `watch` runs just before the call, to start counting it.
+ */
+async function renewFive(
+  store: Required<Pick<IdempotencyStore, 'claim' | 'complete' | 'renewMany'>>,
+  watch: () => void,
+): Promise<readonly boolean[]> {
+  const tokens: string[] = [];
+  for (const key of ['a', 'b', 'c']) {
+    const claim = await store.claim(key, 1000);
+    if (claim.state !== 'claimed') throw new Error('expected a claim');
+    tokens.push(claim.token);
+  }
+  expect(await store.complete('c', tokens[2]!, 60_000)).toBe(true);
+  watch();
+  return store.renewMany(
+    [
+      { key: 'b', token: tokens[1]! },
+      { key: 'a', token: tokens[1]! }, // another claim's token
+      { key: 'c', token: tokens[2]! }, // completed
+      { key: 'never', token: 'no-token' },
+      { key: 'a', token: tokens[0]! },
+    ],
+    60_000,
+  );
+}
+
 /** The store's calls, by method and the keys each named, in order. */
 function counted(store: IdempotencyStore) {
   const calls: { method: string; keys: string[] }[] = [];
@@ -111,24 +140,7 @@ describe('createPostgresStore: the claims held, renewed in one UPDATE', () => {
       ),
     };
     const store = createPostgresStore({ pool: watched, table: name });
-    const tokens: string[] = [];
-    for (const key of ['a', 'b', 'c']) {
-      const claim = await store.claim(key, 1000);
-      if (claim.state !== 'claimed') throw new Error('expected a claim');
-      tokens.push(claim.token);
-    }
-    expect(await store.complete('c', tokens[2]!, 60_000)).toBe(true);
-    statements.length = 0;
-    const answers = await store.renewMany(
-      [
-        { key: 'b', token: tokens[1]! },
-        { key: 'a', token: tokens[1]! }, // another claim's token
-        { key: 'c', token: tokens[2]! }, // completed
-        { key: 'never', token: 'no-token' },
-        { key: 'a', token: tokens[0]! },
-      ],
-      60_000,
-    );
+    const answers = await renewFive(store, () => (statements.length = 0));
     expect(answers).toEqual([true, false, false, false, true]);
     expect(statements).toHaveLength(1);
     const { rows } = await pool.query(
@@ -180,24 +192,7 @@ describe.skipIf(!redisAvailable)(
       };
       const at = prefix();
       const store = createRedisStore({ client: watched, prefix: at, checkServerConfig: false });
-      const tokens: string[] = [];
-      for (const key of ['a', 'b', 'c']) {
-        const claim = await store.claim(key, 1000);
-        if (claim.state !== 'claimed') throw new Error('expected a claim');
-        tokens.push(claim.token);
-      }
-      expect(await store.complete('c', tokens[2]!, 60_000)).toBe(true);
-      log.length = 0;
-      const answers = await store.renewMany(
-        [
-          { key: 'b', token: tokens[1]! },
-          { key: 'a', token: tokens[1]! }, // another claim's token
-          { key: 'c', token: tokens[2]! }, // completed
-          { key: 'never', token: 'no-token' },
-          { key: 'a', token: tokens[0]! },
-        ],
-        60_000,
-      );
+      const answers = await renewFive(store, () => (log.length = 0));
       expect(answers).toEqual([true, false, false, false, true]);
       expect(log.slice(0, 5)).toEqual(Array(5).fill('send EVALSHA'));
       const ttl = async (key: string) => Number(await client.sendCommand(['PTTL', `${at}${key}`]));
