@@ -106,7 +106,8 @@ function signatureBytes(header: unknown): Buffer | null {
  * character (any character skipped, or an `=` before the end, leaves at least one byte fewer
  * than the length predicts, for every length that is a multiple of 4), none was `-` or `_`,
  * and the padding bits are zero. That leans on what Node's decoder does with what it cannot
- * read (skip it, or stop); verify.properties.test.ts pins it on the Node that runs the tests.
+ * read (skip it, or stop); verify.properties.test.ts pins it on the Node that runs the tests
+ * (Node 20.20, 22.23 and 24.22 checked: docs/decisions.md, "The webhook hot path").
  * Decision (issue w48): measured in place, between RSA
  * verifications (ten calls of each way in turn, against the same path with no check), this
  * costs about 2% of a verification, re-encoding and comparing 3-5%, encoding.ts's pattern about
