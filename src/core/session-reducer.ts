@@ -3,7 +3,7 @@ import { withStatus } from './state';
 import type { SessionState } from './state';
 
 type Events = typeof events;
-type Data<F> = F extends (s: SessionState, ...data: infer D) => Partial<SessionState> ? D : [];
+type Data<F> = F extends (s: SessionState, ...data: infer D) => unknown ? D : [];
 
 /**
  * An event: its function (./session-events, where each is named), then its data
@@ -13,13 +13,14 @@ export type SessionEvent = {
   [K in keyof Events]: [Events[K], ...Data<Events[K]>];
 }[keyof Events];
 
-/** The next state: pure, a new object for every event (useSyncExternalStore compares them). */
+/**
+ * The next state: pure, a new object for every event taken (useSyncExternalStore compares them),
+ * the same one for an event refused.
+ */
 export function reduce(s: SessionState, [event, ...data]: SessionEvent): SessionState {
-  // The rendered status is derived, never stored by hand.
-  return withStatus({
-    ...s,
-    ...(event as (s: SessionState, ...data: unknown[]) => Partial<SessionState>)(s, ...data),
-  });
+  const changes = (event as (s: SessionState, ...data: unknown[]) => unknown)(s, ...data);
+  // Refused: the very same state. Taken: the rendered status is derived, never stored by hand.
+  return changes ? withStatus({ ...s, ...changes }) : s;
 }
 
 /** The state a session starts in: with invalid options, failed for good (`unavailable`). */

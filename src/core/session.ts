@@ -67,9 +67,13 @@ export function createPaymentSession(
   let appliedPayment: unknown;
   let disabledOption = !!options.disablePayButton;
 
-  function dispatch(...event: SessionEvent): void {
-    state = reduce(state, event);
+  /** Applies an event and tells the subscribers; whether it was taken (a refused one is silent). */
+  function dispatch(...event: SessionEvent): boolean {
+    const next = reduce(state, event);
+    if (next === state) return false;
+    state = next;
     listeners.forEach((listener) => listener());
+    return true;
   }
 
   // Merchant callbacks never break the session, nor it the page: what they returned, or undefined.
@@ -137,6 +141,7 @@ export function createPaymentSession(
   }
 
   async function fetchInstitutions(): Promise<void> {
+    if (!mounts || !dispatch(on.load)) return;
     const t = invalid || transport();
     if (typeof t === 'string') {
       dispatch(on.loadFailed);
@@ -145,7 +150,6 @@ export function createPaymentSession(
     // A retry abandons the load in flight; teardown aborts it too.
     loading?.abort();
     const { signal } = (loading = new AbortController());
-    dispatch(on.load);
     // A timer here, not in the UI, so that every front door says the same thing at the same time.
     const timer = setTimeout(() => signal.aborted || dispatch(on.slow), SLOW_LOAD_MS);
     try {
@@ -186,11 +190,13 @@ export function createPaymentSession(
   async function startPayment(institution: Institution): Promise<void> {
     const prepared = state.prepared!;
     const merchantPaymentId = state.merchantPaymentId;
+    // One payment in flight at a time: a double click or a repeated call sends nothing.
+    if (!dispatch(on.initiate, institution)) return;
     usedIds.add(merchantPaymentId);
     idFromMerchant = false;
-    const t = transport();
     // Spec 4.4 rule 4: every payment_initiated renews the id for the next payment.
-    dispatch(on.initiate, institution, nextMerchantPaymentId());
+    dispatch(on.id, nextMerchantPaymentId());
+    const t = transport();
     emit('payment_initiated');
     emit('institution_selected');
     callMerchant('onPaymentInitiated', { merchantPaymentId, institutionId: institution.id });
@@ -217,7 +223,10 @@ export function createPaymentSession(
       return signal.aborted ? undefined : fail(errorMessage(thrown));
     }
     // Never redirect a page whose component has gone.
-    if (signal.aborted || !mounts) return dispatch(on.stop);
+    if (signal.aborted || !mounts) {
+      dispatch(on.stop);
+      return;
+    }
     // Untrusted: only an http(s) authorisation URL of a well-formed answer is opened.
     const [problem, checkedUrl, paymentId] = checkInitiatedPayment(answer);
     if (problem) return fail(problem);
@@ -243,13 +252,6 @@ export function createPaymentSession(
     controller = new AbortController();
     // A later remount (React <Activity>, a re-injected component) starts afresh.
     dispatch(on.teardown);
-  }
-
-  /** Fetches again after a failure or while slow, while mounted. */
-  function refetch(): void {
-    if ((state.institutionsState === 'failed' || state.slow) && mounts > 0) {
-      void fetchInstitutions();
-    }
   }
 
   const session: PaymentSession = {
@@ -343,14 +345,13 @@ export function createPaymentSession(
     },
 
     openInstitutionSelection() {
-      if (notPrepared('openInstitutionSelection') || state.listState === 'open') return;
-      dispatch(on.open);
+      if (notPrepared('openInstitutionSelection') || !dispatch(on.open)) return;
       if (state.institutionsState === 'ready') emit('bank_selection_opened');
-      else refetch();
+      else void fetchInstitutions();
     },
 
     closeInstitutionSelection() {
-      if (state.listState !== 'closed') dispatch(on.close);
+      dispatch(on.close);
     },
 
     async payWithInstitution(institutionId) {
@@ -359,8 +360,7 @@ export function createPaymentSession(
           said(`payWithInstitution expects an institution id, got ${describeValue(institutionId)}`),
         );
       }
-      // One payment in flight at a time: a double click or a repeated call sends nothing.
-      if (state.paymentState === 'initiating' || notPrepared('payWithInstitution')) return;
+      if (notPrepared('payWithInstitution')) return;
       if (invalid) return reportPay(invalid);
       if (!mounts) return reportPay(beforeMount);
       const institution = state.institutions.find((i) => i.id === institutionId);
@@ -378,15 +378,15 @@ export function createPaymentSession(
       }
     },
 
-    retry: refetch,
+    // Never rejects: every failure is reported.
+    retry: fetchInstitutions,
 
     continueHere() {
-      const { handoff } = state;
-      if (!handoff) return;
-      // The handoff region is left, as when the bank's page opened here; then it opens here,
-      // as Pay opens it, a failure reported as Pay reports one, never thrown. Its cause as
-      // `String(error)`, as the handoff panel's always was.
-      dispatch(on.opened);
+      const handoff = state.handoff!;
+      // The handoff region is left (with none shown, the event is refused); then the bank's
+      // page opens here, as Pay opens it, a failure reported as Pay reports one, never thrown.
+      // Its cause as `String(error)`, as the handoff panel's always was.
+      if (!dispatch(on.continued)) return;
       const failed = openBank(options.openUrl, handoff.url, handoff, String);
       if (failed) reportPay(failed);
     },

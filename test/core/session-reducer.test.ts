@@ -4,9 +4,12 @@ import type { SessionEvent } from '../../src/core/session-reducer';
 import * as on from '../../src/core/session-events';
 import type { Handoff, Institution, PreparedPayment, SessionState } from '../../src/core/index';
 
-// The session's transitions as data (issue 34): every event of the reducer, state + event ->
-// next state, with no session, no transport and no timers. The shell's effects (fetch,
-// timers, storage, opening the bank, callbacks) are proved by the flow tests beside this one.
+// The session's transitions as data (issues 34 and 48): every event of the reducer, state +
+// event -> next state, with no session, no transport and no timers. An event the state does not
+// take leaves the very same state (nothing re-renders, no subscriber hears it, the shell's
+// effect does not follow): those rows have no changes, and say "refused". The shell's effects
+// (fetch, timers, storage, opening the bank, callbacks) are proved by the flow tests beside
+// this one (session.*.test.ts).
 
 const BANK: Institution = { id: 'ob-monzo', name: 'Monzo' };
 const PREPARED: PreparedPayment = {
@@ -29,15 +32,32 @@ const idle = initialState('id-1', true, '');
 const at = (changes: Partial<SessionState>): SessionState => ({ ...idle, ...changes });
 const ready = at({ institutionsState: 'ready', institutions: [BANK], prepared: PREPARED });
 
-/** [what happens, state before, event, the fields that change (with the derived status)] */
-const table: [string, SessionState, SessionEvent, Partial<SessionState>][] = [
+/**
+ * [what happens, state before, event, the fields that change (with the derived status); none:
+ * refused]
+ */
+const table: [string, SessionState, SessionEvent, Partial<SessionState>?][] = [
   [
     'load: a fetch starts, earlier trouble cleared',
     at({ institutionsState: 'failed', error: LOAD_ERROR, problem: 'load-failed', slow: true }),
     [on.load],
     { institutionsState: 'loading', error: null, problem: null, slow: false, status: 'idle' },
   ],
+  [
+    'load while slow (a retry): the load starts again',
+    at({ institutionsState: 'loading', slow: true }),
+    [on.load],
+    { slow: false },
+  ],
+  [
+    'load while a load is under way, not slow: refused',
+    at({ institutionsState: 'loading' }),
+    [on.load],
+  ],
+  ['load with the banks here: refused', ready, [on.load]],
   ['slow', at({ institutionsState: 'loading' }), [on.slow], { slow: true }],
+  ['slow when slow already: refused', at({ institutionsState: 'loading', slow: true }), [on.slow]],
+  ['slow after the load ended: refused', ready, [on.slow]],
   [
     'loaded while the step waits for the banks: it opens',
     at({ institutionsState: 'loading', listState: 'pending', slow: true }),
@@ -56,12 +76,14 @@ const table: [string, SessionState, SessionEvent, Partial<SessionState>][] = [
     [on.loaded, [BANK]],
     { institutionsState: 'ready', institutions: [BANK], status: 'idle' },
   ],
+  ['loaded with no load under way: refused', ready, [on.loaded, []]],
   [
     'loadFailed',
     at({ institutionsState: 'loading', slow: true }),
     [on.loadFailed],
     { institutionsState: 'failed', slow: false, status: 'error' },
   ],
+  ['loadFailed with no load under way: refused', idle, [on.loadFailed]],
   [
     'report with a problem: the shopper is told',
     idle,
@@ -113,10 +135,12 @@ const table: [string, SessionState, SessionEvent, Partial<SessionState>][] = [
   ],
   [
     'open before the banks: pending',
-    at({ institutionsState: 'loading' }),
+    at({ institutionsState: 'loading', prepared: PREPARED }),
     [on.open],
     { listState: 'pending', status: 'loading' },
   ],
+  ['open without a payment to pay: refused', at({ institutionsState: 'ready' }), [on.open]],
+  ['open when open: refused', { ...ready, listState: 'open', status: 'selecting' }, [on.open]],
   [
     'close: a failed payment’s sentence goes with the step',
     { ...ready, listState: 'open', problem: 'pay-failed', status: 'selecting' },
@@ -129,18 +153,28 @@ const table: [string, SessionState, SessionEvent, Partial<SessionState>][] = [
     [on.close],
     { listState: 'closed' },
   ],
+  ['close when closed: refused', ready, [on.close]],
   [
-    'initiate: the bank chosen, the id renewed, the last failure cleared',
+    'initiate: the bank chosen, the last failure cleared (the next id follows: id)',
     { ...ready, listState: 'open', problem: 'pay-failed', error: PAY_ERROR, status: 'selecting' },
-    [on.initiate, BANK, 'id-2'],
+    [on.initiate, BANK],
     {
       paymentState: 'initiating',
       selectedInstitution: BANK,
-      merchantPaymentId: 'id-2',
       error: null,
       problem: null,
       status: 'initiating',
     },
+  ],
+  [
+    'initiate without a payment to pay: refused',
+    at({ institutionsState: 'ready' }),
+    [on.initiate, BANK],
+  ],
+  [
+    'initiate while a payment is being started (one at a time): refused',
+    { ...ready, paymentState: 'initiating', status: 'initiating' },
+    [on.initiate, BANK],
   ],
   [
     'stop',
@@ -148,6 +182,7 @@ const table: [string, SessionState, SessionEvent, Partial<SessionState>][] = [
     [on.stop],
     { paymentState: 'none', status: 'selecting' },
   ],
+  ['stop with no payment being started: refused', ready, [on.stop]],
   [
     'opened here: the step closes',
     { ...ready, listState: 'open', paymentState: 'initiating', status: 'initiating' },
@@ -170,15 +205,25 @@ const table: [string, SessionState, SessionEvent, Partial<SessionState>][] = [
     },
   ],
   [
-    'opened here after a handoff (continue here): the handoff region is left',
+    'opened with no payment being started: refused',
+    { ...ready, paymentState: 'awaiting-authorisation', status: 'awaiting-authorisation' },
+    [on.opened, null],
+  ],
+  [
+    'continued here after a handoff: the handoff region is left',
     {
       ...ready,
       paymentState: 'awaiting-authorisation',
       handoff: HANDOFF,
       status: 'awaiting-authorisation',
     },
-    [on.opened],
+    [on.continued],
     { handoff: null },
+  ],
+  [
+    'continued with no handoff shown: refused',
+    { ...ready, paymentState: 'awaiting-authorisation', status: 'awaiting-authorisation' },
+    [on.continued],
   ],
   [
     'teardown: work in flight is abandoned',
@@ -227,10 +272,40 @@ describe('the session reducer', () => {
   });
 
   it.each(table)('%s', (_, before, event, changes) => {
+    const copy = structuredClone(before);
     const next = reduce(before, event);
-    expect(next).toEqual({ ...before, ...changes });
-    // Pure: a new object, the old one untouched (useSyncExternalStore compares them).
-    expect(next).not.toBe(before);
+    // Pure: the state before is untouched.
+    expect(before).toEqual(copy);
+    if (changes) {
+      expect(next).toEqual({ ...before, ...changes });
+      // A new object (useSyncExternalStore compares them).
+      expect(next).not.toBe(before);
+    } else {
+      // Refused: the very same object.
+      expect(next).toBe(before);
+    }
+  });
+
+  it('refuses some of every guarded event, and takes every event somewhere', () => {
+    const refused = new Set(table.flatMap(([, , [event], changes]) => (changes ? [] : [event])));
+    const taken = new Set(table.flatMap(([, , [event], changes]) => (changes ? [event] : [])));
+    const name = (event: unknown) =>
+      Object.keys(on).find((key) => on[key as keyof typeof on] === event);
+    expect([...refused].map(name).sort()).toEqual(
+      [
+        'close',
+        'continued',
+        'initiate',
+        'load',
+        'loadFailed',
+        'loaded',
+        'open',
+        'opened',
+        'slow',
+        'stop',
+      ].sort(),
+    );
+    expect(taken.size).toBe(Object.keys(on).length);
   });
 
   it('covers every event', () => {
@@ -241,6 +316,7 @@ describe('the session reducer', () => {
     expect(names).toEqual(
       [
         'close',
+        'continued',
         'id',
         'initiate',
         'load',
