@@ -4,8 +4,7 @@
 // stores broken on purpose: a kit that passes everything would prove nothing.
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { createClient } from 'redis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MemoryIdempotencyStore, WebhookConfigError } from 'servicepay/webhook';
 import type {
   IdempotencyClaim,
@@ -27,8 +26,9 @@ import {
 import type { IdempotencyStoreRule } from 'servicepay/webhook/testing';
 import { onFakeClock } from '../support/fake-clock';
 import { delay } from '../support/http';
-import { redisServerPath, startPostgres, startRedis } from '../support/servers.mjs';
-import type { TestServer } from '../support/servers.mjs';
+import { postgresPool } from '../support/pg-pools';
+import { redisClient } from '../support/redis-client';
+import { redisServerPath } from '../support/servers.mjs';
 
 const KIT_TIMEOUT = 60_000;
 const redisAvailable = Boolean(process.env.REDIS_URL) || redisServerPath() !== null;
@@ -271,26 +271,16 @@ describe('checkIdempotencyStore', () => {
 });
 
 describe('createPostgresStore on a real PostgreSQL', () => {
-  let server: TestServer;
-  let pool: pg.Pool;
+  const postgres = postgresPool(20);
   let tables = 0;
   const freshTable = (): string => `kit_${process.pid}_${++tables}`;
-
-  beforeAll(async () => {
-    server = await startPostgres();
-    pool = new pg.Pool({ connectionString: server.url, max: 20 });
-    // Idle clients report the server's shutdown at the end; node-postgres needs a listener.
-    pool.on('error', () => {});
-  }, 120_000);
-  afterAll(async () => {
-    await pool?.end();
-    await server?.stop();
-  }, 60_000);
 
   it(
     'passes the conformance kit',
     async () => {
-      await checkIdempotencyStore(() => createPostgresStore({ pool, table: freshTable() }));
+      await checkIdempotencyStore(() =>
+        createPostgresStore({ pool: postgres.pool, table: freshTable() }),
+      );
     },
     KIT_TIMEOUT,
   );
@@ -300,7 +290,7 @@ describe('createPostgresStore on a real PostgreSQL', () => {
     // Each store on its own connection, as separate processes would be.
     const clients = await Promise.all(
       Array.from({ length: 8 }, async () => {
-        const client = new pg.Client({ connectionString: server.url });
+        const client = new pg.Client({ connectionString: postgres.server.url });
         await client.connect();
         return client;
       }),
@@ -318,12 +308,12 @@ describe('createPostgresStore on a real PostgreSQL', () => {
 
   it('keeps the documented layout: the token while in progress, NULL once completed', async () => {
     const table = freshTable();
-    const store = createPostgresStore({ pool, table });
+    const store = createPostgresStore({ pool: postgres.pool, table });
     const claim = await store.claim('pay_1:COMPLETED', 60_000);
     if (claim.state !== 'claimed') throw new Error('expected a claim');
     const row = async () =>
       (
-        await pool.query(
+        await postgres.pool.query(
           `SELECT token, round(extract(epoch FROM expires_at - now())) AS seconds FROM ${table} WHERE key = $1`,
           ['pay_1:COMPLETED'],
         )
@@ -331,7 +321,7 @@ describe('createPostgresStore on a real PostgreSQL', () => {
     expect(await row()).toEqual({ token: claim.token, seconds: '60' });
     expect(await store.complete('pay_1:COMPLETED', claim.token, 86_400_000)).toBe(true);
     expect(await row()).toEqual({ token: null, seconds: '86400' });
-    const columns = await pool.query(
+    const columns = await postgres.pool.query(
       `SELECT column_name, data_type, is_nullable FROM information_schema.columns WHERE table_name = $1 ORDER BY ordinal_position`,
       [table],
     );
@@ -343,22 +333,22 @@ describe('createPostgresStore on a real PostgreSQL', () => {
   });
 
   it('uses a table created by hand from the documented DDL, schema-qualified', async () => {
-    await pool.query('CREATE SCHEMA IF NOT EXISTS webhooks');
-    await pool.query(postgresStoreDdl('webhooks.by_hand'));
-    const store = createPostgresStore({ pool, table: 'webhooks.by_hand' });
+    await postgres.pool.query('CREATE SCHEMA IF NOT EXISTS webhooks');
+    await postgres.pool.query(postgresStoreDdl('webhooks.by_hand'));
+    const store = createPostgresStore({ pool: postgres.pool, table: 'webhooks.by_hand' });
     expect((await store.claim('k', 60_000)).state).toBe('claimed');
-    const { rows } = await pool.query('SELECT count(*)::int AS n FROM webhooks.by_hand');
+    const { rows } = await postgres.pool.query('SELECT count(*)::int AS n FROM webhooks.by_hand');
     expect(rows).toEqual([{ n: 1 }]);
   });
 
   it('keeps paid orders in <table>_orders (the documented DDL): one row per order, its payment', async () => {
-    await pool.query('CREATE SCHEMA IF NOT EXISTS webhooks');
-    await pool.query(postgresOrdersDdl('webhooks.orders_by_hand'));
-    const store = createPostgresStore({ pool, table: 'webhooks.orders_by_hand' });
+    await postgres.pool.query('CREATE SCHEMA IF NOT EXISTS webhooks');
+    await postgres.pool.query(postgresOrdersDdl('webhooks.orders_by_hand'));
+    const store = createPostgresStore({ pool: postgres.pool, table: 'webhooks.orders_by_hand' });
     expect(await store.claimOrder('order-1', 'pay-1', 60_000)).toBe('pay-1');
     expect(await store.claimOrder('order-1', 'pay-2', 60_000)).toBe('pay-1');
     expect(await store.orderPaidBy('order-1')).toBe('pay-1');
-    const { rows } = await pool.query(
+    const { rows } = await postgres.pool.query(
       `SELECT order_id, payment_id, round(extract(epoch FROM expires_at - now())) AS seconds FROM webhooks.orders_by_hand_orders`,
     );
     expect(rows).toEqual([{ order_id: 'order-1', payment_id: 'pay-1', seconds: '60' }]);
@@ -366,15 +356,15 @@ describe('createPostgresStore on a real PostgreSQL', () => {
 
   it('sweeps rows expired for over a minute beside a claim, never in front of it', async () => {
     const table = freshTable();
-    const store = createPostgresStore({ pool, table, cleanupIntervalMs: 1 });
+    const store = createPostgresStore({ pool: postgres.pool, table, cleanupIntervalMs: 1 });
     await store.claim('first', 60_000); // creates the table
-    await pool.query(
+    await postgres.pool.query(
       `INSERT INTO ${table} (key, token, expires_at) VALUES ('old', NULL, now() - interval '2 minutes'), ('recent', NULL, now() - interval '1 second')`,
     );
     await delay(5);
     expect((await store.claim('second', 60_000)).state).toBe('claimed');
     const keys = async () =>
-      (await pool.query(`SELECT key FROM ${table} ORDER BY key`)).rows.map(
+      (await postgres.pool.query(`SELECT key FROM ${table} ORDER BY key`)).rows.map(
         (row: { key: string }) => row.key,
       );
     // The sweep runs after the claim answered: wait for it (bounded), then check what is left.
@@ -387,7 +377,7 @@ describe('createPostgresStore on a real PostgreSQL', () => {
     const plain = {
       query: (text: string, values?: unknown[]) => {
         seen.push(text);
-        return pool.query(text, values);
+        return postgres.pool.query(text, values);
       },
     };
     const store = createPostgresStore({ pool: plain, table: freshTable() });
@@ -399,6 +389,7 @@ describe('createPostgresStore on a real PostgreSQL', () => {
   });
 
   it('throws a WebhookConfigError naming the option for each bad store option', () => {
+    const { pool } = postgres;
     expect(configOption(() => createPostgresStore({ pool, table: 'a.b.c' }))).toBe('table');
     expect(configOption(() => createPostgresStore({ pool: {} as pg.Pool }))).toBe('pool');
     expect(configOption(() => createPostgresStore({ pool, cleanupIntervalMs: -1 }))).toBe(
@@ -410,7 +401,7 @@ describe('createPostgresStore on a real PostgreSQL', () => {
   });
 
   it('refuses a table name it would have to quote, and a pool without query', () => {
-    expect(() => createPostgresStore({ pool, table: 'x; DROP TABLE y' })).toThrow(
+    expect(() => createPostgresStore({ pool: postgres.pool, table: 'x; DROP TABLE y' })).toThrow(
       /^servicepay: createPostgresStore table/,
     );
     expect(() => createPostgresStore({ pool: {} as pg.Pool })).toThrow(
@@ -434,28 +425,17 @@ describe('createPostgresStore on a real PostgreSQL', () => {
 // checkServerConfig: false: the test server keeps nothing on disk on purpose (its warning is
 // tested in stores/redis.faults.test.ts).
 describe.skipIf(!redisAvailable)('createRedisStore on a real Redis', () => {
-  let server: TestServer;
-  let client: ReturnType<typeof createClient>;
+  // A server of its own: SCRIPT FLUSH below is server-wide (the shared one serves other files).
+  const redis = redisClient({ own: true });
   const prefix = `test:${randomUUID()}:`;
   let prefixes = 0;
-
-  beforeAll(async () => {
-    // A server of its own: SCRIPT FLUSH below is server-wide (the shared one serves other files).
-    server = (await startRedis({ own: true })) as TestServer;
-    client = createClient({ url: server.url });
-    await client.connect();
-  }, 60_000);
-  afterAll(async () => {
-    await client?.quit();
-    await server?.stop();
-  });
 
   it(
     'passes the conformance kit',
     async () => {
       await checkIdempotencyStore(() =>
         createRedisStore({
-          client,
+          client: redis.client,
           prefix: `${prefix}kit${++prefixes}:`,
           checkServerConfig: false,
         }),
@@ -466,7 +446,7 @@ describe.skipIf(!redisAvailable)('createRedisStore on a real Redis', () => {
 
   it('keeps paid orders as <prefix>order:<orderId>, holding the payment that paid', async () => {
     const store = createRedisStore({
-      client,
+      client: redis.client,
       prefix: `${prefix}orders:`,
       checkServerConfig: false,
     });
@@ -474,41 +454,46 @@ describe.skipIf(!redisAvailable)('createRedisStore on a real Redis', () => {
     expect(await store.claimOrder('order-1', 'pay-2', 60_000)).toBe('pay-1');
     expect(await store.orderPaidBy('order-1')).toBe('pay-1');
     expect(await store.orderPaidBy('order-2')).toBeNull();
-    expect(await client.get(`${prefix}orders:order:order-1`)).toBe('pay-1');
-    expect(Math.round((await client.pTTL(`${prefix}orders:order:order-1`)) / 1000)).toBe(60);
+    expect(await redis.client.get(`${prefix}orders:order:order-1`)).toBe('pay-1');
+    expect(Math.round((await redis.client.pTTL(`${prefix}orders:order:order-1`)) / 1000)).toBe(60);
   });
 
   it('keeps the documented layout: <prefix><key> holds the token, then "completed"', async () => {
     const store = createRedisStore({
-      client,
+      client: redis.client,
       prefix: `${prefix}layout:`,
       checkServerConfig: false,
     });
     const key = `${prefix}layout:pay_1:COMPLETED`;
     const claim = await store.claim('pay_1:COMPLETED', 60_000);
     if (claim.state !== 'claimed') throw new Error('expected a claim');
-    expect(await client.get(key)).toBe(claim.token);
-    expect(Math.round((await client.pTTL(key)) / 1000)).toBe(60);
+    expect(await redis.client.get(key)).toBe(claim.token);
+    expect(Math.round((await redis.client.pTTL(key)) / 1000)).toBe(60);
     expect(await store.complete('pay_1:COMPLETED', claim.token, 86_400_000)).toBe(true);
-    expect(await client.get(key)).toBe('completed');
-    expect(Math.round((await client.pTTL(key)) / 1000)).toBe(86_400);
+    expect(await redis.client.get(key)).toBe('completed');
+    expect(Math.round((await redis.client.pTTL(key)) / 1000)).toBe(86_400);
     // The marker's value is no token.
     expect(await store.release('pay_1:COMPLETED', 'completed')).toBe(false);
   });
 
   it('loads its scripts again after SCRIPT FLUSH (a restart or failover)', async () => {
-    const store = createRedisStore({ client, prefix: `${prefix}flush:`, checkServerConfig: false });
+    const store = createRedisStore({
+      client: redis.client,
+      prefix: `${prefix}flush:`,
+      checkServerConfig: false,
+    });
     const first = await store.claim('a', 60_000);
-    await client.sendCommand(['SCRIPT', 'FLUSH']);
+    await redis.client.sendCommand(['SCRIPT', 'FLUSH']);
     const second = await store.claim('b', 60_000);
     expect([first.state, second.state]).toEqual(['claimed', 'claimed']);
-    await client.sendCommand(['SCRIPT', 'FLUSH']);
+    await redis.client.sendCommand(['SCRIPT', 'FLUSH']);
     if (second.state !== 'claimed') throw new Error('expected a claim');
     expect(await store.complete('b', second.token, 60_000)).toBe(true);
   });
 
   it('throws a WebhookConfigError naming the option for each bad store option', () => {
     const bad = <T>(value: unknown): T => value as T;
+    const { client } = redis;
     expect(configOption(() => createRedisStore({ client: bad({}) }))).toBe('client');
     expect(configOption(() => createRedisStore({ client, prefix: bad(1) }))).toBe('prefix');
     expect(configOption(() => createRedisStore({ client, checkServerConfig: bad('no') }))).toBe(
@@ -526,7 +511,7 @@ describe.skipIf(!redisAvailable)('createRedisStore on a real Redis', () => {
   });
 
   it('refuses a client it cannot send commands through', () => {
-    expect(() => createRedisStore({ client: {} as typeof client })).toThrow(
+    expect(() => createRedisStore({ client: {} as typeof redis.client })).toThrow(
       /^servicepay: createRedisStore needs \{ client \}/,
     );
   });

@@ -3,9 +3,7 @@
 // renewed in one store call per period (renewMany: one UPDATE, one pipelined round trip), and
 // the claims are held, so the other instance answers 409 and each notification runs once.
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
-import { createClient } from 'redis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createFetchWebhookHandler } from '../../../src/webhook/index';
 import type { FetchWebhookHandlerOptions, IdempotencyStore } from '../../../src/webhook/index';
 import { createPostgresStore } from '../../../src/webhook/stores/postgres';
@@ -14,9 +12,10 @@ import type { RedisCommandClient } from '../../../src/webhook/stores/redis';
 import { delay } from '../support/http';
 import { serviceKeys } from '../support/keys';
 import { notification, signed } from '../support/notifications';
+import { postgresPool } from '../support/pg-pools';
 import { recorder } from '../support/receivers';
-import { redisServerPath, startPostgres, startRedis } from '../support/servers.mjs';
-import type { TestServer } from '../support/servers.mjs';
+import { redisClient } from '../support/redis-client';
+import { redisServerPath } from '../support/servers.mjs';
 
 const keys = serviceKeys();
 const redisAvailable = Boolean(process.env.REDIS_URL) || redisServerPath() !== null;
@@ -109,21 +108,13 @@ function expectOneCallPerPeriod(calls: { method: string; keys: string[] }[]): vo
 }
 
 describe('createPostgresStore: the claims held, renewed in one UPDATE', () => {
-  let server: TestServer;
-  let pool: pg.Pool;
-  beforeAll(async () => {
-    server = await startPostgres();
-    pool = new pg.Pool({ connectionString: server.url, max: 10 });
-    pool.on('error', () => {});
-  }, 120_000);
-  afterAll(async () => {
-    await pool?.end();
-    await server?.stop();
-  }, 60_000);
+  const postgres = postgresPool(10);
   const table = () => `keeper_${process.pid}_${randomUUID().slice(0, 8)}`;
 
   it('three slow deliveries keep their claims: 409 elsewhere, each runs once', async () => {
-    const result = await threeSlowDeliveries(createPostgresStore({ pool, table: table() }));
+    const result = await threeSlowDeliveries(
+      createPostgresStore({ pool: postgres.pool, table: table() }),
+    );
     expect(result.elsewhere).toEqual([409, 409, 409]);
     expect(result.firsts).toEqual([200, 200, 200]);
     expect(result.notifications).toHaveLength(3);
@@ -136,14 +127,14 @@ describe('createPostgresStore: the claims held, renewed in one UPDATE', () => {
     const watched = {
       query: (text: string, values?: unknown[]) => (
         statements.push(text),
-        pool.query(text, values)
+        postgres.pool.query(text, values)
       ),
     };
     const store = createPostgresStore({ pool: watched, table: name });
     const answers = await renewFive(store, () => (statements.length = 0));
     expect(answers).toEqual([true, false, false, false, true]);
     expect(statements).toHaveLength(1);
-    const { rows } = await pool.query(
+    const { rows } = await postgres.pool.query(
       `SELECT key, token IS NULL AS completed, round(extract(epoch FROM expires_at - now())) AS seconds FROM ${name} ORDER BY key`,
     );
     expect(rows).toEqual([
@@ -157,21 +148,15 @@ describe('createPostgresStore: the claims held, renewed in one UPDATE', () => {
 describe.skipIf(!redisAvailable)(
   'createRedisStore: the claims held, renewed in one round trip',
   () => {
-    let server: TestServer;
-    let client: ReturnType<typeof createClient>;
+    const redis = redisClient();
     const prefix = () => `keeper:${randomUUID()}:`;
-    beforeAll(async () => {
-      server = (await startRedis()) as TestServer;
-      client = createClient({ url: server.url });
-      await client.connect();
-    }, 60_000);
-    afterAll(async () => {
-      await client?.quit();
-      await server?.stop();
-    });
 
     it('three slow deliveries keep their claims: 409 elsewhere, each runs once', async () => {
-      const store = createRedisStore({ client, prefix: prefix(), checkServerConfig: false });
+      const store = createRedisStore({
+        client: redis.client,
+        prefix: prefix(),
+        checkServerConfig: false,
+      });
       const result = await threeSlowDeliveries(store);
       expect(result.elsewhere).toEqual([409, 409, 409]);
       expect(result.firsts).toEqual([200, 200, 200]);
@@ -184,7 +169,7 @@ describe.skipIf(!redisAvailable)(
       const watched: RedisCommandClient = {
         sendCommand: (args) => {
           log.push(`send ${args[0]}`);
-          return client.sendCommand(args).then(
+          return redis.client.sendCommand(args).then(
             (reply) => (log.push('reply'), reply),
             (error: unknown) => (log.push('reply'), Promise.reject(error)),
           );
@@ -195,7 +180,8 @@ describe.skipIf(!redisAvailable)(
       const answers = await renewFive(store, () => (log.length = 0));
       expect(answers).toEqual([true, false, false, false, true]);
       expect(log.slice(0, 5)).toEqual(Array(5).fill('send EVALSHA'));
-      const ttl = async (key: string) => Number(await client.sendCommand(['PTTL', `${at}${key}`]));
+      const ttl = async (key: string) =>
+        Number(await redis.client.sendCommand(['PTTL', `${at}${key}`]));
       for (const key of ['a', 'b', 'c']) expect(await ttl(key)).toBeGreaterThan(50_000);
       expect(await ttl('never')).toBe(-2); // no such key: renewMany made none
     });

@@ -5,15 +5,12 @@
 // at once and resends whatever was not answered 200, while handlers throw, outlive their
 // claim, and one process is killed with SIGKILL mid-handler. The merchant's own table then
 // says whether each notification was handled successfully exactly once.
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { delay, send } from '../support/http';
 import { serviceKeys } from '../support/keys';
 import { notification, signed } from '../support/notifications';
 import type { SignedDelivery } from '../support/notifications';
-import { redisServerPath, startPostgres, startRedis } from '../support/servers.mjs';
-import type { TestServer } from '../support/servers.mjs';
-import { receiverProcesses } from '../support/receiver-processes';
+import { receiversOnStores, redisAvailable } from '../support/receiver-processes';
 import type { ReceiverProcess as Receiver } from '../support/receiver-processes';
 
 // Short, so that lapsed claims come quickly, but not shorter: a process whose event loop is
@@ -24,31 +21,10 @@ const CLAIM_TTL_MS = 2000;
 /** Resend rounds before giving up: a safety net, far beyond what a passing run needs. */
 const MAX_ROUNDS = 240;
 const RESEND_EVERY_MS = 250;
-const redisAvailable = Boolean(process.env.REDIS_URL) || redisServerPath() !== null;
 
 const keys = serviceKeys();
-const processes = receiverProcesses();
-
-let postgres: TestServer;
-let redis: TestServer | null = null;
-let pool: pg.Pool;
+const stores = receiversOnStores(20);
 let scenarios = 0;
-
-beforeAll(async () => {
-  await processes.bundle();
-  [postgres, redis] = await Promise.all([
-    startPostgres(),
-    redisAvailable ? startRedis() : Promise.resolve(null),
-  ]);
-  pool = new pg.Pool({ connectionString: postgres.url, max: 20 });
-  pool.on('error', () => {});
-}, 120_000);
-
-afterAll(async () => {
-  await pool?.end();
-  await Promise.all([postgres?.stop(), redis?.stop()]);
-  processes.remove();
-}, 60_000);
 
 interface Scenario {
   store: 'postgres' | 'redis';
@@ -78,11 +54,13 @@ async function run(scenario: Scenario): Promise<Result> {
   const tables = { handled: `handled_${n}`, attempts: `attempts_${n}` };
   for (const table of Object.values(tables)) {
     // No unique key: a second successful run must show up as a second row.
-    await pool.query(`CREATE TABLE ${table} (payment_id text NOT NULL, process text NOT NULL)`);
+    await stores.pool.query(
+      `CREATE TABLE ${table} (payment_id text NOT NULL, process text NOT NULL)`,
+    );
   }
   const env = {
-    DATABASE_URL: postgres.url,
-    REDIS_URL: redis?.url ?? '',
+    DATABASE_URL: stores.postgres.url,
+    REDIS_URL: stores.redis?.url ?? '',
     STORE: scenario.store,
     STORE_TABLE: `idempotency_${n}`,
     STORE_PREFIX: `across:${process.pid}:${n}:`,
@@ -94,7 +72,7 @@ async function run(scenario: Scenario): Promise<Result> {
     SLOW_MS: String(scenario.slowMs),
   };
   const receivers = await Promise.all(
-    Array.from({ length: scenario.processes }, (_, i) => processes.start(`r${i + 1}`, env)),
+    Array.from({ length: scenario.processes }, (_, i) => stores.processes.start(`r${i + 1}`, env)),
   );
   const killed: Receiver[] = [];
   for (const receiver of receivers) {
@@ -124,7 +102,7 @@ async function run(scenario: Scenario): Promise<Result> {
     }).catch(() => null); // a killed process answers nothing: a failed delivery
     if (answer?.status !== 200) return;
     // A 200 says the notification was handled: the merchant's table must already show it.
-    const { rows } = await pool.query(
+    const { rows } = await stores.pool.query(
       `SELECT count(*)::int AS n FROM ${tables.handled} WHERE payment_id = $1`,
       [id],
     );
@@ -145,10 +123,10 @@ async function run(scenario: Scenario): Promise<Result> {
   }
   await Promise.all(sent);
   // Every handler still running ends before the table is read, so none can add a row later.
-  await Promise.all(receivers.map((receiver) => processes.drain(receiver)));
+  await Promise.all(receivers.map((receiver) => stores.processes.drain(receiver)));
 
   const counts = async (table: string) => {
-    const { rows } = await pool.query(
+    const { rows } = await stores.pool.query(
       `SELECT payment_id, count(*)::int AS n FROM ${table} GROUP BY payment_id`,
     );
     return new Map((rows as { payment_id: string; n: number }[]).map((r) => [r.payment_id, r.n]));

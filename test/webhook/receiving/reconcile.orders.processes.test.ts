@@ -5,42 +5,19 @@
 // order (two attempts, as from two tabs), one to each process at once, and resends whatever is
 // not answered 200. The merchant's own tables then say, round by round: exactly one payment
 // handed to onNotification, and the other told to onMismatch as already-paid by it.
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { delay, send } from '../support/http';
 import { serviceKeys } from '../support/keys';
 import { notification, signed } from '../support/notifications';
-import { receiverProcesses } from '../support/receiver-processes';
+import { receiversOnStores, redisAvailable } from '../support/receiver-processes';
 import type { ReceiverProcess } from '../support/receiver-processes';
-import { redisServerPath, startPostgres, startRedis } from '../support/servers.mjs';
-import type { TestServer } from '../support/servers.mjs';
 
 const ROUNDS = 50;
 /** Resends of a delivery not answered 200 (a 409 while the other process holds a claim). */
 const MAX_TRIES = 40;
-const redisAvailable = Boolean(process.env.REDIS_URL) || redisServerPath() !== null;
 
 const keys = serviceKeys();
-const processes = receiverProcesses();
-let postgres: TestServer;
-let redis: TestServer | null = null;
-let pool: pg.Pool;
-
-beforeAll(async () => {
-  [postgres, redis] = await Promise.all([
-    startPostgres(),
-    redisAvailable ? startRedis() : Promise.resolve(null),
-    processes.bundle(),
-  ]);
-  pool = new pg.Pool({ connectionString: postgres.url, max: 10 });
-  pool.on('error', () => {});
-}, 120_000);
-
-afterAll(async () => {
-  await pool?.end();
-  await Promise.all([postgres?.stop(), redis?.stop()]);
-  processes.remove();
-}, 60_000);
+const stores = receiversOnStores(10);
 
 /** Delivers until answered 200, as the service resends; false if it never was. */
 async function deliverUntilAnswered(to: ReceiverProcess, body: string, authorization: string) {
@@ -60,14 +37,18 @@ async function rounds(store: 'postgres' | 'redis') {
     attempts: `attempts_${store}`,
     mismatches: `mismatches_${store}`,
   };
-  await pool.query(`CREATE TABLE ${tables.handled} (payment_id text NOT NULL, process text)`);
-  await pool.query(`CREATE TABLE ${tables.attempts} (payment_id text NOT NULL, process text)`);
-  await pool.query(
+  await stores.pool.query(
+    `CREATE TABLE ${tables.handled} (payment_id text NOT NULL, process text)`,
+  );
+  await stores.pool.query(
+    `CREATE TABLE ${tables.attempts} (payment_id text NOT NULL, process text)`,
+  );
+  await stores.pool.query(
     `CREATE TABLE ${tables.mismatches} (payment_id text NOT NULL, reason text NOT NULL, paid_by text, process text)`,
   );
   const env = {
-    DATABASE_URL: postgres.url,
-    REDIS_URL: redis?.url ?? '',
+    DATABASE_URL: stores.postgres.url,
+    REDIS_URL: stores.redis?.url ?? '',
     STORE: store,
     STORE_TABLE: `idempotency_${store}`,
     STORE_PREFIX: `orders:${process.pid}:${store}:`,
@@ -79,7 +60,10 @@ async function rounds(store: 'postgres' | 'redis') {
     MAX_HANDLING_MS: '60000',
     SLOW_MS: '0',
   };
-  const receivers = await Promise.all([processes.start('r1', env), processes.start('r2', env)]);
+  const receivers = await Promise.all([
+    stores.processes.start('r1', env),
+    stores.processes.start('r2', env),
+  ]);
   const sent: { orderId: string; payments: string[] }[] = [];
   const unanswered: string[] = [];
   try {
@@ -102,13 +86,13 @@ async function rounds(store: 'postgres' | 'redis') {
       pair.forEach((n, i) => answered[i] || unanswered.push(n.paymentId));
     }
   } finally {
-    await Promise.all(receivers.map((receiver) => processes.drain(receiver)));
+    await Promise.all(receivers.map((receiver) => stores.processes.drain(receiver)));
   }
-  const handled = (await pool.query(`SELECT payment_id FROM ${tables.handled}`)).rows as {
+  const handled = (await stores.pool.query(`SELECT payment_id FROM ${tables.handled}`)).rows as {
     payment_id: string;
   }[];
   const mismatches = (
-    await pool.query(`SELECT payment_id, reason, paid_by FROM ${tables.mismatches}`)
+    await stores.pool.query(`SELECT payment_id, reason, paid_by FROM ${tables.mismatches}`)
   ).rows as { payment_id: string; reason: string; paid_by: string | null }[];
   return { sent, handled, mismatches, unanswered };
 }

@@ -7,8 +7,7 @@
 // the answer is refused, does not match, or names an order already paid.
 import { inspect } from 'node:util';
 import * as opentelemetry from '@opentelemetry/api';
-import pg from 'pg';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createFetchPaymentStatusHandler, createWebhookHandler } from '../../../src/webhook/index';
 import type {
   WebhookHandlerOptions,
@@ -22,27 +21,15 @@ import type { TestServer } from '../support/http';
 import { serviceKeys } from '../support/keys';
 import { notification, signed } from '../support/notifications';
 import { eventually } from '../support/outcomes';
-import { startPostgres } from '../support/servers.mjs';
-import type { TestServer as DatabaseServer } from '../support/servers.mjs';
+import { postgresPool } from '../support/pg-pools';
 import { everyAttribute, registerSdk } from '../support/telemetry';
 import type { Telemetry } from '../support/telemetry';
 
 const keys = serviceKeys();
 const PLANTED = 'planted.customer@example.com';
 
-let database: DatabaseServer;
-let pool: pg.Pool;
+const postgres = postgresPool(8);
 let tables = 0;
-
-beforeAll(async () => {
-  database = await startPostgres();
-  pool = new pg.Pool({ connectionString: database.url, max: 8 });
-  pool.on('error', () => {});
-}, 120_000);
-afterAll(async () => {
-  await pool?.end();
-  await database?.stop();
-}, 60_000);
 
 const servers: TestServer[] = [];
 afterEach(async () => {
@@ -56,10 +43,10 @@ afterEach(async () => {
  */
 async function shop(columns = '') {
   const table = `orders_${++tables}`;
-  await pool.query(
+  await postgres.pool.query(
     `CREATE TABLE ${table} (id text PRIMARY KEY, customer_email text NOT NULL, total numeric(10,2) NOT NULL, currency char(3), reference text, status text NOT NULL DEFAULT 'open'${columns})`,
   );
-  await pool.query(
+  await postgres.pool.query(
     `INSERT INTO ${table} (id, total, currency, reference, customer_email) VALUES ('order-1042', 12.50, NULL, 'ORDER-1042', $1)`,
     [PLANTED],
   );
@@ -68,7 +55,7 @@ async function shop(columns = '') {
 
 /** A receiver over node:http on the PostgreSQL store; `options` as the merchant writes them. */
 async function receiver(options: Omit<WebhookHandlerOptions, 'publicKey'>) {
-  const store = createPostgresStore({ pool, table: `idempotency_${tables}` });
+  const store = createPostgresStore({ pool: postgres.pool, table: `idempotency_${tables}` });
   const server = await listen(
     createWebhookHandler({ publicKey: keys.publicText, store, ...options }),
   );
@@ -107,7 +94,9 @@ describe('a real order row', () => {
     const reasons: [string, string | null][] = [];
     const r = await receiver({
       async expectedPayment(n) {
-        const { rows } = await pool.query(`SELECT * FROM ${table} WHERE id = $1`, [orderIdOf(n)]);
+        const { rows } = await postgres.pool.query(`SELECT * FROM ${table} WHERE id = $1`, [
+          orderIdOf(n),
+        ]);
         const row = rows[0] as Record<string, unknown> | undefined;
         if (row === undefined) return null;
         // As they come: total is '12.50', currency null.
@@ -123,7 +112,9 @@ describe('a real order row', () => {
       async onNotification(n, context) {
         contexts.push(context);
         // By the order's id, never by merchantPaymentId (made in the browser).
-        await pool.query(`UPDATE ${table} SET status = 'paid' WHERE id = $1`, [orderIdOf(n)]);
+        await postgres.pool.query(`UPDATE ${table} SET status = 'paid' WHERE id = $1`, [
+          orderIdOf(n),
+        ]);
       },
       onMismatch: ({ reason, paidBy }) => void reasons.push([reason, paidBy]),
     });
@@ -131,7 +122,9 @@ describe('a real order row', () => {
     expect(await r.deliver(genuine)).toBe(200);
     expect(await answer(r.store, genuine)).toBe('COMPLETED');
     expect(contexts.map((c) => c.orderPaidBy)).toEqual([genuine.paymentId]);
-    const { rows } = await pool.query(`SELECT status FROM ${table} WHERE id = 'order-1042'`);
+    const { rows } = await postgres.pool.query(
+      `SELECT status FROM ${table} WHERE id = 'order-1042'`,
+    );
     expect(rows).toEqual([{ status: 'paid' }]);
 
     // A second attempt of the same order, now paid and closed: already-paid, never onNotification.
@@ -141,7 +134,9 @@ describe('a real order row', () => {
     expect(reasons).toEqual([['already-paid', genuine.paymentId]]);
     expect(contexts).toHaveLength(1);
     // The store's record of it, in its own table.
-    const paid = await pool.query(`SELECT order_id, payment_id FROM idempotency_${tables}_orders`);
+    const paid = await postgres.pool.query(
+      `SELECT order_id, payment_id FROM idempotency_${tables}_orders`,
+    );
     expect(paid.rows).toEqual([{ order_id: 'order-1042', payment_id: genuine.paymentId }]);
   });
 });
@@ -176,7 +171,9 @@ describe('the planted e-mail', () => {
       telemetry: opentelemetry,
       // The whole row, as a merchant in a hurry returns it (no onError: the default log).
       async expectedPayment(n) {
-        const { rows } = await pool.query(`SELECT * FROM ${table} WHERE id = $1`, [orderIdOf(n)]);
+        const { rows } = await postgres.pool.query(`SELECT * FROM ${table} WHERE id = $1`, [
+          orderIdOf(n),
+        ]);
         const row = rows[0] as Record<string, unknown>;
         return asRow
           ? (row as never)

@@ -1,6 +1,10 @@
 // node-postgres pools of the store tests: one per instance, named for pg_stat_activity, quiet
-// when a test kills their connections, and all ended after the tests.
+// when a test kills their connections, and all ended after the tests; or one pool on a fresh
+// database for a test file or block (postgresPool).
 import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
+import { startPostgres } from './servers.mjs';
+import type { TestServer } from './servers.mjs';
 
 export interface NamedPools {
   /** A pool named `name` (application_name) on the server at `url()`; `config` overrides. */
@@ -28,4 +32,26 @@ export function namedPools(url: () => string, defaults: pg.PoolConfig = {}): Nam
       await Promise.all(pools.map((pool) => (pool.ending ? undefined : pool.end())));
     },
   };
+}
+
+/** A fresh database (startPostgres) and a pool of `max` connections on it. */
+export interface PostgresPool {
+  server: TestServer;
+  pool: pg.Pool;
+}
+
+/** Hooks of the calling file or describe: a fresh database, a pool of `max` on it, then ended. */
+export function postgresPool(max: number): PostgresPool {
+  const postgres = {} as PostgresPool;
+  beforeAll(async () => {
+    postgres.server = await startPostgres();
+    postgres.pool = new pg.Pool({ connectionString: postgres.server.url, max });
+    // Idle clients report the server's shutdown at the end; node-postgres needs a listener.
+    postgres.pool.on('error', () => {});
+  }, 120_000);
+  afterAll(async () => {
+    await postgres.pool?.end();
+    await postgres.server?.stop();
+  }, 60_000);
+  return postgres;
 }

@@ -1,10 +1,16 @@
 // Receiver processes (support/receiver-process.ts) for the tests across processes: the child
-// bundled once per test file, started with its environment, and drained at the end.
+// bundled once per test file, started with its environment, and drained at the end; the stores
+// they share (receiversOnStores).
 import { fork } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
 import { bundleForNode, nodeBundleDir } from './node-bundle.mjs';
+import { postgresPool } from './pg-pools';
+import { redisServerPath, startRedis } from './servers.mjs';
+import type { TestServer } from './servers.mjs';
 
 export interface ReceiverProcess {
   name: string;
@@ -55,6 +61,49 @@ export function receiverProcesses(): ReceiverProcesses {
     },
     remove() {
       rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Whether the Redis store can be tested here: REDIS_URL, or a redis-server to start. */
+export const redisAvailable = Boolean(process.env.REDIS_URL) || redisServerPath() !== null;
+
+/** The receiver processes of a test file and the stores they share. */
+export interface ReceiversOnStores {
+  processes: ReceiverProcesses;
+  /** A fresh database, for the processes' store and the test's own tables. */
+  postgres: TestServer;
+  /** A pool of the test's own on that database. */
+  pool: pg.Pool;
+  /** Redis, where available (redisAvailable). */
+  redis: TestServer | null;
+}
+
+/** Hooks of the calling file: the child bundled, PostgreSQL (pool of `poolMax`), Redis; all ended. */
+export function receiversOnStores(poolMax: number): ReceiversOnStores {
+  const processes = receiverProcesses();
+  const database = postgresPool(poolMax);
+  let redis: TestServer | null = null;
+  beforeAll(async () => {
+    [redis] = await Promise.all([
+      redisAvailable ? startRedis() : Promise.resolve(null),
+      processes.bundle(),
+    ]);
+  }, 120_000);
+  afterAll(async () => {
+    await redis?.stop();
+    processes.remove();
+  }, 60_000);
+  return {
+    processes,
+    get postgres() {
+      return database.server;
+    },
+    get pool() {
+      return database.pool;
+    },
+    get redis() {
+      return redis;
     },
   };
 }
