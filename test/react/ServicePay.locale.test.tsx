@@ -13,6 +13,7 @@ import type { PaymentStatus } from '../../src/core/index';
 import { createFakeTransport, defaultInitiatedPayment } from '../helpers/fake-transport';
 import { RENDERERS } from '../helpers/renderers';
 import type { MountOptions, Renderer } from '../helpers/renderers';
+import { preactEffectsRun } from '../helpers/preact-effects';
 import { englishWordsIn } from '../helpers/shopper-text';
 import { renderServicePay } from './render';
 import { BANKS, SEARCHABLE_BANKS, fakeTransport, reply } from './support';
@@ -116,12 +117,16 @@ describe.each(RENDERERS)('$name in Welsh', (renderer: Renderer) => {
     [
       'loading, then slow',
       async () => {
+        // The previous test's last render may have left Preact's effect flush pending on the
+        // real clock (test/helpers/preact-effects.ts): this component's effects would join it,
+        // and no advance of the fake clock would run them. Let it run first.
+        await preactEffectsRun();
         vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
         const t = fakeTransport();
         t.replyTo('fetchInstitutions', reply.hang());
         const { container } = await opened(t);
-        // Preact runs effects (the shim's subscription) after a frame, at most 100 ms: on the
-        // fake clock, well before the slow line's 5 s.
+        // Preact then runs effects (the shim's subscription) after a frame, at most 35 ms: on
+        // the fake clock, well before the slow line's 5 s.
         await act(async () => void vi.advanceTimersByTime(150));
         expect(screen.getByRole('status')).toHaveTextContent(W.loading);
         await act(async () => void vi.advanceTimersByTime(SLOW_LOAD_MS));
