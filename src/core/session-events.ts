@@ -67,7 +67,7 @@ export const prepare = (
 });
 /** A refused createPayment: the stale payment must not be paid. */
 export const refuse = (): Changes => ({ paymentInvalid: true, prepared: null });
-/** The merchant's generator gave the next payment's id. */
+/** The next payment's id (the merchant's generator's, else random): the first, and after initiate. */
 export const id = (_: SessionState, merchantPaymentId: string): Changes => ({ merchantPaymentId });
 /** toggleButton. */
 export const toggle = (_: SessionState, payButtonEnabled: boolean): Changes => ({
