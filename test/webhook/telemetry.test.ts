@@ -26,7 +26,7 @@ import { createKeyPair, serviceKeys } from './support/keys';
 import { notification, signed } from './support/notifications';
 import { eventually as polled } from './support/outcomes';
 import { recorder } from './support/receivers';
-import { redisServerPath, startPostgres, startRedis } from './support/servers.mjs';
+import { redisAvailable, startPostgres, startRedis } from './support/servers.mjs';
 import type { TestServer as DatabaseServer } from './support/servers.mjs';
 import { everyAttribute, pointsOf, registerSdk } from './support/telemetry';
 import type { Telemetry } from './support/telemetry';
@@ -294,7 +294,7 @@ describe('the shared stores name their database', () => {
     databases.push(postgres);
     pool = new pg.Pool({ connectionString: postgres.url, max: 4 });
     pool.on('error', () => {});
-    if (process.env.REDIS_URL || redisServerPath() !== null) {
+    if (redisAvailable) {
       const server = (await startRedis()) as DatabaseServer;
       databases.push(server);
       redis = createClient({ url: server.url });

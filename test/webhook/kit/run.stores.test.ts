@@ -28,10 +28,9 @@ import { onFakeClock } from '../support/fake-clock';
 import { delay } from '../support/http';
 import { postgresPool } from '../support/pg-pools';
 import { redisClient } from '../support/redis-client';
-import { redisServerPath } from '../support/servers.mjs';
+import { redisAvailable } from '../support/servers.mjs';
 
 const KIT_TIMEOUT = 60_000;
-const redisAvailable = Boolean(process.env.REDIS_URL) || redisServerPath() !== null;
 
 /** The rule the kit finds broken; on the fake clock, since every store below is made in memory. */
 async function brokenRule(

@@ -15,10 +15,9 @@ import { notification, signed } from '../support/notifications';
 import { postgresPool } from '../support/pg-pools';
 import { recorder } from '../support/receivers';
 import { redisClient } from '../support/redis-client';
-import { redisServerPath } from '../support/servers.mjs';
+import { redisAvailable } from '../support/servers.mjs';
 
 const keys = serviceKeys();
-const redisAvailable = Boolean(process.env.REDIS_URL) || redisServerPath() !== null;
 
 /**
  * The renewMany case both stores answer alike: a, b and c claimed, c completed, then five

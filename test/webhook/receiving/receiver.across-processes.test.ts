@@ -10,7 +10,8 @@ import { delay, send } from '../support/http';
 import { serviceKeys } from '../support/keys';
 import { notification, signed } from '../support/notifications';
 import type { SignedDelivery } from '../support/notifications';
-import { receiversOnStores, redisAvailable } from '../support/receiver-processes';
+import { receiversOnStores } from '../support/receiver-processes';
+import { redisAvailable } from '../support/servers.mjs';
 import type { ReceiverProcess as Receiver } from '../support/receiver-processes';
 
 // Short, so that lapsed claims come quickly, but not shorter: a process whose event loop is

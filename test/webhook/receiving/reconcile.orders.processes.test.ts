@@ -9,7 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { delay, send } from '../support/http';
 import { serviceKeys } from '../support/keys';
 import { notification, signed } from '../support/notifications';
-import { receiversOnStores, redisAvailable } from '../support/receiver-processes';
+import { receiversOnStores } from '../support/receiver-processes';
+import { redisAvailable } from '../support/servers.mjs';
 import type { ReceiverProcess } from '../support/receiver-processes';
 
 const ROUNDS = 50;

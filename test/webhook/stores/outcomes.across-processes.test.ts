@@ -14,11 +14,10 @@ import { readEventStream } from '../support/event-stream';
 import { delay, send } from '../support/http';
 import { serviceKeys } from '../support/keys';
 import { notification, signed } from '../support/notifications';
-import { redisServerPath, startPostgres, startRedis } from '../support/servers.mjs';
+import { redisAvailable, startPostgres, startRedis } from '../support/servers.mjs';
 import type { TestServer } from '../support/servers.mjs';
 import { bundleForNode, nodeBundleDir } from '../support/node-bundle.mjs';
 
-const redisAvailable = Boolean(process.env.REDIS_URL) || redisServerPath() !== null;
 const keys = serviceKeys();
 const bundleDir = nodeBundleDir();
 const bundle = `${bundleDir}status-process.mjs`;

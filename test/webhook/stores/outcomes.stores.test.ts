@@ -20,7 +20,7 @@ import { redisOutcomes } from '../../../src/webhook/stores/redis-outcomes';
 import { delay } from '../support/http';
 import { eventually, hear, outcome, removeBundle, startRecorder } from '../support/outcomes';
 import { namedPools } from '../support/pg-pools';
-import { redisServerPath, startPostgres, startRedis } from '../support/servers.mjs';
+import { redisAvailable, startPostgres, startRedis } from '../support/servers.mjs';
 import type { RestartableServer, TestServer } from '../support/servers.mjs';
 
 type Store = OutcomeStore & { close(): Promise<void> };
@@ -262,7 +262,7 @@ async function subscribers(channel: string): Promise<number> {
 
 const redis: Backend<Client> = {
   name: 'Redis',
-  available: Boolean(process.env.REDIS_URL) || redisServerPath() !== null,
+  available: redisAvailable,
   async start() {
     // A server of its own: the tests turn ACL users off and kill every pub/sub connection.
     redisServer = await startRedis({ own: true });

@@ -12,10 +12,9 @@ import { expectHeardThroughFreeze, openStream } from '../support/listener-faults
 import { outcome } from '../support/outcomes';
 import { startRelay, throughRelay } from '../support/relay';
 import type { Relay } from '../support/relay';
-import { redisServerPath, startRedis } from '../support/servers.mjs';
+import { redisAvailable, startRedis } from '../support/servers.mjs';
 import type { TestServer } from '../support/servers.mjs';
 
-const redisAvailable = Boolean(process.env.REDIS_URL) || redisServerPath() !== null;
 type Client = ReturnType<typeof createClient>;
 
 let server: TestServer | null = null;

@@ -9,7 +9,7 @@ import type pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
 import { bundleForNode, nodeBundleDir } from './node-bundle.mjs';
 import { postgresPool } from './pg-pools';
-import { redisServerPath, startRedis } from './servers.mjs';
+import { redisAvailable, startRedis } from './servers.mjs';
 import type { TestServer } from './servers.mjs';
 
 export interface ReceiverProcess {
@@ -64,9 +64,6 @@ export function receiverProcesses(): ReceiverProcesses {
     },
   };
 }
-
-/** Whether the Redis store can be tested here: REDIS_URL, or a redis-server to start. */
-export const redisAvailable = Boolean(process.env.REDIS_URL) || redisServerPath() !== null;
 
 /** The receiver processes of a test file and the stores they share. */
 export interface ReceiversOnStores {

@@ -26,6 +26,8 @@ export function startPostgres(
   options?: string[] | { own?: boolean; flags?: string[] },
 ): Promise<RestartableServer>;
 export function redisServerPath(): string | null;
+/** Whether the Redis store can be tested here: REDIS_URL, or a redis-server to start. */
+export const redisAvailable: boolean;
 export const REDIS_MISSING: string;
 /** The shared Redis (or REDIS_URL), or with any option a server of its own. */
 export function startRedis(options?: {

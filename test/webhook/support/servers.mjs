@@ -136,6 +136,9 @@ export function redisServerPath() {
   return found.status === 0 ? found.stdout.trim() : null;
 }
 
+/** Whether the Redis store can be tested here: REDIS_URL, or a redis-server to start. */
+export const redisAvailable = Boolean(process.env.REDIS_URL) || redisServerPath() !== null;
+
 /** The line printed once when the Redis store cannot be tested. */
 export const REDIS_MISSING =
   'Redis store not tested: no redis-server on PATH and no REDIS_URL (apt-get install -y redis-server, or set REDIS_URL=redis://host:port).';
