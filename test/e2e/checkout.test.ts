@@ -5,7 +5,7 @@
 import { createServer, request } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { Browser, Page, Request } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startCheckout } from '../../examples/checkout/server.mjs';
 import { NOT_HEARD_AFTER_MS, STOP_LISTENING_AFTER_MS } from '../../src/core/index';
 import {
@@ -20,14 +20,13 @@ import {
   SCHEMES,
   axeViolations,
   bankButton,
-  checkoutPerTest,
   chooseBank,
   inBothSchemes,
   prepareScreenshots,
   shot,
   startCheckoutWithSandbox,
 } from './support';
-import type { Checkout, Scheme } from './support';
+import type { Checkout, Sandbox, Scheme } from './support';
 import { freePort, listenOnFreePort } from '../helpers/free-port';
 import { sandboxKeyFile } from '../helpers/sandbox-key';
 
@@ -97,10 +96,22 @@ function expectStreamsOnly(asks: StatusAsk[]) {
 }
 
 describe('the example checkout against the sandbox', () => {
-  const shop = checkoutPerTest(() => browser);
+  let checkout: Checkout;
+  let sandbox: Sandbox;
+  let stop: () => Promise<void>;
+  let page: Page;
+
+  beforeEach(async () => {
+    ({ checkout, sandbox, stop } = await startCheckoutWithSandbox());
+    page = await browser.newPage();
+  });
+
+  afterEach(async () => {
+    await page?.close();
+    await stop?.();
+  });
 
   it('approves a payment: "Payment received" from the event stream once the verified webhook is in, processed once', async () => {
-    const { page, checkout, sandbox } = shop;
     const asks = watchStatusAsks(page);
     const failures: string[] = [];
     page.on('pageerror', (error) => failures.push(error.message));
@@ -176,7 +187,6 @@ describe('the example checkout against the sandbox', () => {
   ])(
     '%s: "Payment not completed", and Try again returns to the bank choice to pay with another bank',
     async (decision, errorDescription) => {
-      const { page, checkout, sandbox } = shop;
       await payAtBank(page, checkout, 'Monzo');
       await page.getByRole('button', { name: decision }).click();
       await waitForResult(page, 'Payment not completed');
@@ -207,7 +217,6 @@ describe('the example checkout against the sandbox', () => {
   );
 
   it('shows a validation error and creates no payment', async () => {
-    const { page, checkout, sandbox } = shop;
     // The example's one way to an invalid payment: the order's reference from the address,
     // stored by the server as given and shown read-only.
     await page.goto(`${checkout.url}?reference=ABCDEFGHIJKLMNOPQRS`);
@@ -236,7 +245,6 @@ describe('the example checkout against the sandbox', () => {
   });
 
   it('turns live: a result page already waiting shows "Payment received" the moment the webhook is recorded', async () => {
-    const { page, checkout, sandbox } = shop;
     await payAtBank(page, checkout);
     const payment = [...sandbox.payments.values()][0]!;
     // Another tab on the result page for this payment before the bank has answered: waiting,
@@ -264,7 +272,6 @@ describe('the example checkout against the sandbox', () => {
   });
 
   it('finds the payment when the shopper comes back with no query string (the ids saved in the tab)', async () => {
-    const { page, checkout } = shop;
     await payAtBank(page, checkout);
     await page.getByRole('button', { name: 'Approve' }).click();
     await waitForResult(page, 'Payment received');
@@ -284,7 +291,6 @@ describe('the example checkout against the sandbox', () => {
   });
 
   it('waits with words that explain, says the bank is still confirming after a minute, stops at the horizon with advice; Check again resumes', async () => {
-    const { page, checkout } = shop;
     const asks = watchStatusAsks(page);
     await page.clock.install();
     // A payment whose confirmation never arrives.
@@ -340,7 +346,6 @@ describe('the example checkout against the sandbox', () => {
   });
 
   it('refuses a cross-site text/plain form that tries to approve the payment', async () => {
-    const { page, checkout, sandbox } = shop;
     const { paymentId } = await (async () => {
       await payAtBank(page, checkout);
       return { paymentId: [...sandbox.payments.keys()][0]! };

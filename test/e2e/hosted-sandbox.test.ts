@@ -4,12 +4,13 @@
 // it (spec 4.3), which talks to that sandbox wherever it listens. Pay, a bank, Approve, the
 // verified webhook at the example checkout, and its result page.
 import { readFile } from 'node:fs/promises';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import { SANDBOX_APPLICATION_ID } from '../../src/sandbox/index';
 import { launchHosted } from './hosted/support';
 import type { HostedServer } from './hosted/support';
-import { checkoutPerTest } from './support';
+import { startCheckoutWithSandbox } from './support';
+import type { Checkout, Sandbox } from './support';
 
 const { componentVersion: version } = JSON.parse(
   await readFile(new URL('../../package.json', import.meta.url), 'utf8'),
@@ -27,10 +28,20 @@ beforeAll(async () => {
 });
 afterAll(() => stopHosted?.());
 
-const shop = checkoutPerTest(() => browser);
+let checkout: Checkout;
+let sandbox: Sandbox;
+let stop: () => Promise<void>;
+let page: Page;
+beforeEach(async () => {
+  ({ checkout, sandbox, stop } = await startCheckoutWithSandbox());
+  page = await browser.newPage();
+});
+afterEach(async () => {
+  await page?.close();
+  await stop?.();
+});
 
 it('pays end to end on the script the sandbox serves, pinned by its SRI hash: one script request, the verified webhook, the result page', async () => {
-  const { page, checkout, sandbox } = shop;
   const script = `/js/Service-${version}.min.js`;
   const requests: string[] = [];
   page.on('request', (r) => requests.push(r.url()));

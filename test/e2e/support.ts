@@ -106,54 +106,36 @@ export function watchFailures(page: Page): string[] {
   return failures;
 }
 
-/** The options of shopPerTest and checkoutPerTest: the sandbox's, and the checkout's. */
-export interface ShopOptions {
-  sandbox?: SandboxOptions;
-  checkout?: CheckoutOptions;
-}
-
-/** The current test's checkout, its sandbox and its page (checkoutPerTest). */
-export interface CheckoutPage {
-  checkout: Checkout;
-  sandbox: Sandbox;
-  page: Page;
-  stop?: () => Promise<void>;
-}
-
-/** Hooks: each test gets a fresh checkout, its sandbox and a page of `browser()`, closed after. */
-export function checkoutPerTest(
-  browser: () => Browser,
-  { sandbox: sandboxOptions, checkout: checkoutOptions }: ShopOptions = {},
-): CheckoutPage {
-  const shop = {} as CheckoutPage;
-  beforeEach(async () => {
-    Object.assign(shop, await startCheckoutWithSandbox(sandboxOptions, checkoutOptions));
-    shop.page = await browser().newPage();
-  });
-  afterEach(async () => {
-    await shop.page?.close();
-    await shop.stop?.();
-  });
-  return shop;
-}
-
 /**
  * Registers a test file's hooks: one Chromium for the file, and for each test a fresh checkout
  * with its sandbox (with these options) and a page, whose failures are listed, all closed
- * afterwards (checkoutPerTest). The returned object holds the current test's.
+ * afterwards. The returned object holds the current test's.
  */
-export function shopPerTest(options: ShopOptions = {}) {
-  const shop = checkoutPerTest((): Browser => shop.browser, options) as CheckoutPage & {
+export function shopPerTest({
+  sandbox: sandboxOptions,
+  checkout: checkoutOptions,
+}: { sandbox?: SandboxOptions; checkout?: CheckoutOptions } = {}) {
+  const shop = {} as {
     browser: Browser;
+    checkout: Checkout;
+    sandbox: Sandbox;
+    page: Page;
     failures: string[];
+    stop?: () => Promise<void>;
   };
   beforeAll(async () => {
     await prepareScreenshots();
     shop.browser = await launchChromium();
   });
   afterAll(() => shop.browser?.close());
-  beforeEach(() => {
+  beforeEach(async () => {
+    Object.assign(shop, await startCheckoutWithSandbox(sandboxOptions, checkoutOptions));
+    shop.page = await shop.browser.newPage();
     shop.failures = watchFailures(shop.page);
+  });
+  afterEach(async () => {
+    await shop.page?.close();
+    await shop.stop?.();
   });
   return shop;
 }
