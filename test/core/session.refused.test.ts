@@ -5,46 +5,45 @@ import { BANK, VALID_PAYMENT, mountReady, setup, until } from './support/harness
 // the session either (issue 48): the same state object, no subscriber told, no effect, no
 // event for the merchant. Each call below is one the state does not take.
 
-/** A session and a count of the times its subscribers were told of a change. */
+/**
+ * A session, and `refuses(call)`: makes the call and expects it changed nothing the session's
+ * subscribers see (the very same state object, nobody told).
+ */
 function counted(...args: Parameters<typeof setup>) {
   const made = setup(...args);
   let told = 0;
   made.session.subscribe(() => told++);
-  return { ...made, told: () => told };
+  const refuses = (call: () => void) => {
+    const [before, toldBefore] = [made.session.getState(), told];
+    call();
+    expect(made.session.getState()).toBe(before);
+    expect(told).toBe(toldBefore);
+  };
+  return { ...made, refuses };
 }
 
 describe('a call the session does not take', () => {
   it('closing a closed bank step: the same state, nobody told, no event', async () => {
-    const { session, log, told } = counted();
+    const { session, log, refuses } = counted();
     await mountReady(session);
-    const before = session.getState();
-    const [toldBefore, eventsBefore] = [told(), log.events().length];
-    session.closeInstitutionSelection();
-    expect(session.getState()).toBe(before);
-    expect(told()).toBe(toldBefore);
+    const eventsBefore = log.events().length;
+    refuses(() => session.closeInstitutionSelection());
     expect(log.events()).toHaveLength(eventsBefore);
   });
 
   it('opening an open bank step: the same state, and bank_selection_opened only once', async () => {
-    const { session, log, told } = counted();
+    const { session, log, refuses } = counted();
     await mountReady(session);
     session.createPayment(VALID_PAYMENT);
     session.openInstitutionSelection();
-    const before = session.getState();
-    const toldBefore = told();
-    session.openInstitutionSelection();
-    expect(session.getState()).toBe(before);
-    expect(told()).toBe(toldBefore);
+    refuses(() => session.openInstitutionSelection());
     expect(log.events().filter((event) => event === 'bank_selection_opened')).toHaveLength(1);
   });
 
   it('a retry with the banks here: no second fetch', async () => {
-    const { session, transport, told } = counted();
+    const { session, transport, refuses } = counted();
     await mountReady(session);
-    const [before, toldBefore] = [session.getState(), told()];
-    session.retry();
-    expect(session.getState()).toBe(before);
-    expect(told()).toBe(toldBefore);
+    refuses(() => session.retry());
     expect(transport.calls.filter((call) => call.method === 'fetchInstitutions')).toHaveLength(1);
   });
 
@@ -62,12 +61,9 @@ describe('a call the session does not take', () => {
   });
 
   it('continueHere with no handoff shown: nothing opens, nobody told', async () => {
-    const { session, log, told } = counted();
+    const { session, log, refuses } = counted();
     await mountReady(session);
-    const [before, toldBefore] = [session.getState(), told()];
-    session.continueHere();
-    expect(session.getState()).toBe(before);
-    expect(told()).toBe(toldBefore);
+    refuses(() => session.continueHere());
     expect(log.openedUrls()).toEqual([]);
     expect(log.errors()).toEqual([]);
   });
